@@ -1,0 +1,26 @@
+# cutover_module(NAME DEPENDS libs...): one static library per src/ folder.
+# Every *.cpp in the folder except *_test.cpp goes into cutover_NAME; every *_test.cpp
+# goes into one GoogleTest binary NAME_test registered with ctest. Folders below the
+# module (e.g. one per RR type or probe) are picked up by the same globs.
+function(cutover_module name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
+  file(GLOB_RECURSE all_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  set(lib_sources "")
+  set(test_sources "")
+  foreach(source IN LISTS all_sources)
+    if(source MATCHES "_test\\.cpp$")
+      list(APPEND test_sources ${source})
+    else()
+      list(APPEND lib_sources ${source})
+    endif()
+  endforeach()
+  add_library(cutover_${name} STATIC ${lib_sources})
+  target_include_directories(cutover_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(cutover_${name} PUBLIC ${ARG_DEPENDS})
+  if(CUTOVER_TESTS AND test_sources)
+    add_executable(${name}_test ${test_sources})
+    target_link_libraries(${name}_test PRIVATE cutover_${name} GTest::gtest_main GTest::gmock)
+    target_compile_definitions(${name}_test PRIVATE CUTOVER_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+    gtest_discover_tests(${name}_test DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+  endif()
+endfunction()

@@ -1,0 +1,13 @@
+// Registration of the cutover subcommands. Each add_*_command() adds one subcommand to the
+// app; its callback signals a non-zero exit by throwing CLI::RuntimeError(code).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace cutover::cmd {
+
+void add_serve_command(CLI::App& app);
+void add_reload_command(CLI::App& app);
+void add_check_zone_command(CLI::App& app);
+
+}  // namespace cutover::cmd

@@ -1,0 +1,25 @@
+// Entry point of the cutover binary: parses the command line and runs one subcommand.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "cmd/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"cutover: authoritative DNS with health-checked failover, a resolver-clock lab and cutover planning"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "cutover 0.1.0");
+  cutover::cmd::add_serve_command(app);
+  cutover::cmd::add_reload_command(app);
+  cutover::cmd::add_check_zone_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cutover: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,123 @@
+// Mnemonic tables for RR types, classes, opcodes and rcodes.
+#include "dns/types.h"
+
+#include <array>
+#include <charconv>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace cutover::dns {
+namespace {
+
+struct TypeName {
+  RRType type;
+  std::string_view name;
+};
+
+constexpr std::array kTypeNames{
+    TypeName{RRType::A, "A"},         TypeName{RRType::NS, "NS"},
+    TypeName{RRType::CNAME, "CNAME"}, TypeName{RRType::SOA, "SOA"},
+    TypeName{RRType::PTR, "PTR"},     TypeName{RRType::HINFO, "HINFO"},
+    TypeName{RRType::MX, "MX"},       TypeName{RRType::TXT, "TXT"},
+    TypeName{RRType::AAAA, "AAAA"},   TypeName{RRType::SRV, "SRV"},
+    TypeName{RRType::NAPTR, "NAPTR"}, TypeName{RRType::DNAME, "DNAME"},
+    TypeName{RRType::OPT, "OPT"},     TypeName{RRType::DS, "DS"},
+    TypeName{RRType::SSHFP, "SSHFP"}, TypeName{RRType::RRSIG, "RRSIG"},
+    TypeName{RRType::NSEC, "NSEC"},   TypeName{RRType::DNSKEY, "DNSKEY"},
+    TypeName{RRType::NSEC3, "NSEC3"}, TypeName{RRType::NSEC3PARAM, "NSEC3PARAM"},
+    TypeName{RRType::TLSA, "TLSA"},   TypeName{RRType::SVCB, "SVCB"},
+    TypeName{RRType::HTTPS, "HTTPS"}, TypeName{RRType::IXFR, "IXFR"},
+    TypeName{RRType::AXFR, "AXFR"},   TypeName{RRType::ANY, "ANY"},
+    TypeName{RRType::CAA, "CAA"},
+};
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i] >= 'a' && a[i] <= 'z' ? static_cast<char>(a[i] - 32) : a[i];
+    char y = b[i] >= 'a' && b[i] <= 'z' ? static_cast<char>(b[i] - 32) : b[i];
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// Parses PREFIXnnn (e.g. TYPE65534) into a 16-bit number.
+std::optional<std::uint16_t> parse_generic(std::string_view text, std::string_view prefix) {
+  if (text.size() <= prefix.size() || !iequals(text.substr(0, prefix.size()), prefix)) return std::nullopt;
+  std::string_view digits = text.substr(prefix.size());
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc() || end != digits.data() + digits.size() || value > 65535) return std::nullopt;
+  return static_cast<std::uint16_t>(value);
+}
+
+}  // namespace
+
+std::string type_to_text(RRType type) {
+  for (const auto& entry : kTypeNames) {
+    if (entry.type == type) return std::string(entry.name);
+  }
+  return fmt::format("TYPE{}", static_cast<unsigned>(type));
+}
+
+std::optional<RRType> type_from_text(std::string_view text) {
+  for (const auto& entry : kTypeNames) {
+    if (iequals(entry.name, text)) return entry.type;
+  }
+  if (auto number = parse_generic(text, "TYPE")) return static_cast<RRType>(*number);
+  return std::nullopt;
+}
+
+std::string class_to_text(RRClass klass) {
+  switch (klass) {
+    case RRClass::IN: return "IN";
+    case RRClass::CH: return "CH";
+    case RRClass::HS: return "HS";
+    case RRClass::NONE: return "NONE";
+    case RRClass::ANY: return "ANY";
+  }
+  return fmt::format("CLASS{}", static_cast<unsigned>(klass));
+}
+
+std::optional<RRClass> class_from_text(std::string_view text) {
+  for (RRClass klass : {RRClass::IN, RRClass::CH, RRClass::HS, RRClass::NONE, RRClass::ANY}) {
+    if (iequals(class_to_text(klass), text)) return klass;
+  }
+  if (auto number = parse_generic(text, "CLASS")) return static_cast<RRClass>(*number);
+  return std::nullopt;
+}
+
+std::string rcode_to_text(Rcode rcode) {
+  static constexpr std::array<std::pair<Rcode, std::string_view>, 20> kNames{{
+      {Rcode::kNoError, "NOERROR"}, {Rcode::kFormErr, "FORMERR"},   {Rcode::kServFail, "SERVFAIL"},
+      {Rcode::kNxDomain, "NXDOMAIN"}, {Rcode::kNotImp, "NOTIMP"},   {Rcode::kRefused, "REFUSED"},
+      {Rcode::kYxDomain, "YXDOMAIN"}, {Rcode::kYxRrset, "YXRRSET"}, {Rcode::kNxRrset, "NXRRSET"},
+      {Rcode::kNotAuth, "NOTAUTH"},   {Rcode::kNotZone, "NOTZONE"}, {Rcode::kDsoTypeNi, "DSOTYPENI"},
+      {Rcode::kBadVers, "BADVERS"},   {Rcode::kBadKey, "BADKEY"},   {Rcode::kBadTime, "BADTIME"},
+      {Rcode::kBadMode, "BADMODE"},   {Rcode::kBadName, "BADNAME"}, {Rcode::kBadAlg, "BADALG"},
+      {Rcode::kBadTrunc, "BADTRUNC"}, {Rcode::kBadCookie, "BADCOOKIE"},
+  }};
+  for (const auto& [code, name] : kNames) {
+    if (code == rcode) return std::string(name);
+  }
+  return fmt::format("RCODE{}", static_cast<unsigned>(rcode));
+}
+
+std::string opcode_to_text(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kQuery: return "QUERY";
+    case Opcode::kIQuery: return "IQUERY";
+    case Opcode::kStatus: return "STATUS";
+    case Opcode::kNotify: return "NOTIFY";
+    case Opcode::kUpdate: return "UPDATE";
+  }
+  return fmt::format("OPCODE{}", static_cast<unsigned>(opcode));
+}
+
+bool is_meta_type(RRType type) {
+  auto value = static_cast<unsigned>(type);
+  return type == RRType::OPT || (value >= 128 && value <= 255) || value == 0;
+}
+
+}  // namespace cutover::dns

@@ -1,0 +1,45 @@
+// DNS protocol numbers: RR types, classes, opcodes and rcodes, with their mnemonics.
+// RRType and RRClass accept any 16-bit value; unknown ones print as TYPEnnn / CLASSnnn (RFC 3597).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cutover::dns {
+
+enum class RRType : std::uint16_t {
+  A = 1, NS = 2, CNAME = 5, SOA = 6, PTR = 12, HINFO = 13, MX = 15, TXT = 16, AAAA = 28,
+  SRV = 33, NAPTR = 35, DNAME = 39, OPT = 41, DS = 43, SSHFP = 44, RRSIG = 46, NSEC = 47,
+  DNSKEY = 48, NSEC3 = 50, NSEC3PARAM = 51, TLSA = 52, SVCB = 64, HTTPS = 65,
+  IXFR = 251, AXFR = 252, ANY = 255, CAA = 257,
+};
+
+enum class RRClass : std::uint16_t { IN = 1, CH = 3, HS = 4, NONE = 254, ANY = 255 };
+
+enum class Opcode : std::uint8_t { kQuery = 0, kIQuery = 1, kStatus = 2, kNotify = 4, kUpdate = 5 };
+
+// 12-bit extended rcodes; values above 15 need EDNS.
+enum class Rcode : std::uint16_t {
+  kNoError = 0, kFormErr = 1, kServFail = 2, kNxDomain = 3, kNotImp = 4, kRefused = 5,
+  kYxDomain = 6, kYxRrset = 7, kNxRrset = 8, kNotAuth = 9, kNotZone = 10, kDsoTypeNi = 11,
+  kBadVers = 16, kBadKey = 17, kBadTime = 18, kBadMode = 19, kBadName = 20, kBadAlg = 21,
+  kBadTrunc = 22, kBadCookie = 23,
+};
+
+std::string type_to_text(RRType type);
+// Accepts mnemonics (any case) and TYPEnnn.
+std::optional<RRType> type_from_text(std::string_view text);
+
+std::string class_to_text(RRClass klass);
+// Accepts IN, CH, HS, NONE, ANY (any case) and CLASSnnn.
+std::optional<RRClass> class_from_text(std::string_view text);
+
+std::string rcode_to_text(Rcode rcode);
+std::string opcode_to_text(Opcode opcode);
+
+// Meta types (OPT, IXFR, AXFR, ANY ...) may not appear as zone data.
+bool is_meta_type(RRType type);
+
+}  // namespace cutover::dns

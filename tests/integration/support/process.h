@@ -1,0 +1,69 @@
+// Child processes and scratch files for integration tests: start the real binary or a
+// command-line peer, capture its output, stop it by PID. Not thread-safe per object.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cutover::testing {
+
+struct CommandResult {
+  int exit_code = -1;  // exit status, or 128 + signal number when killed
+  std::string out;
+  std::string err;
+  bool timed_out = false;  // killed (SIGKILL, by PID) because it ran past the timeout
+};
+
+// Runs argv (argv[0] searched in PATH) to completion with no stdin, capturing both streams.
+CommandResult run_command(std::vector<std::string> argv, std::chrono::milliseconds timeout);
+
+// A fresh directory under $TMPDIR (or /tmp) named PREFIX.XXXXXX; kept after the test so
+// logs can be read when it fails. Throws std::runtime_error on failure.
+std::string make_temp_dir(std::string_view prefix);
+// Replaces the file's contents; throws std::runtime_error on failure.
+void write_file(const std::string& path, std::string_view text);
+// The whole file, or "" when it cannot be read.
+std::string read_file(const std::string& path);
+
+// A port on 127.0.0.1 that was free for both UDP and TCP a moment ago. The kernel picks it
+// (bind to port 0), so parallel test processes do not collide on a fixed list.
+std::uint16_t free_port();
+
+// A running child whose stdout and stderr go to a log file. The destructor stops it.
+class ChildProcess {
+ public:
+  // Starts argv; output goes to `log_path`, or to a file in a new temp dir when empty.
+  // Throws std::runtime_error if fork/exec setup fails (an exec failure shows as exit 127).
+  explicit ChildProcess(std::vector<std::string> argv, std::string log_path = {});
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  // True until the child has exited (reaps it without blocking).
+  bool running();
+  void signal(int signo);
+  // Waits up to `timeout` for the child to exit; its exit status, or nullopt if still running.
+  std::optional<int> wait_for_exit(std::chrono::milliseconds timeout);
+  // SIGTERM, then up to `grace` for it to exit, then SIGKILL. Returns the exit status
+  // (128 + signal when killed by a signal). Idempotent.
+  int stop(std::chrono::milliseconds grace = std::chrono::seconds(5));
+
+  const std::string& log_path() const { return log_path_; }
+  std::string log() const { return read_file(log_path_); }
+
+ private:
+  bool try_reap(bool block);
+
+  pid_t pid_ = -1;
+  std::string log_path_;
+  std::optional<int> exit_status_;
+};
+
+}  // namespace cutover::testing

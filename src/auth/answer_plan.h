@@ -1,0 +1,34 @@
+// AnswerPlan: what a response will contain, decided before any byte is written
+// (section, owner, RRset). Built by lookup.cpp, encoded by encode.cpp. Plain value type.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dns/message.h"
+#include "dns/name.h"
+#include "dns/types.h"
+#include "zone/zone.h"
+
+namespace cutover::auth {
+
+struct PlannedRRset {
+  dns::Name owner;
+  dns::RRType type = dns::RRType::A;
+  std::uint32_t ttl = 0;
+  // Either points into a zone (shared, read-only) or owns synthesized rdata (DNAME's CNAME).
+  const zone::RRset* source = nullptr;
+  std::vector<dns::Rdata> synthesized;
+  // A required RRset that does not fit sets TC; an optional one is silently left out.
+  bool required = true;
+};
+
+struct AnswerPlan {
+  dns::Rcode rcode = dns::Rcode::kNoError;
+  bool authoritative = false;
+  std::vector<PlannedRRset> answer;
+  std::vector<PlannedRRset> authority;
+  std::vector<PlannedRRset> additional;
+};
+
+}  // namespace cutover::auth

@@ -1,0 +1,233 @@
+// Answer-shape tests for the engine: positive, negative, wildcard, CNAME, DNAME, referral.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "auth/test_support.h"
+
+namespace cutover::auth {
+namespace {
+
+using dns::Rcode;
+using dns::RRType;
+using ::testing::ElementsAre;
+using testing::ask;
+using testing::make_query;
+using testing::make_zone;
+using testing::texts;
+
+// SOA TTL 3600, MINIMUM 300: negative answers must carry 300.
+std::shared_ptr<const zone::Zone> example_zone() {
+  return make_zone("example.test.", {
+      "example.test. 3600 SOA ns1.example.test. hostmaster.example.test. 1 7200 900 1209600 300",
+      "example.test. 3600 NS ns1.example.test.",
+      "example.test. 3600 MX 10 mail.example.test.",
+      "ns1.example.test. 3600 A 192.0.2.53",
+      "mail.example.test. 3600 A 192.0.2.25",
+      "mail.example.test. 3600 AAAA 2001:db8::25",
+      "www.example.test. 300 A 192.0.2.1",
+      "www.example.test. 300 A 192.0.2.2",
+      "alias.example.test. 300 CNAME www.example.test.",
+      "chain.example.test. 300 CNAME alias.example.test.",
+      "loop1.example.test. 300 CNAME loop2.example.test.",
+      "loop2.example.test. 300 CNAME loop1.example.test.",
+      "away.example.test. 300 CNAME www.elsewhere.test.",
+      "dangling.example.test. 300 CNAME missing.example.test.",
+      "*.wild.example.test. 300 A 192.0.2.99",
+      "*.wild.example.test. 300 TXT wildcard",
+      "deep.ent.wild.example.test. 300 A 192.0.2.98",
+      "_sip._udp.example.test. 300 SRV 0 5 5060 mail.example.test.",
+      "sub.example.test. 86400 NS ns1.sub.example.test.",
+      "sub.example.test. 86400 NS ns.outside.test.",
+      "ns1.sub.example.test. 86400 A 192.0.2.54",
+      "old.example.test. 300 DNAME new.example.test.",
+      "host.new.example.test. 300 A 192.0.2.77",
+  });
+}
+
+class AnswerTest : public ::testing::Test {
+ protected:
+  ZoneSet zones_{{example_zone()}};
+};
+
+TEST_F(AnswerTest, ExactMatchIsAuthoritative) {
+  auto reply = ask(zones_, make_query("www.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_TRUE(reply.header.aa);
+  EXPECT_TRUE(reply.header.qr);
+  EXPECT_EQ(reply.header.id, 0x1234);
+  EXPECT_TRUE(reply.header.rd);
+  EXPECT_FALSE(reply.header.ra);
+  EXPECT_THAT(texts(reply.answers),
+              ElementsAre("www.example.test. 300 A 192.0.2.1", "www.example.test. 300 A 192.0.2.2"));
+  EXPECT_TRUE(reply.authorities.empty());  // minimal responses: no unsolicited NS
+}
+
+TEST_F(AnswerTest, NxDomainCarriesSoaWithNegativeTtl) {
+  auto reply = ask(zones_, make_query("nothing.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, static_cast<int>(Rcode::kNxDomain));
+  EXPECT_TRUE(reply.header.aa);
+  EXPECT_TRUE(reply.answers.empty());
+  ASSERT_EQ(reply.authorities.size(), 1u);
+  EXPECT_EQ(reply.authorities[0].type, RRType::SOA);
+  EXPECT_EQ(reply.authorities[0].ttl, 300u);  // min(3600, 300)
+}
+
+TEST_F(AnswerTest, NoDataCarriesSoaWithNegativeTtl) {
+  auto reply = ask(zones_, make_query("www.example.test.", RRType::AAAA));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_TRUE(reply.header.aa);
+  EXPECT_TRUE(reply.answers.empty());
+  ASSERT_EQ(reply.authorities.size(), 1u);
+  EXPECT_EQ(reply.authorities[0].ttl, 300u);
+}
+
+TEST(NegativeTtl, SoaTtlSmallerThanMinimumWins) {
+  ZoneSet zones({make_zone("neg.test.", {
+      "neg.test. 60 SOA ns.neg.test. h.neg.test. 1 7200 900 1209600 86400",
+      "neg.test. 60 NS ns.neg.test.",
+      "ns.neg.test. 60 A 192.0.2.1",
+  })});
+  auto nx = ask(zones, make_query("missing.neg.test.", RRType::A));
+  ASSERT_EQ(nx.authorities.size(), 1u);
+  EXPECT_EQ(nx.authorities[0].ttl, 60u);
+  auto nodata = ask(zones, make_query("ns.neg.test.", RRType::TXT));
+  ASSERT_EQ(nodata.authorities.size(), 1u);
+  EXPECT_EQ(nodata.authorities[0].ttl, 60u);
+}
+
+TEST_F(AnswerTest, WildcardSynthesizesWithQueryOwner) {
+  auto reply = ask(zones_, make_query("anything.wild.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_THAT(texts(reply.answers), ElementsAre("anything.wild.example.test. 300 A 192.0.2.99"));
+}
+
+TEST_F(AnswerTest, WildcardNoDataForMissingType) {
+  auto reply = ask(zones_, make_query("anything.wild.example.test.", RRType::MX));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_TRUE(reply.answers.empty());
+  ASSERT_EQ(reply.authorities.size(), 1u);
+  EXPECT_EQ(reply.authorities[0].type, RRType::SOA);
+}
+
+TEST_F(AnswerTest, EmptyNonTerminalBlocksWildcard) {
+  // ent.wild exists only because deep.ent.wild does: NODATA, not the wildcard (RFC 4592 §2.2.2).
+  auto reply = ask(zones_, make_query("ent.wild.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_TRUE(reply.answers.empty());
+  ASSERT_EQ(reply.authorities.size(), 1u);
+  EXPECT_EQ(reply.authorities[0].type, RRType::SOA);
+}
+
+TEST_F(AnswerTest, WildcardAppliesBelowClosestEncloserOnly) {
+  // The closest encloser of x.ent.wild is ent.wild, which has no wildcard child.
+  auto reply = ask(zones_, make_query("x.ent.wild.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, static_cast<int>(Rcode::kNxDomain));
+}
+
+TEST_F(AnswerTest, CnameChainFollowedInsideZone) {
+  auto reply = ask(zones_, make_query("chain.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_TRUE(reply.header.aa);
+  EXPECT_THAT(texts(reply.answers),
+              ElementsAre("chain.example.test. 300 CNAME alias.example.test.",
+                          "alias.example.test. 300 CNAME www.example.test.", "www.example.test. 300 A 192.0.2.1",
+                          "www.example.test. 300 A 192.0.2.2"));
+}
+
+TEST_F(AnswerTest, CnameQueryReturnsCnameItself) {
+  auto reply = ask(zones_, make_query("alias.example.test.", RRType::CNAME));
+  EXPECT_THAT(texts(reply.answers), ElementsAre("alias.example.test. 300 CNAME www.example.test."));
+}
+
+TEST_F(AnswerTest, CnameLoopStops) {
+  auto reply = ask(zones_, make_query("loop1.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_EQ(reply.answers.size(), 2u);
+}
+
+TEST_F(AnswerTest, CnameOutOfZoneStopsAtTarget) {
+  auto reply = ask(zones_, make_query("away.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_THAT(texts(reply.answers), ElementsAre("away.example.test. 300 CNAME www.elsewhere.test."));
+  EXPECT_TRUE(reply.authorities.empty());
+}
+
+TEST_F(AnswerTest, CnameToMissingNameIsNxDomain) {
+  // RFC 6604: the rcode describes the last name in the chain.
+  auto reply = ask(zones_, make_query("dangling.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, static_cast<int>(Rcode::kNxDomain));
+  EXPECT_EQ(reply.answers.size(), 1u);
+  ASSERT_EQ(reply.authorities.size(), 1u);
+  EXPECT_EQ(reply.authorities[0].type, RRType::SOA);
+}
+
+TEST_F(AnswerTest, DnameSynthesizesCname) {
+  auto reply = ask(zones_, make_query("host.old.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_THAT(texts(reply.answers),
+              ElementsAre("old.example.test. 300 DNAME new.example.test.",
+                          "host.old.example.test. 300 CNAME host.new.example.test.",
+                          "host.new.example.test. 300 A 192.0.2.77"));
+}
+
+TEST_F(AnswerTest, DnameOwnerItselfIsNotRedirected) {
+  auto reply = ask(zones_, make_query("old.example.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_TRUE(reply.answers.empty());
+}
+
+TEST_F(AnswerTest, ReferralWithGlue) {
+  for (const char* qname : {"sub.example.test.", "www.sub.example.test.", "a.b.sub.example.test."}) {
+    auto reply = ask(zones_, make_query(qname, RRType::A));
+    EXPECT_EQ(reply.header.rcode, 0) << qname;
+    EXPECT_FALSE(reply.header.aa) << qname;
+    EXPECT_TRUE(reply.answers.empty()) << qname;
+    EXPECT_THAT(texts(reply.authorities),
+                ElementsAre("sub.example.test. 86400 NS ns1.sub.example.test.",
+                            "sub.example.test. 86400 NS ns.outside.test."))
+        << qname;
+    EXPECT_THAT(texts(reply.additionals), ElementsAre("ns1.sub.example.test. 86400 A 192.0.2.54")) << qname;
+  }
+}
+
+TEST_F(AnswerTest, DsAtCutIsAnsweredByParent) {
+  auto reply = ask(zones_, make_query("sub.example.test.", RRType::DS));
+  EXPECT_TRUE(reply.header.aa);
+  EXPECT_TRUE(reply.answers.empty());
+  ASSERT_EQ(reply.authorities.size(), 1u);
+  EXPECT_EQ(reply.authorities[0].type, RRType::SOA);
+}
+
+TEST_F(AnswerTest, AdditionalAddressesForMxNsAndSrvTargets) {
+  auto mx = ask(zones_, make_query("example.test.", RRType::MX));
+  EXPECT_THAT(texts(mx.additionals),
+              ElementsAre("mail.example.test. 3600 A 192.0.2.25", "mail.example.test. 3600 AAAA 2001:db8::25"));
+  auto ns = ask(zones_, make_query("example.test.", RRType::NS));
+  EXPECT_THAT(texts(ns.additionals), ElementsAre("ns1.example.test. 3600 A 192.0.2.53"));
+  auto srv = ask(zones_, make_query("_sip._udp.example.test.", RRType::SRV));
+  EXPECT_EQ(srv.additionals.size(), 2u);
+}
+
+TEST_F(AnswerTest, AnyIsMinimalOverUdpAndFullOverTcp) {
+  auto udp = ask(zones_, make_query("example.test.", RRType::ANY));
+  EXPECT_EQ(udp.answers.size(), 1u);
+  auto tcp = ask(zones_, make_query("example.test.", RRType::ANY), Transport::kTcp);
+  EXPECT_EQ(tcp.answers.size(), 3u);  // SOA, NS, MX
+}
+
+TEST_F(AnswerTest, OutsideEveryZoneIsRefused) {
+  auto reply = ask(zones_, make_query("www.example.org.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, static_cast<int>(Rcode::kRefused));
+  EXPECT_FALSE(reply.header.aa);
+}
+
+TEST_F(AnswerTest, QueryCaseIsPreservedInQuestionAndOwner) {
+  auto reply = ask(zones_, make_query("WwW.Example.TEST.", RRType::A));
+  ASSERT_EQ(reply.questions.size(), 1u);
+  EXPECT_EQ(reply.questions[0].name.to_text(), "WwW.Example.TEST.");
+  ASSERT_FALSE(reply.answers.empty());
+  EXPECT_EQ(reply.answers[0].owner.to_text(), "WwW.Example.TEST.");
+}
+
+}  // namespace
+}  // namespace cutover::auth

@@ -1,0 +1,110 @@
+// answer_query: the query pipeline. Each stage either finishes the response (an error
+// rcode) or hands on: read header -> parse -> validate -> EDNS -> find zone -> plan -> encode.
+#include "auth/engine.h"
+
+#include <algorithm>
+
+#include "auth/encode.h"
+#include "auth/lookup.h"
+#include "dns/message.h"
+
+namespace cutover::auth {
+namespace {
+
+using dns::Rcode;
+
+dns::Header response_header(const dns::Header& query) {
+  dns::Header header;
+  header.id = query.id;
+  header.qr = true;
+  header.opcode = query.opcode;
+  header.rd = query.rd;
+  header.cd = query.cd;
+  return header;
+}
+
+void set_rcode(ResponseFrame& frame, Rcode rcode) {
+  auto value = static_cast<std::uint16_t>(rcode);
+  frame.header.rcode = static_cast<std::uint8_t>(value & 0x0F);
+  if (frame.edns) frame.edns->extended_rcode = static_cast<std::uint8_t>(value >> 4);
+}
+
+std::size_t response_size_limit(const std::optional<dns::Edns>& query_edns, Transport transport) {
+  if (transport == Transport::kTcp) return 65535;
+  if (!query_edns) return dns::kClassicUdpSize;
+  std::size_t requested = std::max<std::size_t>(query_edns->udp_size, dns::kClassicUdpSize);
+  return std::min<std::size_t>(requested, kMaxUdpPayload);
+}
+
+// Meta qtypes other than ANY (OPT, TSIG, MAILA ...) are not questions about data.
+bool is_unanswerable_qtype(dns::RRType type) { return dns::is_meta_type(type) && type != dns::RRType::ANY; }
+
+QueryOutcome finish(QueryOutcome outcome, const AnswerPlan& plan, ResponseFrame frame,
+                    std::vector<std::uint8_t>& response) {
+  set_rcode(frame, plan.rcode);
+  frame.header.aa = plan.authoritative;
+  response = encode_answer(plan, std::move(frame));
+  outcome.respond = true;
+  outcome.rcode = plan.rcode;
+  return outcome;
+}
+
+QueryOutcome reply_error(QueryOutcome outcome, Rcode rcode, ResponseFrame frame, std::vector<std::uint8_t>& response) {
+  AnswerPlan plan;
+  plan.rcode = rcode;
+  return finish(std::move(outcome), plan, std::move(frame), response);
+}
+
+}  // namespace
+
+QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
+                          std::vector<std::uint8_t>& response) {
+  QueryOutcome outcome;
+  auto header = dns::parse_header(query);
+  if (!header || header->qr) return outcome;  // unreadable, or a response: never answer those
+
+  ResponseFrame frame;
+  frame.header = response_header(*header);
+  auto message = dns::parse_message(query);
+  if (!message) return reply_error(std::move(outcome), Rcode::kFormErr, std::move(frame), response);
+  if (message->questions.size() == 1) {
+    frame.question = message->questions.front();
+    outcome.qname = frame.question->name;
+    outcome.qtype = frame.question->type;
+  }
+  if (message->edns) {
+    dns::Edns edns;
+    edns.udp_size = kMaxUdpPayload;
+    frame.edns = edns;
+  }
+  frame.max_size = response_size_limit(message->edns, transport);
+
+  if (header->opcode != dns::Opcode::kQuery) {
+    return reply_error(std::move(outcome), Rcode::kNotImp, std::move(frame), response);
+  }
+  if (message->edns && message->edns->version > 0) {  // RFC 6891 §6.1.3
+    return reply_error(std::move(outcome), Rcode::kBadVers, std::move(frame), response);
+  }
+  if (message->questions.size() != 1) {
+    frame.question.reset();
+    return reply_error(std::move(outcome), Rcode::kFormErr, std::move(frame), response);
+  }
+  const dns::Question& question = *frame.question;
+  if (question.type == dns::RRType::AXFR || question.type == dns::RRType::IXFR) {
+    return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);  // no transfers yet
+  }
+  if (is_unanswerable_qtype(question.type)) {
+    return reply_error(std::move(outcome), Rcode::kFormErr, std::move(frame), response);
+  }
+  if (question.klass != dns::RRClass::IN && question.klass != dns::RRClass::ANY) {
+    return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);
+  }
+  const zone::Zone* zone = zones.find(question.name);
+  if (zone == nullptr) return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);
+
+  bool minimal_any = transport == Transport::kUdp;
+  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any);
+  return finish(std::move(outcome), plan, std::move(frame), response);
+}
+
+}  // namespace cutover::auth

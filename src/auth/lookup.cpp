@@ -1,0 +1,187 @@
+// Decides the content of an authoritative answer: follows the name through its zone and
+// records each RRset with its section, then adds additional-section addresses.
+#include "auth/lookup.h"
+
+#include <algorithm>
+
+namespace cutover::auth {
+namespace {
+
+using dns::Name;
+using dns::RRType;
+
+PlannedRRset from_zone(const Name& owner, const zone::RRset& rrset, bool required = true) {
+  PlannedRRset planned;
+  planned.owner = owner;
+  planned.type = rrset.type;
+  planned.ttl = rrset.ttl;
+  planned.source = &rrset;
+  planned.required = required;
+  return planned;
+}
+
+void add_negative_soa(const zone::Zone& zone, AnswerPlan& plan) {
+  PlannedRRset soa = from_zone(zone.origin(), zone.soa());
+  soa.ttl = zone.negative_ttl();
+  plan.authority.push_back(std::move(soa));
+}
+
+bool already_planned(const std::vector<PlannedRRset>& section, const Name& owner, RRType type) {
+  return std::any_of(section.begin(), section.end(),
+                     [&](const PlannedRRset& p) { return p.type == type && p.owner == owner; });
+}
+
+// Adds the A and AAAA RRsets of `target` if the zone holds them. Addresses of names under
+// a delegation are glue: used only when `allow_glue` (referrals), since they are not
+// authoritative data.
+void add_addresses(const zone::Zone& zone, const Name& target, bool allow_glue, bool required, AnswerPlan& plan) {
+  if (!target.is_subdomain_of(zone.origin())) return;
+  if (!allow_glue && zone.find_delegation(target) != nullptr) return;
+  const zone::Node* node = zone.find(target);
+  if (node == nullptr) return;
+  for (RRType type : {RRType::A, RRType::AAAA}) {
+    const zone::RRset* rrset = node->find(type);
+    if (rrset == nullptr || already_planned(plan.additional, target, type) ||
+        already_planned(plan.answer, target, type)) {
+      continue;
+    }
+    plan.additional.push_back(from_zone(node->name, *rrset, required));
+  }
+}
+
+void add_additional_for(const zone::Zone& zone, const PlannedRRset& planned, AnswerPlan& plan) {
+  if (planned.type != RRType::NS && planned.type != RRType::MX && planned.type != RRType::SRV) return;
+  if (planned.source == nullptr) return;
+  for (const auto& rdata : planned.source->rdatas) {
+    if (auto target = dns::rdata_target_name(planned.type, rdata)) add_addresses(zone, *target, false, false, plan);
+  }
+}
+
+void plan_referral(const zone::Zone& zone, const zone::Node& cut, AnswerPlan& plan) {
+  const zone::RRset& ns = *cut.find(RRType::NS);
+  plan.authority.push_back(from_zone(cut.name, ns));
+  for (const auto& rdata : ns.rdatas) {
+    auto target = dns::rdata_target_name(RRType::NS, rdata);
+    if (!target) continue;
+    // Glue inside the delegated zone is needed to reach it (RFC 9471): its absence sets TC.
+    bool in_domain = target->is_subdomain_of(cut.name);
+    add_addresses(zone, *target, true, in_domain, plan);
+  }
+}
+
+// Plans the node's answer for qtype; false when it has none (NODATA).
+bool answer_from_node(const zone::Node& node, const Name& owner, RRType qtype, bool minimal_any, AnswerPlan& plan) {
+  if (qtype == RRType::ANY) {
+    if (node.rrsets.empty()) return false;
+    if (minimal_any) {
+      plan.answer.push_back(from_zone(owner, node.rrsets.front()));
+    } else {
+      for (const auto& rrset : node.rrsets) plan.answer.push_back(from_zone(owner, rrset));
+    }
+    return true;
+  }
+  const zone::RRset* rrset = node.find(qtype);
+  if (rrset == nullptr) return false;
+  plan.answer.push_back(from_zone(owner, *rrset));
+  return true;
+}
+
+// The highest DNAME strictly above `name` inside the zone, if any.
+const zone::Node* find_dname_above(const zone::Zone& zone, const Name& name) {
+  std::size_t origin_labels = zone.origin().label_count();
+  std::size_t name_labels = name.label_count();
+  for (std::size_t labels = origin_labels; labels < name_labels; ++labels) {
+    const zone::Node* node = zone.find(name.suffix(labels));
+    if (node != nullptr && node->find(RRType::DNAME) != nullptr) return node;
+  }
+  return nullptr;
+}
+
+// The closest encloser's wildcard node for a name that does not exist (RFC 4592 §3.3.1).
+const zone::Node* find_wildcard(const zone::Zone& zone, const Name& name) {
+  Name encloser = name.parent();
+  while (encloser.is_subdomain_of(zone.origin())) {
+    if (zone.find(encloser) != nullptr || zone.has_descendants(encloser)) {
+      auto wildcard = encloser.prepend("*");
+      return wildcard ? zone.find(*wildcard) : nullptr;
+    }
+    if (encloser == zone.origin()) break;
+    encloser = encloser.parent();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, bool minimal_any) {
+  AnswerPlan plan;
+  plan.authoritative = true;
+  Name name = qname;
+  std::vector<Name> visited;
+  for (int step = 0; step < kMaxChainLength; ++step) {
+    if (!name.is_subdomain_of(zone.origin())) return plan;  // chain left the zone: resolver continues
+    if (std::find(visited.begin(), visited.end(), name) != visited.end()) return plan;  // CNAME loop
+    visited.push_back(name);
+
+    // DS lives on the parent side of a cut, so a DS query at the cut is ours to answer.
+    const zone::Node* cut = zone.find_delegation(qtype == RRType::DS && name != zone.origin() ? name.parent() : name);
+    if (cut != nullptr) {
+      plan_referral(zone, *cut, plan);
+      plan.authoritative = !plan.answer.empty();
+      return plan;
+    }
+
+    const zone::Node* node = zone.find(name);
+    Name owner = name;
+    if (node == nullptr) {
+      if (const zone::Node* dname_node = find_dname_above(zone, name)) {
+        const zone::RRset& dname = *dname_node->find(RRType::DNAME);
+        plan.answer.push_back(from_zone(dname_node->name, dname));
+        auto target = dns::rdata_target_name(RRType::DNAME, dname.rdatas.front());
+        auto substituted = target ? name.replace_suffix(dname_node->name, *target)
+                                  : base::Result<Name>(base::make_error(base::ErrorCode::kMalformed, "bad DNAME"));
+        if (!substituted) {
+          plan.rcode = dns::Rcode::kYxDomain;  // RFC 6672 §2.2: the result would be too long
+          return plan;
+        }
+        PlannedRRset cname;
+        cname.owner = name;
+        cname.type = RRType::CNAME;
+        cname.ttl = dname.ttl;
+        cname.synthesized.push_back(substituted->wire());
+        plan.answer.push_back(std::move(cname));
+        name = *substituted;
+        continue;
+      }
+      if (zone.has_descendants(name)) {  // empty non-terminal: exists, holds nothing
+        add_negative_soa(zone, plan);
+        return plan;
+      }
+      node = find_wildcard(zone, name);
+      if (node == nullptr) {
+        plan.rcode = dns::Rcode::kNxDomain;
+        add_negative_soa(zone, plan);
+        return plan;
+      }
+    }
+
+    const zone::RRset* cname = node->find(RRType::CNAME);
+    if (cname != nullptr && qtype != RRType::CNAME && qtype != RRType::ANY) {
+      plan.answer.push_back(from_zone(owner, *cname));
+      auto target = dns::rdata_target_name(RRType::CNAME, cname->rdatas.front());
+      if (!target) return plan;
+      name = *target;
+      continue;
+    }
+    if (!answer_from_node(*node, owner, qtype, minimal_any, plan)) {
+      add_negative_soa(zone, plan);
+      return plan;
+    }
+    std::size_t planned = plan.answer.size();
+    for (std::size_t i = 0; i < planned; ++i) add_additional_for(zone, plan.answer[i], plan);
+    return plan;
+  }
+  return plan;  // chain too long: return what was collected, the resolver will continue
+}
+
+}  // namespace cutover::auth

@@ -1,0 +1,17 @@
+// The lookup stage: RFC 1034 §4.3.2 resolution inside the served zones, with CNAME chains,
+// wildcards (RFC 4592), DNAME (RFC 6672), referrals and negative answers (RFC 2308).
+// Pure function of its inputs; thread-safe.
+#pragma once
+
+#include "auth/answer_plan.h"
+#include "auth/engine.h"
+
+namespace cutover::auth {
+
+// Longest CNAME/DNAME chain followed inside a zone before giving up.
+constexpr int kMaxChainLength = 16;
+
+// `minimal_any`: answer QTYPE ANY with a single RRset (RFC 8482 §4.2).
+AnswerPlan plan_answer(const zone::Zone& zone, const dns::Name& qname, dns::RRType qtype, bool minimal_any);
+
+}  // namespace cutover::auth

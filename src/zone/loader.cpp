@@ -1,0 +1,47 @@
+// Zone loading pipeline: parse the master file, run the semantic checks, build the Zone.
+// The Zone is built only when neither step reported an error.
+#include "zone/loader.h"
+
+#include <utility>
+
+#include "zone/checks.h"
+#include "zone/master_parser.h"
+
+namespace cutover::zone {
+namespace {
+
+ZoneLoad finish_load(const dns::Name& origin, ParseResult parsed, const std::string& file, const OrderPolicy& order) {
+  ZoneLoad load;
+  load.diagnostics = std::move(parsed.diagnostics);
+  // A file that could not be read has no records worth checking.
+  bool unreadable = has_errors(load.diagnostics) && parsed.records.empty();
+  if (!unreadable) {
+    auto findings = check_zone_records(origin, parsed.records, file);
+    load.diagnostics.insert(load.diagnostics.end(), findings.begin(), findings.end());
+  }
+  if (has_errors(load.diagnostics)) return load;
+
+  std::vector<dns::ResourceRecord> records;
+  records.reserve(parsed.records.size());
+  for (auto& parsed_record : parsed.records) records.push_back(std::move(parsed_record.record));
+  auto zone = Zone::build(origin, records, order);
+  if (!zone) {
+    load.diagnostics.push_back(Diagnostic{Severity::kError, SourceLocation{file, 0, 0}, zone.error().message});
+    return load;
+  }
+  load.zone = std::move(zone).value();
+  return load;
+}
+
+}  // namespace
+
+ZoneLoad load_zone_file(const dns::Name& origin, const std::string& path, const OrderPolicy& order) {
+  return finish_load(origin, parse_master_file(origin, path), path, order);
+}
+
+ZoneLoad load_zone_text(const dns::Name& origin, std::string_view text, const std::string& file_label,
+                        const OrderPolicy& order) {
+  return finish_load(origin, parse_master_text(origin, text, file_label), file_label, order);
+}
+
+}  // namespace cutover::zone

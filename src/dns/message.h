@@ -117,9 +117,24 @@ class MessageWriter {
   std::optional<Edns> edns_;
   NameCompressor compressor_;
   std::uint16_t counts_[4] = {0, 0, 0, 0};  // question, answer, authority, additional
+  std::size_t current_section_ = 0;         // index into counts_ of the section being filled
+
+  // Appends the records (or fails leaving the buffer and compressor as they were) and counts
+  // them in counts_[section_index].
+  bool append_records(std::size_t section_index, const Name& owner, RRType type, RRClass klass,
+                      std::uint32_t ttl, std::span<const Rdata> rdatas);
+  void roll_back(std::size_t size);
 };
 
-// Encodes a message without size limit (tests, tools, clients).
+// Encodes a message without size limit (tests, tools, clients). Sections hold at most
+// 65535 records each; anything beyond that is left out.
 std::vector<std::uint8_t> encode_message(const Message& message);
+
+// EDNS0 OPT record (RFC 6891 §6.1): UDP size in CLASS, extended rcode, version and flags in
+// TTL, options as code/length/value in RDATA.
+std::size_t edns_wire_size(const Edns& edns);  // whole OPT RR, owner and header included
+void write_opt_record(const Edns& edns, base::ByteWriter& out);
+// Decodes an OPT record read by parse_message; fails on options that do not fill the rdata.
+base::Result<Edns> edns_from_opt_record(const ResourceRecord& opt);
 
 }  // namespace cutover::dns

@@ -1,0 +1,21 @@
+// NSEC/NSEC3 type bitmaps (RFC 4034 §4.1.2): window blocks in ascending order, each 1..32
+// octets. Stateless free functions; thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "base/result.h"
+#include "dns/rdata.h"
+
+namespace cutover::dns {
+
+bool type_bitmap_valid(std::span<const std::uint8_t> bitmap);
+// Space-separated mnemonics, ascending; empty for an empty bitmap.
+std::string type_bitmap_to_text(std::span<const std::uint8_t> bitmap);
+// Consumes every remaining token as a type mnemonic (duplicates allowed, any order).
+base::Status type_bitmap_from_text(std::span<const TextToken> tokens, std::size_t& index, Rdata& out);
+
+}  // namespace cutover::dns

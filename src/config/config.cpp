@@ -1,0 +1,255 @@
+// Strict reading of the YAML config: every mapping is checked against its known keys and
+// every value against its type, so a typo fails loudly at its line instead of being ignored.
+#include "config/config.h"
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+namespace cutover::config {
+namespace {
+
+constexpr std::size_t kMaxThreads = 64;
+
+// Walks one parsed document, turning every problem into a ConfigError with its place.
+class Reader {
+ public:
+  Reader(std::string label, std::string base_dir) : label_(std::move(label)), base_dir_(std::move(base_dir)) {}
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& path, const std::string& message) const {
+    if (mark.is_null()) throw ConfigError(fmt::format("{}: {}: {}", label_, path, message));
+    throw ConfigError(fmt::format("{}:{}:{}: {}: {}", label_, mark.line + 1, mark.column + 1, path, message));
+  }
+
+  // Calls `visit(key, value, path)` for each entry after checking the key is allowed.
+  template <typename Visit>
+  void each_entry(const YAML::Node& node, const std::string& path, std::initializer_list<std::string_view> allowed,
+                  Visit visit) const {
+    if (node.IsNull()) return;
+    if (!node.IsMap()) fail(node.Mark(), path, "expected a mapping");
+    std::set<std::string> seen;
+    for (const auto& entry : node) {
+      std::string key = entry.first.Scalar();
+      std::string key_path = path.empty() ? key : path + "." + key;
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        fail(entry.first.Mark(), key_path, "unknown key (expected one of: " + join(allowed) + ")");
+      }
+      if (!seen.insert(key).second) fail(entry.first.Mark(), key_path, "duplicate key");
+      visit(key, entry.second, key_path);
+    }
+  }
+
+  std::string scalar(const YAML::Node& node, const std::string& path) const {
+    if (!node.IsScalar()) fail(node.Mark(), path, "expected a single value");
+    return node.Scalar();
+  }
+
+  bool boolean(const YAML::Node& node, const std::string& path) const {
+    bool value = false;
+    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) fail(node.Mark(), path, "expected true or false");
+    return value;
+  }
+
+  std::size_t count(const YAML::Node& node, const std::string& path, std::size_t max) const {
+    std::string text = scalar(node, path);
+    std::size_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value == 0 || value > max) {
+      fail(node.Mark(), path, fmt::format("expected a whole number from 1 to {}", max));
+    }
+    return value;
+  }
+
+  std::chrono::milliseconds duration(const YAML::Node& node, const std::string& path) const {
+    auto value = parse_duration(scalar(node, path));
+    if (!value || value->count() == 0) fail(node.Mark(), path, "expected a positive duration like 10s or 500ms");
+    return *value;
+  }
+
+  zone::RRsetOrder order(const YAML::Node& node, const std::string& path) const {
+    auto value = parse_rrset_order(scalar(node, path));
+    if (!value) fail(node.Mark(), path, "expected fixed, cyclic or random");
+    return *value;
+  }
+
+  dns::Name name(const YAML::Node& node, const std::string& path, const dns::Name* origin) const {
+    std::string text = scalar(node, path);
+    if (origin != nullptr && text == "@") return *origin;
+    if (origin == nullptr && (text.empty() || text.back() != '.')) text.push_back('.');
+    auto parsed = dns::Name::from_text(text, origin);
+    if (!parsed) fail(node.Mark(), path, "invalid domain name: " + parsed.error().message);
+    return *parsed;
+  }
+
+  std::string path_value(const YAML::Node& node, const std::string& path) const {
+    std::string text = scalar(node, path);
+    if (text.empty()) fail(node.Mark(), path, "expected a file path");
+    std::filesystem::path file(text);
+    return file.is_absolute() ? text : (std::filesystem::path(base_dir_) / file).lexically_normal().string();
+  }
+
+  void listen(const YAML::Node& node, const std::string& path, Config& config) const {
+    std::vector<YAML::Node> items;
+    if (node.IsScalar()) {
+      items.push_back(node);
+    } else if (node.IsSequence() && node.size() > 0) {
+      for (const auto& item : node) items.push_back(item);
+    } else {
+      fail(node.Mark(), path, "expected an ADDRESS:PORT or a non-empty list of them");
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::string item_path = node.IsScalar() ? path : fmt::format("{}[{}]", path, i);
+      std::string text = scalar(items[i], item_path);
+      auto address = net::parse_socket_address(text);
+      if (!address) fail(items[i].Mark(), item_path, address.error().message);
+      config.listen.push_back({text, *address});
+    }
+  }
+
+  void tcp(const YAML::Node& node, const std::string& path, Config& config) const {
+    each_entry(node, path, {"idle-timeout", "max-connections"},
+               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                 if (key == "idle-timeout") config.tcp.idle_timeout = duration(value, key_path);
+                 if (key == "max-connections") config.tcp.max_connections = count(value, key_path, 1'000'000);
+               });
+  }
+
+  void log(const YAML::Node& node, const std::string& path, Config& config) const {
+    each_entry(node, path, {"level", "queries", "file"},
+               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                 if (key == "level" && !base::parse_log_level(scalar(value, key_path), config.log.level)) {
+                   fail(value.Mark(), key_path, "expected debug, info, warn or error");
+                 }
+                 if (key == "queries") config.log.queries = boolean(value, key_path);
+                 if (key == "file") config.log.file = path_value(value, key_path);
+               });
+  }
+
+  ZoneConfig zone(const YAML::Node& node, const std::string& path) const {
+    ZoneConfig zone;
+    bool has_origin = false;
+    bool has_file = false;
+    YAML::Node order_names;
+    std::string order_names_path;
+    each_entry(node, path, {"origin", "file", "rrset-order", "rrset-order-names"},
+               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                 if (key == "origin") {
+                   zone.origin = name(value, key_path, nullptr);
+                   has_origin = true;
+                 }
+                 if (key == "file") {
+                   zone.file = path_value(value, key_path);
+                   has_file = true;
+                 }
+                 if (key == "rrset-order") zone.order.zone_default = order(value, key_path);
+                 if (key == "rrset-order-names") {
+                   order_names = value;
+                   order_names_path = key_path;
+                 }
+               });
+    if (!has_origin) fail(node.Mark(), path, "missing required key 'origin'");
+    if (!has_file) fail(node.Mark(), path, "missing required key 'file'");
+    // Owner names are relative to the origin, so they are read once the origin is known.
+    if (order_names.IsDefined() && !order_names.IsNull()) {
+      if (!order_names.IsMap()) fail(order_names.Mark(), order_names_path, "expected a mapping of name: order");
+      for (const auto& entry : order_names) {
+        std::string entry_path = order_names_path + "." + entry.first.Scalar();
+        dns::Name owner = name(entry.first, entry_path, &zone.origin);
+        if (!owner.is_subdomain_of(zone.origin)) fail(entry.first.Mark(), entry_path, "name is outside the zone");
+        zone.order.per_name.emplace_back(owner, order(entry.second, entry_path));
+      }
+    }
+    return zone;
+  }
+
+  void zones(const YAML::Node& node, const std::string& path, Config& config) const {
+    if (node.IsNull()) return;
+    if (!node.IsSequence()) fail(node.Mark(), path, "expected a list of zones");
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      std::string item_path = fmt::format("{}[{}]", path, i);
+      ZoneConfig zone_config = zone(node[i], item_path);
+      for (const auto& existing : config.zones) {
+        if (existing.origin == zone_config.origin) {
+          fail(node[i].Mark(), item_path, "zone " + existing.origin.to_text() + " is listed twice");
+        }
+      }
+      config.zones.push_back(std::move(zone_config));
+    }
+  }
+
+  Config document(const YAML::Node& root) const {
+    Config config;
+    config.source = label_;
+    each_entry(root, "", {"listen", "threads", "tcp", "log", "pid-file", "zones"},
+               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                 if (key == "listen") listen(value, key_path, config);
+                 if (key == "threads") config.threads = count(value, key_path, kMaxThreads);
+                 if (key == "tcp") tcp(value, key_path, config);
+                 if (key == "log") log(value, key_path, config);
+                 if (key == "pid-file") config.pid_file = path_value(value, key_path);
+                 if (key == "zones") zones(value, key_path, config);
+               });
+    if (config.listen.empty()) config.listen.push_back({kDefaultListen, *net::parse_socket_address(kDefaultListen)});
+    return config;
+  }
+
+ private:
+  static std::string join(std::initializer_list<std::string_view> words) {
+    std::string out;
+    for (auto word : words) {
+      if (!out.empty()) out += ", ";
+      out += word;
+    }
+    return out;
+  }
+
+  std::string label_;
+  std::string base_dir_;
+};
+
+}  // namespace
+
+Config parse_config(const std::string& yaml, const std::string& label, const std::string& base_dir) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", label, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  return Reader(label, base_dir).document(root);
+}
+
+Config load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot open config file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto directory = std::filesystem::path(path).parent_path();
+  return parse_config(text.str(), path, directory.empty() ? "." : directory.string());
+}
+
+std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end == text.data() || value > 86'400'000) return std::nullopt;
+  std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  if (unit == "ms") return std::chrono::milliseconds(value);
+  if (unit.empty() || unit == "s") return std::chrono::seconds(value);
+  if (unit == "m") return std::chrono::minutes(value);
+  return std::nullopt;
+}
+
+std::optional<zone::RRsetOrder> parse_rrset_order(std::string_view text) {
+  if (text == "fixed") return zone::RRsetOrder::kFixed;
+  if (text == "cyclic") return zone::RRsetOrder::kCyclic;
+  if (text == "random") return zone::RRsetOrder::kRandom;
+  return std::nullopt;
+}
+
+}  // namespace cutover::config

@@ -1,0 +1,76 @@
+// The server configuration: the YAML schema of `cutover serve --config`, read strictly
+// (unknown keys and wrong types are errors with file:line:column). Plain values once
+// loaded; loading is stateless and thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/log.h"
+#include "dns/name.h"
+#include "net/address.h"
+#include "net/tcp_listener.h"
+#include "zone/zone.h"
+
+namespace cutover::config {
+
+// A configuration problem: what() is "FILE:LINE:COL: path.to.key: message" (or shorter
+// when the place is unknown). Thrown only while starting or reloading, never while serving.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where the server listens when the config names no address.
+constexpr const char* kDefaultListen = "127.0.0.1:5353";
+
+struct ListenConfig {
+  std::string text;  // as written, for logs
+  net::SocketAddress address;
+};
+
+struct LogConfig {
+  base::LogLevel level = base::LogLevel::kInfo;
+  bool queries = false;  // one line per answered query
+  std::string file;      // empty: stderr
+};
+
+struct ZoneConfig {
+  dns::Name origin;
+  std::string file;  // absolute, or relative to the config file's directory once loaded
+  // The zone's text itself, for zones compiled into the binary; `file` then only labels
+  // diagnostics.
+  std::optional<std::string> text;
+  zone::OrderPolicy order;
+};
+
+struct Config {
+  std::string source;  // the config file, or "<embedded>"
+  std::vector<ListenConfig> listen;
+  std::size_t threads = 1;
+  net::TcpOptions tcp;
+  LogConfig log;
+  std::string pid_file;
+  std::vector<ZoneConfig> zones;
+};
+
+// Reads and validates a config file; relative paths in it are taken relative to its
+// directory. Throws ConfigError.
+Config load_config_file(const std::string& path);
+// The same from text; `label` names it in errors and `base_dir` anchors relative paths.
+Config parse_config(const std::string& yaml, const std::string& label, const std::string& base_dir);
+
+// The configuration compiled into the binary: zone example.test. on 127.0.0.1:5353.
+Config embedded_default_config();
+
+// "10s", "500ms", "2m" or a bare number of seconds; nullopt when malformed.
+std::optional<std::chrono::milliseconds> parse_duration(std::string_view text);
+// "fixed", "cyclic", "random"; nullopt otherwise.
+std::optional<zone::RRsetOrder> parse_rrset_order(std::string_view text);
+
+}  // namespace cutover::config

@@ -1,0 +1,133 @@
+// Tests for the YAML config reader: the full schema, strictness (unknown keys, wrong
+// types with line:column), relative paths, and the embedded default.
+#include "config/config.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace cutover::config {
+namespace {
+
+using ::testing::HasSubstr;
+
+Config parse(const std::string& yaml) { return parse_config(yaml, "test.yaml", "/etc/cutover"); }
+
+std::string error_of(const std::string& yaml) {
+  try {
+    parse(yaml);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Config, ReadsEveryKey) {
+  Config config = parse(R"(
+listen: ["127.0.0.1:5353", "[::1]:5353"]
+threads: 4
+tcp: {idle-timeout: 1500ms, max-connections: 16}
+log: {level: debug, queries: true, file: logs/cutover.log}
+pid-file: /run/cutover.pid
+zones:
+  - origin: example.test
+    file: zones/example.test.zone
+    rrset-order: random
+    rrset-order-names: {www: cyclic, "@": fixed}
+)");
+  ASSERT_EQ(config.listen.size(), 2u);
+  EXPECT_EQ(config.listen[1].text, "[::1]:5353");
+  EXPECT_EQ(config.listen[1].address.port(), 5353);
+  EXPECT_EQ(config.threads, 4u);
+  EXPECT_EQ(config.tcp.idle_timeout, std::chrono::milliseconds(1500));
+  EXPECT_EQ(config.tcp.max_connections, 16u);
+  EXPECT_EQ(config.log.level, base::LogLevel::kDebug);
+  EXPECT_TRUE(config.log.queries);
+  EXPECT_EQ(config.log.file, "/etc/cutover/logs/cutover.log");
+  EXPECT_EQ(config.pid_file, "/run/cutover.pid");
+  ASSERT_EQ(config.zones.size(), 1u);
+  const ZoneConfig& zone = config.zones[0];
+  EXPECT_EQ(zone.origin.to_text(), "example.test.");
+  EXPECT_EQ(zone.file, "/etc/cutover/zones/example.test.zone");
+  EXPECT_EQ(zone.order.zone_default, zone::RRsetOrder::kRandom);
+  ASSERT_EQ(zone.order.per_name.size(), 2u);
+  EXPECT_EQ(zone.order.per_name[0].first.to_text(), "www.example.test.");
+  EXPECT_EQ(zone.order.per_name[0].second, zone::RRsetOrder::kCyclic);
+  EXPECT_EQ(zone.order.per_name[1].first.to_text(), "example.test.");
+}
+
+TEST(Config, RejectsNamesOutsideTheZone) {
+  EXPECT_THAT(error_of("zones: [{origin: a.test., file: f, rrset-order-names: {other.test.: fixed}}]"),
+              HasSubstr("zones[0].rrset-order-names.other.test.: name is outside the zone"));
+}
+
+TEST(Config, DefaultsWhenKeysAreAbsent) {
+  Config config = parse("zones: []\n");
+  ASSERT_EQ(config.listen.size(), 1u);
+  EXPECT_EQ(config.listen[0].text, kDefaultListen);
+  EXPECT_EQ(config.threads, 1u);
+  EXPECT_EQ(config.tcp.idle_timeout, std::chrono::seconds(10));
+  EXPECT_EQ(config.tcp.max_connections, 256u);
+  EXPECT_FALSE(config.log.queries);
+  EXPECT_TRUE(config.zones.empty());
+}
+
+struct BadCase {
+  const char* yaml;
+  const char* expected;  // a substring of the error
+};
+
+TEST(Config, ReportsEveryProblemWithItsPlace) {
+  const BadCase cases[] = {
+      {"listen: [\"127.0.0.1:53\"]\nthread: 2\n", "test.yaml:2:1: thread: unknown key"},
+      {"tcp:\n  idle-timeout: 10s\n  max-conections: 5\n", "test.yaml:3:3: tcp.max-conections: unknown key"},
+      {"threads: many\n", "test.yaml:1:10: threads: expected a whole number from 1 to 64"},
+      {"threads: 0\n", "threads: expected a whole number"},
+      {"tcp: {idle-timeout: soon}\n", "tcp.idle-timeout: expected a positive duration"},
+      {"log: {level: loud}\n", "log.level: expected debug, info, warn or error"},
+      {"log: {queries: maybe}\n", "log.queries: expected true or false"},
+      {"listen: [\"localhost:53\"]\n", "test.yaml:1:10: listen[0]: invalid listen address 'localhost:53'"},
+      {"listen: []\n", "listen: expected an ADDRESS:PORT or a non-empty list"},
+      {"zones:\n  - file: a.zone\n", "test.yaml:2:5: zones[0]: missing required key 'origin'"},
+      {"zones:\n  - origin: a.test.\n", "zones[0]: missing required key 'file'"},
+      {"zones:\n  - {origin: a.test., file: a, rrset-order: sorted}\n", "zones[0].rrset-order: expected fixed"},
+      {"zones:\n  - {origin: a.test., file: a}\n  - {origin: A.test., file: b}\n", "zones[1]: zone a.test. is listed twice"},
+      {"zones: {origin: a.test.}\n", "zones: expected a list of zones"},
+      {"tcp: 5\n", "tcp: expected a mapping"},
+      {"threads: 1\nthreads: 2\n", "threads: duplicate key"},
+      {"listen: [unclosed\n", "test.yaml:2:1: "},
+  };
+  for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
+}
+
+TEST(Config, RelativePathsFollowTheConfigFile) {
+  Config config = parse("zones: [{origin: a.test., file: /abs/a.zone}, {origin: b.test., file: ../b.zone}]\n");
+  EXPECT_EQ(config.zones[0].file, "/abs/a.zone");
+  EXPECT_EQ(config.zones[1].file, "/etc/b.zone");
+}
+
+TEST(Config, MissingFileIsAConfigError) {
+  EXPECT_THROW(load_config_file("/nonexistent/cutover.yaml"), ConfigError);
+}
+
+TEST(Config, EmbeddedDefaultServesExampleTestOnPort5353) {
+  Config config = embedded_default_config();
+  ASSERT_EQ(config.listen.size(), 1u);
+  EXPECT_EQ(config.listen[0].text, "127.0.0.1:5353");
+  ASSERT_EQ(config.zones.size(), 1u);
+  EXPECT_EQ(config.zones[0].origin.to_text(), "example.test.");
+  EXPECT_TRUE(config.zones[0].text.has_value());
+  EXPECT_EQ(config.zones[0].order.zone_default, zone::RRsetOrder::kCyclic);
+}
+
+TEST(ParseDuration, AcceptsUnits) {
+  EXPECT_EQ(parse_duration("250ms"), std::chrono::milliseconds(250));
+  EXPECT_EQ(parse_duration("10s"), std::chrono::seconds(10));
+  EXPECT_EQ(parse_duration("7"), std::chrono::seconds(7));
+  EXPECT_EQ(parse_duration("2m"), std::chrono::minutes(2));
+  EXPECT_FALSE(parse_duration("s").has_value());
+  EXPECT_FALSE(parse_duration("10h").has_value());
+  EXPECT_FALSE(parse_duration("-1s").has_value());
+}
+
+}  // namespace
+}  // namespace cutover::config

@@ -1,0 +1,29 @@
+// Loads each zone with its answer-order policy and builds the ZoneSet only if all loaded.
+#include "config/zone_loading.h"
+
+#include "zone/loader.h"
+
+namespace cutover::config {
+
+ZoneSetLoad load_zones(const std::vector<ZoneConfig>& zones) {
+  ZoneSetLoad result;
+  std::vector<std::shared_ptr<const zone::Zone>> built;
+  for (const auto& config : zones) {
+    zone::ZoneLoad load = config.text ? zone::load_zone_text(config.origin, *config.text, config.file, config.order)
+                                      : zone::load_zone_file(config.origin, config.file, config.order);
+    result.diagnostics.insert(result.diagnostics.end(), load.diagnostics.begin(), load.diagnostics.end());
+    if (!load.zone) {
+      // The loader explains itself; this only guards against a failure without a word.
+      if (!zone::has_errors(load.diagnostics)) {
+        result.diagnostics.push_back({zone::Severity::kError, {config.file}, "zone did not load"});
+      }
+      continue;
+    }
+    result.loaded.push_back({config.origin, config.file, load.zone->soa_fields().serial, load.zone->records().size()});
+    built.push_back(std::move(load.zone));
+  }
+  if (built.size() == zones.size()) result.zones = std::make_shared<const auth::ZoneSet>(std::move(built));
+  return result;
+}
+
+}  // namespace cutover::config

@@ -1,0 +1,31 @@
+// Loading every configured zone into one ZoneSet, all or nothing: when any zone fails the
+// caller keeps serving its previous set. Stateless; thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "auth/engine.h"
+#include "config/config.h"
+#include "zone/diagnostic.h"
+
+namespace cutover::config {
+
+struct LoadedZone {
+  dns::Name origin;
+  std::string file;
+  std::uint32_t serial = 0;
+  std::size_t records = 0;
+};
+
+struct ZoneSetLoad {
+  std::shared_ptr<const auth::ZoneSet> zones;  // null when any zone failed to load
+  std::vector<LoadedZone> loaded;              // the zones that did load
+  std::vector<zone::Diagnostic> diagnostics;   // warnings and errors of every zone, in order
+};
+
+ZoneSetLoad load_zones(const std::vector<ZoneConfig>& zones);
+
+}  // namespace cutover::config

@@ -32,7 +32,7 @@ bool MasterReader::check_argument_count(const LogicalLine& line, const Source& s
   }
   if (arguments > max) {
     error(at(source, tokens[max + 1]),
-          fmt::format("unexpected '{}' after {} {}", tokens[max + 1].text, tokens[0].text, expected));
+          fmt::format("unexpected '{}': {} takes {}", tokens[max + 1].text, tokens[0].text, expected));
     return false;
   }
   return true;

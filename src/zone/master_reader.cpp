@@ -116,7 +116,7 @@ std::optional<std::uint32_t> MasterReader::ttl_value(const dns::TextToken& token
 std::optional<dns::Name> MasterReader::name_value(const dns::TextToken& token, const Source& source,
                                                   std::string_view what) {
   if (token.quoted) {
-    error(at(source, token), fmt::format("expected {}, found a quoted string", what));
+    error(at(source, token), fmt::format("expected a {}, found a quoted string", what));
     return std::nullopt;
   }
   if (token.text == "@") return origin_;
@@ -139,7 +139,7 @@ void MasterReader::read_record(const LogicalLine& line, const Source& source) {
     }
   } else {
     // Later blank-owner lines refer to this name even if this record turns out bad.
-    previous_owner_ = name_value(tokens[0], source, "an owner name");
+    previous_owner_ = name_value(tokens[0], source, "owner name");
     if (!previous_owner_) return;
     i = 1;
   }

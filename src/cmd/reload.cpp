@@ -1,0 +1,57 @@
+// `cutover reload`: asks a running server to reload its configuration and zones by sending
+// it SIGHUP; the server's log says whether the reload worked.
+#include <signal.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "cmd/commands.h"
+#include "cmd/pid_file.h"
+#include "config/config.h"
+
+namespace cutover::cmd {
+namespace {
+
+struct ReloadOptions {
+  std::string pid_file;
+  std::string config;
+};
+
+[[noreturn]] void fail(const std::string& message) {
+  std::fprintf(stderr, "cutover reload: %s\n", message.c_str());
+  throw CLI::RuntimeError(1);
+}
+
+void run_reload(const ReloadOptions& options) {
+  std::string pid_path = options.pid_file;
+  if (pid_path.empty()) {
+    try {
+      pid_path = config::load_config_file(options.config).pid_file;
+    } catch (const config::ConfigError& e) {
+      fail(e.what());
+    }
+    if (pid_path.empty()) fail(options.config + " sets no pid-file; pass --pid-file");
+  }
+  auto pid = read_pid_file(pid_path);
+  if (!pid) fail(pid.error().message);
+  if (::kill(*pid, SIGHUP) != 0) fail("cannot signal process " + std::to_string(*pid) + ": " + std::strerror(errno));
+  std::fprintf(stderr, "cutover reload: sent SIGHUP to %d\n", static_cast<int>(*pid));
+}
+
+}  // namespace
+
+void add_reload_command(CLI::App& app) {
+  auto options = std::make_shared<ReloadOptions>();
+  auto* command = app.add_subcommand("reload", "Make a running server reload its configuration and zones (SIGHUP)");
+  auto* pid_option = command->add_option("--pid-file", options->pid_file, "The server's pid file");
+  auto* config_option =
+      command->add_option("--config", options->config, "The server's config file (its pid-file is used)");
+  pid_option->excludes(config_option);
+  command->require_option(1);
+  command->callback([options] { run_reload(*options); });
+}
+
+}  // namespace cutover::cmd

@@ -25,7 +25,9 @@ std::string expected_fields(bool have_ttl, bool have_class, std::string_view fou
   return fmt::format("expected {}, found {}", wanted, found);
 }
 
-std::string quoted_found(const dns::TextToken& token) { return fmt::format("'{}'", token.text); }
+std::string quoted_found(const dns::TextToken& token) {
+  return token.quoted ? fmt::format("'\"{}\"'", token.text) : fmt::format("'{}'", token.text);
+}
 
 }  // namespace
 

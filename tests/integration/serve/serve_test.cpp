@@ -1,0 +1,150 @@
+// `cutover serve` end to end: answers over UDP, TCP and IPv6 with dig and kdig, the
+// embedded default zone, config errors at startup, clean exit on SIGTERM.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <set>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "serve/serve_fixture.h"
+#include "support/dig.h"
+#include "support/server.h"
+
+namespace cutover::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
+
+bool ipv6_loopback_available() {
+  int fd = ::socket(AF_INET6, SOCK_DGRAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in6 address{};
+  address.sin6_family = AF_INET6;
+  address.sin6_addr = in6addr_loopback;
+  bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  ::close(fd);
+  return ok;
+}
+
+TEST(Serve, AnswersOverUdpAndTcp) {
+  ZoneDir zone;
+  CutoverServer server(zone_spec(zone));
+  for (const auto& reply : {dig(server.port(), "www.serve.test", "A"), dig(server.port(), "www.serve.test", "A", {"+tcp"}),
+                            kdig(server.port(), "www.serve.test", "A"),
+                            kdig(server.port(), "www.serve.test", "A", {"+tcp"})}) {
+    EXPECT_EQ(reply.status, "NOERROR") << reply.raw;
+    EXPECT_TRUE(reply.has_flag("aa")) << reply.raw;
+    EXPECT_EQ(DigResult::rdatas(reply.answer, "A"), std::vector<std::string>{"192.0.2.1"}) << reply.raw;
+  }
+  EXPECT_THAT(dig(server.port(), "www.serve.test", "A", {"+tcp"}).raw, HasSubstr("(TCP)"));
+}
+
+TEST(Serve, AnswersOnAnIpv6Listener) {
+  if (!ipv6_loopback_available()) GTEST_SKIP() << "no IPv6 loopback on this machine";
+  ZoneDir zone;
+  std::uint16_t port = free_port();
+  ServerSpec spec = zone_spec(zone);
+  spec.port = port;
+  spec.extra_listen = {"[::1]:" + std::to_string(port)};
+  CutoverServer server(spec);
+  for (std::string transport : {"+notcp", "+tcp"}) {
+    CommandResult run = run_command({"dig", "@::1", "-p", std::to_string(port), "www.serve.test", "A", "+time=2",
+                                     "+tries=1", transport},
+                                    std::chrono::seconds(10));
+    DigResult reply = parse_dig_output(run.out);
+    EXPECT_EQ(reply.status, "NOERROR") << run.out << run.err;
+    EXPECT_EQ(DigResult::rdatas(reply.answer, "A"), std::vector<std::string>{"192.0.2.1"});
+  }
+}
+
+TEST(Serve, EmbeddedDefaultServesExampleTest) {
+  CutoverServer server{ServerSpec()};
+  DigResult www = dig(server.port(), "www.example.test", "A");
+  EXPECT_EQ(www.status, "NOERROR") << www.raw;
+  EXPECT_THAT(DigResult::rdatas(www.answer, "A"), UnorderedElementsAre("192.0.2.10", "192.0.2.11", "192.0.2.12"));
+  DigResult soa = dig(server.port(), "example.test", "SOA");
+  ASSERT_EQ(soa.answer.size(), 1u) << soa.raw;
+  EXPECT_EQ(soa.answer[0].ttl, 3600u);
+  DigResult referral = dig(server.port(), "host.sub.example.test", "A");
+  EXPECT_FALSE(referral.has_flag("aa")) << referral.raw;
+  EXPECT_EQ(DigResult::rdatas(referral.authority, "NS"), std::vector<std::string>{"ns1.sub.example.test."});
+  EXPECT_EQ(DigResult::rdatas(referral.additional, "A"), std::vector<std::string>{"192.0.2.100"});
+  EXPECT_THAT(server.log(), HasSubstr("dig @127.0.0.1 -p " + std::to_string(server.port()) + " www.example.test A"));
+}
+
+TEST(Serve, EmbeddedDefaultRotatesAddresses) {
+  CutoverServer server{ServerSpec()};
+  std::set<std::string> first_addresses;
+  for (int i = 0; i < 3; ++i) {
+    DigResult reply = dig(server.port(), "www.example.test", "A");
+    ASSERT_FALSE(reply.answer.empty()) << reply.raw;
+    first_addresses.insert(reply.answer.front().rdata);
+  }
+  EXPECT_EQ(first_addresses.size(), 3u);
+}
+
+TEST(Serve, SigtermExitsZero) {
+  ZoneDir zone;
+  CutoverServer server(zone_spec(zone));
+  EXPECT_EQ(server.stop(), 0) << server.log();
+  EXPECT_THAT(server.log(), HasSubstr("serve.stop"));
+}
+
+TEST(Serve, ConfigFileWithPidFileAndQueryLog) {
+  ZoneDir zone;
+  zone.write_config("pid-file: serve.pid\nlog: {queries: true}\n");
+  CutoverServer server(config_spec(zone));
+  EXPECT_EQ(read_file(zone.dir + "/serve.pid"), std::to_string(server.pid()) + "\n");
+  DigResult reply = dig(server.port(), "nothing.serve.test", "AAAA");
+  EXPECT_EQ(reply.status, "NXDOMAIN") << reply.raw;
+  EXPECT_TRUE(server.wait_for_log("qname=nothing.serve.test. qtype=AAAA rcode=NXDOMAIN transport=udp"))
+      << server.log();
+  EXPECT_EQ(server.stop(), 0);
+  EXPECT_EQ(::access((zone.dir + "/serve.pid").c_str(), F_OK), -1);
+}
+
+TEST(Serve, UnknownConfigKeyIsRejectedWithItsLine) {
+  ZoneDir zone;
+  zone.write_config("threads: 1\nlisten: [\"127.0.0.1:0\"]\nthread: 2\n");
+  CommandResult run = run_command({CUTOVER_BINARY, "serve", "--config", zone.config_path}, std::chrono::seconds(10));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.err, HasSubstr(zone.config_path + ":3:1: thread: unknown key"));
+}
+
+TEST(Serve, BrokenZoneAtStartupExitsNonZeroWithLocation) {
+  ZoneDir zone;
+  write_file(zone.zone_path, small_zone("serve.test.", 1, "192.0.2.1") + "bad  IN A  not-an-address\n");
+  auto server = CutoverServer::launch(zone_spec(zone));
+  auto status = server->wait_for_exit(std::chrono::seconds(10));
+  ASSERT_TRUE(status.has_value()) << server->log();
+  EXPECT_EQ(*status, 1);
+  EXPECT_THAT(server->log(), HasSubstr(zone.zone_path + ":7:"));
+}
+
+TEST(Serve, ListenAddressInUseByAnotherProgramFails) {
+  // A plain (non reuse-port) TCP socket on the port makes the server's bind fail.
+  std::uint16_t port = free_port();
+  int blocker = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(blocker, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(blocker, 1), 0);
+  ZoneDir zone;
+  ServerSpec spec = zone_spec(zone);
+  spec.port = port;
+  auto server = CutoverServer::launch(spec);
+  auto status = server->wait_for_exit(std::chrono::seconds(10));
+  ::close(blocker);
+  ASSERT_TRUE(status.has_value()) << server->log();
+  EXPECT_EQ(*status, 1);
+  EXPECT_THAT(server->log(), HasSubstr("serve.failed"));
+}
+
+}  // namespace
+}  // namespace cutover::testing

@@ -1,6 +1,10 @@
 // Tests of message parsing, encoding, EDNS, compression and the all-or-nothing writer.
 #include "dns/message.h"
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include <gtest/gtest.h>
 
 #include "dns/test_tokens.h"
@@ -253,6 +257,19 @@ TEST(Edns, FlagsAndVersionInTtl) {
   EXPECT_EQ(decoded->version, 1);
   EXPECT_TRUE(decoded->dnssec_ok);
   EXPECT_EQ(decoded->other_flags, 0x0001);
+}
+
+TEST(MessageParse, EveryFuzzSeedIsAValidMessage) {
+  std::filesystem::path corpus = std::filesystem::path(CUTOVER_SOURCE_DIR) / "fuzz" / "corpus";
+  std::size_t seeds = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    std::ifstream file(entry.path(), std::ios::binary);
+    std::vector<std::uint8_t> wire((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    auto parsed = parse_message(wire);
+    EXPECT_TRUE(parsed.ok()) << entry.path() << ": " << (parsed.ok() ? "" : parsed.error().message);
+    ++seeds;
+  }
+  EXPECT_GE(seeds, 12u);
 }
 
 }  // namespace

@@ -51,6 +51,16 @@ std::size_t fixed_width(FieldKind kind) {
   }
 }
 
+// RFC 8659 §4.1: tags are ASCII letters and digits, 1 to 255 of them.
+bool is_caa_tag(std::span<const std::uint8_t> tag) {
+  if (tag.empty() || tag.size() > kMaxStringLength) return false;
+  for (std::uint8_t c : tag) {
+    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!alnum) return false;
+  }
+  return true;
+}
+
 bool strings_fill(std::span<const std::uint8_t> data) {
   std::size_t pos = 0;
   while (pos < data.size()) pos += 1 + data[pos];
@@ -126,10 +136,8 @@ Status length_prefixed_from_text(FieldKind kind, const TextToken& token, std::si
 
 Status caa_tag_from_text(const TextToken& token, std::size_t index, Rdata& out) {
   const std::string& tag = token.text;
-  if (tag.empty() || tag.size() > kMaxStringLength) return token_error(index, "bad CAA tag length");
-  for (char c : tag) {
-    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    if (!alnum) return token_error(index, fmt::format("CAA tag '{}' is not alphanumeric", tag));
+  if (!is_caa_tag({reinterpret_cast<const std::uint8_t*>(tag.data()), tag.size()})) {
+    return token_error(index, fmt::format("CAA tag '{}' is not 1 to 255 letters and digits", tag));
   }
   out.push_back(static_cast<std::uint8_t>(tag.size()));
   out.insert(out.end(), tag.begin(), tag.end());
@@ -186,7 +194,10 @@ std::optional<std::size_t> field_length(FieldKind kind, std::span<const std::uin
     case FieldKind::kString: case FieldKind::kHexSalt:
       if (left < 1 || left < 1u + rest[0]) return std::nullopt;
       return 1u + rest[0];
-    case FieldKind::kCaaTag: case FieldKind::kBase32Hash:
+    case FieldKind::kCaaTag:
+      if (left < 1 || left < 1u + rest[0] || !is_caa_tag(rest.subspan(1, rest[0]))) return std::nullopt;
+      return 1u + rest[0];
+    case FieldKind::kBase32Hash:
       if (left < 1 || rest[0] == 0 || left < 1u + rest[0]) return std::nullopt;
       return 1u + rest[0];
     case FieldKind::kStringList:
@@ -198,7 +209,11 @@ std::optional<std::size_t> field_length(FieldKind kind, std::span<const std::uin
     case FieldKind::kSvcParams:
       if (!svc_params_valid(rest)) return std::nullopt;
       return left;
-    default:  // kCaaValue, kBase64, kHex: any octets
+    case FieldKind::kBase64: case FieldKind::kHex:
+      // Keys, signatures and digests are never empty, and text cannot express empty data.
+      if (left == 0) return std::nullopt;
+      return left;
+    default:  // kCaaValue: any octets
       return left;
   }
 }

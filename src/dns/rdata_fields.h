@@ -31,8 +31,8 @@ enum class FieldKind : std::uint8_t {
   kStringList,  // one or more <character-string>s up to the end
   kCaaTag,      // length-prefixed alphanumeric tag
   kCaaValue,    // raw octets up to the end, printed as a quoted string
-  kBase64,      // octets up to the end, base64 in text (may span tokens)
-  kHex,         // octets up to the end, hex in text (may span tokens)
+  kBase64,      // one or more octets up to the end, base64 in text (may span tokens)
+  kHex,         // one or more octets up to the end, hex in text (may span tokens)
   kHexSalt,     // length-prefixed octets, hex or "-" for empty (NSEC3 salt)
   kBase32Hash,  // length-prefixed octets, base32hex (NSEC3 next hashed owner)
   kTypeBitmap,  // RFC 4034 §4.1.2 windows up to the end

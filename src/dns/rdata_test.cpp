@@ -63,6 +63,7 @@ const RoundTrip kRoundTrips[] = {
     {RRType::SVCB, "0 svc.example.", ""},
     {RRType::SVCB, "16 foo.example.org. alpn=\"f\\\\\\\\oo\\\\,bar,h2\"", ""},
     {RRType::SVCB, "1 . key667=hello key3=53", "1 . port=53 key667=\"hello\""},
+    {RRType::SVCB, "1 . key667=\"hello world\" ech=\"AQI=\"", "1 . ech=AQI= key667=\"hello world\""},
     {static_cast<RRType>(65534), "\\# 4 0a000001", "\\# 4 0A000001"},
     {static_cast<RRType>(65534), "\\# 0", ""},
 };
@@ -216,8 +217,11 @@ TEST(RdataWire, RejectsFieldsThatDoNotFitRdlength) {
       {RRType::SRV, {0, 0, 0, 0, 0, 53, 0xC0, 12}},  // SRV targets are never compressed
       {RRType::NSEC, {0, 0, 1}},                     // window with zero length
       {RRType::NSEC, {0, 1, 0x40, 0, 1, 0x40}},      // windows out of order
+      {RRType::NSEC, {0, 0, 2, 0x40, 0}},            // trailing zero octet (fuzz regression)
       {RRType::HTTPS, {0, 1, 0, 0, 3, 0, 1, 0, 0, 2, 0, 0}},  // keys descending
+      {RRType::DNSKEY, {1, 1, 3, 8}},                         // empty key (fuzz regression)
       {RRType::CAA, {0, 0}},                                  // empty tag
+      {RRType::CAA, {0, 2, 'a', ' ', 'x'}},                   // tag not alphanumeric (fuzz regression)
   };
   for (const Case& c : cases) {
     std::vector<std::uint8_t> wire = c.rdata;

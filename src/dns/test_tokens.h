@@ -1,5 +1,6 @@
 // Test helper: splits presentation text into TextTokens the way the zone lexer does
-// (whitespace-separated, "quoted" strings keep their escapes undecoded). Thread-safe.
+// (whitespace-separated, "quoted" strings keep their escapes undecoded; a quote inside a
+// token keeps spaces up to the closing quote). Thread-safe.
 #pragma once
 
 #include <string_view>
@@ -27,8 +28,11 @@ inline std::vector<TextToken> tokenize(std::string_view text) {
       }
       ++i;
     } else {
-      for (; i < text.size() && text[i] != ' '; ++i) {
+      // A quote inside a token (SvcParam `key="a b"`) protects spaces up to the closing quote.
+      bool in_quotes = false;
+      for (; i < text.size() && (in_quotes || text[i] != ' '); ++i) {
         if (text[i] == '\\' && i + 1 < text.size()) token.text.push_back(text[i++]);
+        else if (text[i] == '"') in_quotes = !in_quotes;
         token.text.push_back(text[i]);
       }
     }

@@ -18,6 +18,8 @@ bool type_bitmap_valid(std::span<const std::uint8_t> bitmap) {
     int window = bitmap[pos];
     std::size_t length = bitmap[pos + 1];
     if (window <= previous_window || length < 1 || length > 32 || pos + 2 + length > bitmap.size()) return false;
+    // Trailing zero octets must be omitted, so each window has a unique encoding.
+    if (bitmap[pos + 1 + length] == 0) return false;
     previous_window = window;
     pos += 2 + length;
   }

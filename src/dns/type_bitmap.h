@@ -1,5 +1,5 @@
 // NSEC/NSEC3 type bitmaps (RFC 4034 §4.1.2): window blocks in ascending order, each 1..32
-// octets. Stateless free functions; thread-safe.
+// octets ending in a non-zero octet. Stateless free functions; thread-safe.
 #pragma once
 
 #include <cstddef>

@@ -35,7 +35,8 @@ bool allowed_at_cut(RRType type) {
 
 bool is_address(RRType type) { return type == RRType::A || type == RRType::AAAA; }
 
-void check_glue(const dns::Name& origin, const RecordIndex& index, const ParsedRecord& ns, std::vector<Diagnostic>& out) {
+void check_glue(const dns::Name& origin, const RecordIndex& index, const ParsedRecord& ns,
+                std::vector<Diagnostic>& out) {
   auto target = dns::rdata_target_name(RRType::NS, ns.record.rdata);
   if (!target || !target->is_subdomain_of(origin)) return;
   // Addresses under a sibling delegation count too (sibling glue), as in BIND.

@@ -92,7 +92,8 @@ TEST(Directives, NestedIncludePathsAreRelativeToTheIncludingFile) {
   std::string top = dir.write("top.zone", "$TTL 60\n$INCLUDE a/mid.inc\n");
   auto result = parse_master_file(test::test_origin(), top);
   EXPECT_THAT(diagnostic_lines(result.diagnostics), IsEmpty());
-  EXPECT_THAT(record_lines(result), ElementsAre("mid.example.test. 60 A 192.0.2.1", "leaf.example.test. 60 A 192.0.2.2"));
+  EXPECT_THAT(record_lines(result),
+              ElementsAre("mid.example.test. 60 A 192.0.2.1", "leaf.example.test. 60 A 192.0.2.2"));
 }
 
 TEST(Directives, IncludedFileErrorsNameThatFile) {
@@ -120,7 +121,9 @@ TEST(Directives, IncludeCycleIsReportedOnce) {
 
 TEST(Directives, IncludeDepthIsLimited) {
   TempDir dir;
-  for (int i = 0; i < 5; ++i) dir.write("l" + std::to_string(i) + ".inc", "$INCLUDE l" + std::to_string(i + 1) + ".inc\n");
+  for (int i = 0; i < 5; ++i) {
+    dir.write("l" + std::to_string(i) + ".inc", "$INCLUDE l" + std::to_string(i + 1) + ".inc\n");
+  }
   dir.write("l5.inc", "deep A 192.0.2.1\n");
   std::string top = dir.write("top.zone", "$TTL 60\n$INCLUDE l0.inc\n");
 

@@ -1,6 +1,8 @@
 // Starting `cutover serve` for integration tests and waiting until it answers.
 #include "support/server.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 
@@ -10,6 +12,9 @@ namespace cutover::testing {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The server logs the address it bound, with the port the kernel picked for port 0.
+constexpr const char* kListenLogPrefix = "listen address=127.0.0.1:";
 
 std::vector<std::string> serve_argv(const ServerSpec& spec, std::uint16_t port) {
   std::vector<std::string> argv = {CUTOVER_BINARY, "serve", "--listen", "127.0.0.1:" + std::to_string(port)};
@@ -41,9 +46,16 @@ std::unique_ptr<CutoverServer> CutoverServer::launch(ServerSpec spec) {
   return std::unique_ptr<CutoverServer>(new CutoverServer(std::move(spec), false));
 }
 
-CutoverServer::CutoverServer(ServerSpec spec, bool wait_ready) : port_(spec.port != 0 ? spec.port : free_port()) {
+CutoverServer::CutoverServer(ServerSpec spec, bool wait_ready) : port_(spec.port) {
   process_ = std::make_unique<ChildProcess>(serve_argv(spec, port_));
   if (wait_ready) wait_until_ready(probe_for(spec));
+}
+
+std::uint16_t CutoverServer::port_from_log() const {
+  std::string text = log();
+  auto at = text.find(kListenLogPrefix);
+  if (at == std::string::npos) return 0;
+  return static_cast<std::uint16_t>(std::strtoul(text.c_str() + at + std::strlen(kListenLogPrefix), nullptr, 10));
 }
 
 void CutoverServer::wait_until_ready(const std::string& probe_name) {
@@ -53,7 +65,8 @@ void CutoverServer::wait_until_ready(const std::string& probe_name) {
       throw std::runtime_error("cutover serve exited with status " + std::to_string(process_->stop()) +
                                " before answering; log:\n" + log());
     }
-    if (!dig(port_, probe_name, "SOA", {"+time=1"}).no_reply) return;
+    if (port_ == 0) port_ = port_from_log();
+    if (port_ != 0 && !dig(port_, probe_name, "SOA", {"+time=1"}).no_reply) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   process_->stop();

@@ -21,12 +21,14 @@ struct ServerSpec {
   // --zone ORIGIN=FILE arguments, in order.
   std::vector<std::pair<std::string, std::string>> zones;
   // --config FILE when not empty. The server still gets --listen 127.0.0.1:PORT, which
-  // replaces the config's listen list.
+  // replaces the config's listen list. The config must leave logs on stderr (no log.file):
+  // the harness reads the log, among other things to learn the port.
   std::string config;
   // Name whose SOA is queried to decide the server is up; defaults to the first zone's
   // origin, or example.test. (the embedded default) when there are no zones.
   std::string probe_name;
-  // 0: pick a free port.
+  // 0: the server binds port 0 and the kernel picks a free one, so concurrent tests can never
+  // share a port (the server's reuse-port sockets would otherwise split the traffic).
   std::uint16_t port = 0;
   // Further listen addresses (e.g. "[::1]:PORT"), each passed as another --listen.
   std::vector<std::string> extra_listen;
@@ -38,7 +40,8 @@ class CutoverServer {
   // Starts the server and waits (up to ~10 s) until it answers the probe over UDP. Throws
   // std::runtime_error, carrying the server log, if it exits or never answers.
   explicit CutoverServer(ServerSpec spec);
-  // Starts the server without waiting for it (for tests that expect it to fail to start).
+  // Starts the server without waiting for it (for tests that expect it to fail to start);
+  // port() stays 0 unless the spec fixed it.
   static std::unique_ptr<CutoverServer> launch(ServerSpec spec);
 
   std::uint16_t port() const { return port_; }
@@ -58,6 +61,7 @@ class CutoverServer {
  private:
   CutoverServer(ServerSpec spec, bool wait_ready);
   void wait_until_ready(const std::string& probe_name);
+  std::uint16_t port_from_log() const;
 
   std::uint16_t port_ = 0;
   std::unique_ptr<ChildProcess> process_;

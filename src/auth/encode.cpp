@@ -52,7 +52,6 @@ bool write_section(dns::MessageWriter& writer, dns::Section section, const std::
 
 std::vector<std::uint8_t> encode_answer(const AnswerPlan& plan, ResponseFrame frame) {
   dns::MessageWriter writer(frame.max_size);
-  writer.set_header(frame.header);
   if (frame.edns) writer.set_edns(*frame.edns);
   if (frame.question) (void)writer.add_question(*frame.question);
   bool complete = write_section(writer, dns::Section::kAnswer, plan.answer) &&

@@ -24,16 +24,6 @@ base::Error token_error(std::size_t index, std::string message) {
   return make_error(ErrorCode::kMalformed, std::move(message), index);
 }
 
-void append_u16(Rdata& out, std::uint32_t value) {
-  out.push_back(static_cast<std::uint8_t>(value >> 8));
-  out.push_back(static_cast<std::uint8_t>(value));
-}
-
-void append_u32(Rdata& out, std::uint32_t value) {
-  append_u16(out, value >> 16);
-  append_u16(out, value & 0xFFFF);
-}
-
 std::uint32_t read_be(std::span<const std::uint8_t> field) {
   std::uint32_t value = 0;
   for (std::uint8_t byte : field) value = (value << 8) | byte;
@@ -92,10 +82,11 @@ Status number_from_text(FieldKind kind, const TextToken& token, std::size_t inde
     }
   }
   if (!value) return token_error(index, fmt::format("bad number '{}'", token.text));
+  base::ByteWriter writer(out);
   std::size_t width = fixed_width(kind);
-  if (width == 1) out.push_back(static_cast<std::uint8_t>(*value));
-  if (width == 2) append_u16(out, *value);
-  if (width == 4) append_u32(out, *value);
+  if (width == 1) writer.write_u8(static_cast<std::uint8_t>(*value));
+  if (width == 2) writer.write_u16(static_cast<std::uint16_t>(*value));
+  if (width == 4) writer.write_u32(*value);
   return {};
 }
 

@@ -156,6 +156,15 @@ TEST_P(RdataBadText, IsRejectedAtTheRightToken) {
 
 INSTANTIATE_TEST_SUITE_P(Errors, RdataBadText, ::testing::ValuesIn(kBadTexts));
 
+TEST(RdataText, SvcParamValueMayBeTheNextQuotedToken) {
+  // The zone lexer ends a word at a quote, so `alpn="h2,h3"` arrives as two tokens.
+  const std::vector<TextToken> tokens = {
+      {"1", false}, {".", false}, {"alpn=", false}, {"h2,h3", true}, {"key9=", false}, {"a b", true}};
+  auto rdata = rdata_from_text(RRType::HTTPS, tokens, origin());
+  ASSERT_TRUE(rdata.ok()) << rdata.error().message;
+  EXPECT_EQ(rdata_to_text(RRType::HTTPS, *rdata), "1 . alpn=\"h2,h3\" key9=\"a b\"");
+}
+
 TEST(RdataText, UndecodableRdataPrintsGeneric) {
   Rdata short_a = {10, 0, 0};
   EXPECT_EQ(rdata_to_text(RRType::A, short_a), "\\# 3 0A0000");

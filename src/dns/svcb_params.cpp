@@ -168,10 +168,7 @@ bool value_from_text(std::uint16_t key, const std::optional<std::string>& text, 
         keys.push_back(*listed);
       }
       std::sort(keys.begin(), keys.end());
-      for (std::uint16_t listed : keys) {
-        out.push_back(static_cast<std::uint8_t>(listed >> 8));
-        out.push_back(static_cast<std::uint8_t>(listed));
-      }
+      for (std::uint16_t listed : keys) base::ByteWriter(out).write_u16(listed);
       break;
     }
     case kAlpn:
@@ -184,8 +181,7 @@ bool value_from_text(std::uint16_t key, const std::optional<std::string>& text, 
     case kPort: {
       auto port = parse_decimal(value, 0xFFFF);
       if (!port) return false;
-      out.push_back(static_cast<std::uint8_t>(*port >> 8));
-      out.push_back(static_cast<std::uint8_t>(*port));
+      base::ByteWriter(out).write_u16(static_cast<std::uint16_t>(*port));
       break;
     }
     case kIpv4Hint:
@@ -267,12 +263,11 @@ Status svc_params_from_text(std::span<const TextToken> tokens, std::size_t& inde
       return param_error(index, fmt::format("duplicate SvcParamKey '{}'", key_to_text(params[i].key)));
     }
   }
+  base::ByteWriter writer(out);
   for (const Param& param : params) {
-    out.push_back(static_cast<std::uint8_t>(param.key >> 8));
-    out.push_back(static_cast<std::uint8_t>(param.key));
-    out.push_back(static_cast<std::uint8_t>(param.value.size() >> 8));
-    out.push_back(static_cast<std::uint8_t>(param.value.size()));
-    out.insert(out.end(), param.value.begin(), param.value.end());
+    writer.write_u16(param.key);
+    writer.write_u16(static_cast<std::uint16_t>(param.value.size()));
+    writer.write_bytes(param.value);
   }
   return {};
 }

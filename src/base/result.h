@@ -16,6 +16,7 @@ enum class ErrorCode {
   kLimit,            // a size or count limit was hit
   kUnsupported,
   kIo,
+  kTimeout,         // no answer within the allowed time
 };
 
 struct Error {

@@ -1,0 +1,49 @@
+// A stub DNS client for tools, probes and the lab: sends one question to one server over
+// UDP (retrying over TCP when the reply is truncated) or TCP, with explicit timeout and tries.
+// Stateless free functions; thread-safe. Blocking: never call on a serving thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "dns/message.h"
+#include "dns/name.h"
+#include "dns/types.h"
+#include "net/address.h"
+
+namespace cutover::client {
+
+struct QueryOptions {
+  std::chrono::milliseconds timeout{2000};  // per try
+  int tries = 1;                            // UDP attempts before giving up
+  bool tcp = false;                         // TCP only
+  bool tcp_on_truncation = true;            // retry over TCP when the UDP reply has TC
+  bool edns = true;
+  std::uint16_t udp_size = 1232;
+  bool recursion_desired = false;
+};
+
+struct QueryResult {
+  dns::Message response;
+  std::vector<std::uint8_t> wire;
+  std::chrono::microseconds round_trip{0};  // of the try that produced `response`
+  bool over_tcp = false;
+};
+
+// "ADDR", "ADDR:PORT", "[V6]:PORT" or "V6"; the port defaults to `default_port`.
+base::Result<net::SocketAddress> parse_server(std::string_view text, std::uint16_t default_port = 53);
+
+// Asks `server` one question. Replies whose ID or question do not match are ignored
+// (they cannot be ours); errors are kTimeout, kIo or kMalformed, with the server in the message.
+base::Result<QueryResult> query(const net::SocketAddress& server, const dns::Name& name, dns::RRType type,
+                                const QueryOptions& options = {});
+
+// Sends a prepared message (its ID and question are what the reply is matched against).
+base::Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Message& request,
+                                   const QueryOptions& options = {});
+
+}  // namespace cutover::client

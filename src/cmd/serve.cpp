@@ -68,9 +68,9 @@ void log_zone_load(base::Logger& logger, const config::ZoneSetLoad& load) {
 }
 
 void print_embedded_hint(const net::SocketAddress& address) {
-  bool v6 = address.family() == AF_INET6;
-  std::string host = net::format_address(address.storage);
-  host = host.substr(v6 ? 1 : 0, host.rfind(v6 ? "]:" : ":") - (v6 ? 1 : 0));
+  std::string text = net::format_address(address.storage);
+  std::string host = text.substr(0, text.rfind(':'));
+  if (host.front() == '[') host = host.substr(1, host.size() - 2);  // dig wants a bare IPv6 address
   std::string dig = "dig @" + host + " -p " + std::to_string(address.port());
   std::fprintf(stderr,
                "cutover: serving the built-in zone example.test. (no --config or --zone given)\n"

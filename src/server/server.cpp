@@ -1,0 +1,173 @@
+// Server lifecycle: load zones, start services and listeners, answer, reload, stop.
+#include "server/server.h"
+
+#include <unistd.h>
+
+#include "config/zone_loading.h"
+#include "net/server.h"
+
+namespace cutover::server {
+namespace {
+
+void log_zone_load(base::Logger& logger, const config::ZoneSetLoad& load) {
+  for (const auto& diagnostic : load.diagnostics) {
+    if (diagnostic.severity == zone::Severity::kError) {
+      logger.error("zone.error", {{"diagnostic", diagnostic.to_string()}});
+    } else {
+      logger.warn("zone.warning", {{"diagnostic", diagnostic.to_string()}});
+    }
+  }
+  for (const auto& zone : load.loaded) {
+    logger.info("zone.loaded", {{"origin", zone.origin.to_text()},
+                                {"serial", std::to_string(zone.serial)},
+                                {"records", std::to_string(zone.records)},
+                                {"file", zone.file}});
+  }
+}
+
+net::NetOptions net_options(const config::Config& config) {
+  net::NetOptions options;
+  for (const auto& listen : config.listen) options.listen.push_back(listen.address);
+  options.threads = config.threads;
+  options.tcp = config.tcp;
+  return options;
+}
+
+}  // namespace
+
+Server::Server(ConfigSource source, config::Config initial, base::Logger& logger)
+    : source_(std::move(source)), config_(std::move(initial)), logger_(logger), query_log_(config_.log.queries) {}
+
+void Server::add_service(std::shared_ptr<Service> service) { services_.push_back(std::move(service)); }
+
+void Server::set_interceptor(QueryInterceptor interceptor) { interceptor_ = std::move(interceptor); }
+
+void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.store(std::move(zones)); }
+
+int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
+  logger_.info("serve.start", {{"config", config_.source}, {"zones", std::to_string(config_.zones.size())}});
+  config::ZoneSetLoad load = config::load_zones(config_.zones);
+  log_zone_load(logger_, load);
+  if (!load.zones) {
+    logger_.error("serve.failed", {{"reason", "a zone did not load"}});
+    return 1;
+  }
+  publish(load.zones);
+
+  for (std::size_t i = 0; i < services_.size(); ++i) {
+    auto started = services_[i]->start();
+    if (!started) {
+      logger_.error("serve.failed", {{"service", services_[i]->name()}, {"reason", started.error().message}});
+      services_.resize(i);  // stop only those that started
+      stop_services();
+      return 1;
+    }
+    logger_.info("service.started", {{"service", services_[i]->name()}});
+  }
+
+  auto listeners = net::NetServer::start(net_options(config_), [this](auto query, auto transport, const auto& client,
+                                                                       auto& response) {
+    return answer(query, transport, client, response);
+  });
+  if (!listeners) {
+    logger_.error("serve.failed", {{"reason", listeners.error().message}});
+    stop_services();
+    return 1;
+  }
+  for (const auto& address : (*listeners)->addresses()) {
+    logger_.info("listen", {{"address", net::format_address(address.storage)}, {"transports", "udp,tcp"}});
+  }
+  if (on_ready) on_ready((*listeners)->addresses());
+  logger_.info("serve.ready", {{"threads", std::to_string(config_.threads)}});
+
+  wait_for_stop(signals);
+  (*listeners)->stop();
+  stop_services();
+  logger_.info("serve.stop");
+  return 0;
+}
+
+bool Server::answer(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
+                    std::vector<std::uint8_t>& response) const {
+  if (interceptor_) {
+    Intercept decision = interceptor_(query, transport, response);
+    if (decision == Intercept::kDrop) return false;
+    if (decision == Intercept::kRespond) return true;
+  }
+  std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
+  bool udp = transport == net::Transport::kUdp;
+  auth::QueryOutcome outcome =
+      auth::answer_query(*zones, query, udp ? auth::Transport::kUdp : auth::Transport::kTcp, response);
+  if (query_log_.load(std::memory_order_relaxed)) {
+    logger_.info("query", {{"client", net::format_address(client)},
+                           {"qname", outcome.qname.to_text()},
+                           {"qtype", dns::type_to_text(outcome.qtype)},
+                           {"rcode", outcome.respond ? dns::rcode_to_text(outcome.rcode) : "dropped"},
+                           {"transport", udp ? "udp" : "tcp"}});
+  }
+  return outcome.respond;
+}
+
+void Server::wait_for_stop(const sigset_t& signals) {
+  while (true) {
+    siginfo_t info{};
+    int signo = ::sigwaitinfo(&signals, &info);
+    if (signo == SIGHUP) {
+      reload();
+    } else if (signo == SIGTERM || signo == SIGINT) {
+      logger_.info("serve.stopping", {{"signal", signo == SIGTERM ? "SIGTERM" : "SIGINT"}});
+      return;
+    }
+  }
+}
+
+// Everything is read and checked before anything is swapped, so a failure anywhere leaves
+// the running data untouched.
+void Server::reload() {
+  logger_.info("reload.start");
+  config::Config next;
+  try {
+    next = source_();
+  } catch (const config::ConfigError& e) {
+    logger_.error("reload.failed", {{"reason", e.what()}});
+    return;
+  }
+  config::ZoneSetLoad load = config::load_zones(next.zones);
+  log_zone_load(logger_, load);
+  if (!load.zones) {
+    logger_.error("reload.failed", {{"reason", "a zone did not load; still serving the previous zones"}});
+    return;
+  }
+  publish(load.zones);
+  query_log_.store(next.log.queries, std::memory_order_relaxed);
+  for (const auto& service : services_) {
+    auto reloaded = service->reload(next);
+    if (!reloaded) {
+      logger_.error("reload.service_failed", {{"service", service->name()}, {"reason", reloaded.error().message}});
+    }
+  }
+  if (!same_listeners(next)) {
+    logger_.warn("reload.restart_needed", {{"reason", "listen, threads and tcp settings change only on restart"}});
+  }
+  logger_.info("reload.ok", {{"zones", std::to_string(load.loaded.size())}});
+}
+
+bool Server::same_listeners(const config::Config& next) const {
+  if (next.listen.size() != config_.listen.size() || next.threads != config_.threads ||
+      next.tcp.idle_timeout != config_.tcp.idle_timeout || next.tcp.max_connections != config_.tcp.max_connections) {
+    return false;
+  }
+  for (std::size_t i = 0; i < next.listen.size(); ++i) {
+    if (next.listen[i].text != config_.listen[i].text) return false;
+  }
+  return true;
+}
+
+void Server::stop_services() {
+  for (auto it = services_.rbegin(); it != services_.rend(); ++it) {
+    (*it)->stop();
+    logger_.info("service.stopped", {{"service", (*it)->name()}});
+  }
+}
+
+}  // namespace cutover::server

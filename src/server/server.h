@@ -1,0 +1,89 @@
+// Server: the running authoritative server behind `cutover serve`. Owns the listeners and
+// the current ZoneSet snapshot, reloads on SIGHUP, stops on SIGTERM/SIGINT, and hosts
+// extensions: services that run beside the listeners (health checkers, control APIs) and an
+// optional query interceptor (lab outage modes). Listener threads read the snapshot without
+// blocking; publish() may be called from any thread.
+#pragma once
+
+#include <signal.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "auth/engine.h"
+#include "base/log.h"
+#include "base/result.h"
+#include "config/config.h"
+#include "net/address.h"
+#include "net/handler.h"
+
+namespace cutover::server {
+
+// Something that runs for the server's lifetime beside the listeners.
+class Service {
+ public:
+  virtual ~Service() = default;
+  virtual std::string name() const = 0;
+  // Called after the zones loaded and before the listeners open; a failure stops startup.
+  virtual base::Status start() = 0;
+  // Called once on shutdown, after the listeners closed.
+  virtual void stop() = 0;
+  // Called on SIGHUP after the new zones were published; a failure is logged, not fatal.
+  virtual base::Status reload(const config::Config& next) {
+    (void)next;
+    return {};
+  }
+};
+
+// What an interceptor decided for one query.
+enum class Intercept { kContinue, kDrop, kRespond };
+// Sees every query before the engine. kRespond sends what it wrote into `response`.
+using QueryInterceptor =
+    std::function<Intercept(std::span<const std::uint8_t> query, net::Transport transport, std::vector<std::uint8_t>& response)>;
+
+class Server {
+ public:
+  // Re-reads the configuration on reload; throws config::ConfigError.
+  using ConfigSource = std::function<config::Config()>;
+  // Told the bound addresses once everything listens.
+  using ReadyCallback = std::function<void(const std::vector<net::SocketAddress>&)>;
+
+  // `logger` must outlive the server.
+  Server(ConfigSource source, config::Config initial, base::Logger& logger);
+
+  // Extensions, registered before run().
+  void add_service(std::shared_ptr<Service> service);
+  void set_interceptor(QueryInterceptor interceptor);
+
+  // Swaps the served zones at once: each query sees the old set or the new one, never a mix.
+  void publish(std::shared_ptr<const auth::ZoneSet> zones);
+  std::shared_ptr<const auth::ZoneSet> zones() const { return zones_.load(); }
+  const config::Config& config() const { return config_; }
+  base::Logger& logger() { return logger_; }
+
+  // Loads zones, starts services and listeners, then handles signals (blocked by the caller
+  // in every thread) until SIGTERM or SIGINT. Returns the process exit status.
+  int run(const sigset_t& signals, const ReadyCallback& on_ready = {});
+
+ private:
+  bool answer(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
+              std::vector<std::uint8_t>& response) const;
+  void wait_for_stop(const sigset_t& signals);
+  void reload();
+  bool same_listeners(const config::Config& next) const;
+  void stop_services();
+
+  ConfigSource source_;
+  config::Config config_;
+  base::Logger& logger_;
+  std::vector<std::shared_ptr<Service>> services_;
+  QueryInterceptor interceptor_;
+  std::atomic<std::shared_ptr<const auth::ZoneSet>> zones_;
+  std::atomic<bool> query_log_;
+};
+
+}  // namespace cutover::server

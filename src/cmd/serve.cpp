@@ -14,6 +14,7 @@
 #include "cmd/commands.h"
 #include "cmd/pid_file.h"
 #include "cmd/serve_config.h"
+#include "server/control_service.h"
 #include "server/server.h"
 
 namespace cutover::cmd {
@@ -73,7 +74,9 @@ void run_serve(const ServeOptions& options) {
     base::Logger logger(sink.file(), config.log.level);
     bool embedded = serves_embedded_default(options);
     std::string pid_file = config.pid_file;
+    config::ControlConfig control = config.control;
     server::Server server([options] { return resolve_serve_config(options); }, std::move(config), logger);
+    if (!control.host.empty()) server.add_service(std::make_shared<server::ControlService>(control, logger));
     status = server.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {
       if (!pid_file.empty()) {
         auto written = write_pid_file(pid_file, ::getpid());
@@ -100,6 +103,7 @@ void add_serve_command(CLI::App& app) {
   command->add_option("--threads", options->threads, "Threads per address and transport")->check(CLI::Range(1, 64));
   command->add_option("--log-level", options->log_level, "debug, info, warn or error");
   command->add_flag("--query-log", options->query_log, "Log one line per query");
+  command->add_option("--control", options->control, "ADDRESS:PORT of the HTTP control API (port 0: any free port)");
   command->callback([options] { run_serve(*options); });
 }
 

@@ -1,6 +1,8 @@
 // Merging the config file with the serve command line.
 #include "cmd/serve_config.h"
 
+#include "control/control_server.h"
+
 namespace cutover::cmd {
 namespace {
 
@@ -61,6 +63,15 @@ config::Config resolve_serve_config(const ServeOptions& options) {
     throw config::ConfigError(std::string(kCommandLine) + ": --log-level: expected debug, info, warn or error");
   }
   if (options.query_log) config.log.queries = true;
+  if (!options.control.empty()) {
+    auto control = config::parse_control_listen(options.control);
+    if (!control) throw config::ConfigError(std::string(kCommandLine) + ": --control: " + control.error().message);
+    control->token = config.control.token;
+    if (control->token.empty() && !control::is_loopback_address(control->host)) {
+      throw config::ConfigError(std::string(kCommandLine) + ": --control: a non-loopback address needs a token in the config");
+    }
+    config.control = *control;
+  }
   return config;
 }
 

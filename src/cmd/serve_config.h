@@ -18,6 +18,7 @@ struct ServeOptions {
   std::size_t threads = 0;           // --threads N; 0 keeps the config's value
   std::string log_level;             // --log-level; empty keeps the config's value
   bool query_log = false;            // --query-log; turns query logging on
+  std::string control;               // --control ADDR:PORT, the HTTP control API
 };
 
 // True when neither a config file nor a zone is given: the built-in example is served.

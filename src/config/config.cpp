@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "control/control_server.h"
+
 namespace cutover::config {
 namespace {
 
@@ -131,6 +133,23 @@ class Reader {
                });
   }
 
+  void control(const YAML::Node& node, const std::string& path, Config& config) const {
+    each_entry(node, path, {"listen", "token"},
+               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                 if (key == "listen") {
+                   auto listen = parse_control_listen(scalar(value, key_path));
+                   if (!listen) fail(value.Mark(), key_path, listen.error().message);
+                   config.control.host = listen->host;
+                   config.control.port = listen->port;
+                 }
+                 if (key == "token") config.control.token = scalar(value, key_path);
+               });
+    if (!config.control.host.empty() && config.control.token.empty() &&
+        !control::is_loopback_address(config.control.host)) {
+      fail(node.Mark(), path, "a control API on a non-loopback address needs a token");
+    }
+  }
+
   ZoneConfig zone(const YAML::Node& node, const std::string& path) const {
     ZoneConfig zone;
     bool has_origin = false;
@@ -186,13 +205,14 @@ class Reader {
   Config document(const YAML::Node& root) const {
     Config config;
     config.source = label_;
-    each_entry(root, "", {"listen", "threads", "tcp", "log", "pid-file", "zones"},
+    each_entry(root, "", {"listen", "threads", "tcp", "log", "pid-file", "control", "zones"},
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "listen") listen(value, key_path, config);
                  if (key == "threads") config.threads = count(value, key_path, kMaxThreads);
                  if (key == "tcp") tcp(value, key_path, config);
                  if (key == "log") log(value, key_path, config);
                  if (key == "pid-file") config.pid_file = path_value(value, key_path);
+                 if (key == "control") control(value, key_path, config);
                  if (key == "zones") zones(value, key_path, config);
                });
     if (config.listen.empty()) config.listen.push_back({kDefaultListen, *net::parse_socket_address(kDefaultListen)});
@@ -243,6 +263,18 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
   if (unit.empty() || unit == "s") return std::chrono::seconds(value);
   if (unit == "m") return std::chrono::minutes(value);
   return std::nullopt;
+}
+
+base::Result<ControlConfig> parse_control_listen(std::string_view text) {
+  auto address = net::parse_socket_address(text);
+  if (!address) return address.error();
+  std::string printed = net::format_address(address->storage);
+  std::string host = printed.substr(0, printed.rfind(':'));
+  if (host.front() == '[') host = host.substr(1, host.size() - 2);
+  ControlConfig control;
+  control.host = host;
+  control.port = address->port();
+  return control;
 }
 
 std::optional<zone::RRsetOrder> parse_rrset_order(std::string_view text) {

@@ -49,6 +49,13 @@ struct ZoneConfig {
   zone::OrderPolicy order;
 };
 
+// The HTTP control API (pools, lab, writes). Off unless `control.listen` is set.
+struct ControlConfig {
+  std::string host;   // empty: no control API
+  std::uint16_t port = 0;
+  std::string token;  // bearer token; required when host is not a loopback address
+};
+
 struct Config {
   std::string source;  // the config file, or "<embedded>"
   std::vector<ListenConfig> listen;
@@ -56,6 +63,7 @@ struct Config {
   net::TcpOptions tcp;
   LogConfig log;
   std::string pid_file;
+  ControlConfig control;
   std::vector<ZoneConfig> zones;
 };
 
@@ -70,6 +78,8 @@ Config embedded_default_config();
 
 // "10s", "500ms", "2m" or a bare number of seconds; nullopt when malformed.
 std::optional<std::chrono::milliseconds> parse_duration(std::string_view text);
+// The control API's "ADDRESS:PORT" (port 0: any free port), without a token.
+base::Result<ControlConfig> parse_control_listen(std::string_view text);
 // "fixed", "cyclic", "random"; nullopt otherwise.
 std::optional<zone::RRsetOrder> parse_rrset_order(std::string_view text);
 

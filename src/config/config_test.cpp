@@ -55,6 +55,16 @@ zones:
   EXPECT_EQ(zone.order.per_name[1].first.to_text(), "example.test.");
 }
 
+TEST(Config, ReadsTheControlApi) {
+  Config loopback = parse("control: {listen: \"127.0.0.1:8053\"}\n");
+  EXPECT_EQ(loopback.control.host, "127.0.0.1");
+  EXPECT_EQ(loopback.control.port, 8053);
+  EXPECT_TRUE(loopback.control.token.empty());
+  EXPECT_TRUE(parse("listen: \"127.0.0.1:53\"\n").control.host.empty());
+  EXPECT_THAT(error_of("control: {listen: \"0.0.0.0:8053\"}\n"), HasSubstr("needs a token"));
+  EXPECT_EQ(parse("control: {listen: \"[::]:8053\", token: t0k}\n").control.host, "::");
+}
+
 TEST(Config, RejectsNamesOutsideTheZone) {
   EXPECT_THAT(error_of("zones: [{origin: a.test., file: f, rrset-order-names: {other.test.: fixed}}]"),
               HasSubstr("zones[0].rrset-order-names.other.test.: name is outside the zone"));

@@ -1,0 +1,28 @@
+// ControlService: starts the control listener and logs where it is.
+#include "server/control_service.h"
+
+namespace cutover::server {
+
+namespace {
+
+control::ControlOptions options_from(const config::ControlConfig& config) {
+  control::ControlOptions options;
+  options.address = config.host;
+  options.port = config.port;
+  options.bearer_token = config.token;
+  return options;
+}
+
+}  // namespace
+
+ControlService::ControlService(const config::ControlConfig& config, base::Logger& logger)
+    : http_(options_from(config)), logger_(logger), host_(config.host) {}
+
+base::Status ControlService::start() {
+  auto started = http_.start();
+  if (!started) return started;
+  logger_.info("control.listen", {{"address", host_ + ":" + std::to_string(http_.port())}});
+  return {};
+}
+
+}  // namespace cutover::server

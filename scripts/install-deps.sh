@@ -11,6 +11,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libasio-dev libcpp-httplib-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev
   bind9-dnsutils knot-dnsutils bind9-utils
+  python3 dnsperf
 )
 
 missing=()

@@ -18,3 +18,6 @@ fi
 # ctest runs last so its pass/fail summary closes the output; --output-on-failure shows
 # each failing test's log.
 ctest --test-dir "$build" --output-on-failure -j "${JOBS:-2}"
+
+# A 3 s run of the benchmark against cutover alone, so bench/compare cannot rot.
+"$root/bench/compare" --build "$build" --smoke 3

@@ -1,0 +1,118 @@
+# Deterministic benchmark data: a zone of N host names and a query file with the issue's
+# mix (89 % A hits, 1 % other positive types, 5 % NXDOMAIN, 5 % NODATA).
+# The same arguments always produce byte-identical files.
+import random
+
+ORIGIN = "bench.test."
+SEED = 20240501
+NEGATIVE_TTL = 300
+
+# Which host indexes carry extra types; A is on every host.
+AAAA_EVERY, TXT_EVERY, MX_EVERY, CNAME_EVERY = 50, 50, 100, 100
+TXT_OFFSET, MX_OFFSET = 25, 10
+
+
+def host(i):
+    return f"h{i}.{ORIGIN}"
+
+
+def host_address(i):
+    return f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}"
+
+
+def write_zone(path, names):
+    """Writes the zone; `names` is the number of host names (h0 .. h{names-1})."""
+    with open(path, "w") as out:
+        out.write(f"$ORIGIN {ORIGIN}\n$TTL 3600\n")
+        out.write(f"@ 3600 IN SOA ns1.{ORIGIN} hostmaster.{ORIGIN} 1 3600 900 604800 {NEGATIVE_TTL}\n")
+        out.write(f"@ IN NS ns1.{ORIGIN}\n@ IN NS ns2.{ORIGIN}\n")
+        out.write("ns1 IN A 192.0.2.1\nns2 IN A 192.0.2.2\nmail IN A 192.0.2.25\n")
+        for i in range(names):
+            out.write(f"h{i} IN A {host_address(i)}\n")
+            if i % AAAA_EVERY == 0:
+                out.write(f"h{i} IN AAAA 2001:db8::{i:x}\n")
+            if i % TXT_EVERY == TXT_OFFSET:
+                out.write(f'h{i} IN TXT "bench {i}"\n')
+            if i % MX_EVERY == MX_OFFSET:
+                out.write(f"h{i} IN MX 10 mail.{ORIGIN}\n")
+            if i % CNAME_EVERY == 0:
+                out.write(f"c{i} IN CNAME h{i}\n")
+
+
+def write_queries(path, names, count=100_000):
+    """Writes `count` dnsperf query lines ("NAME TYPE") in a fixed pseudo-random order."""
+    rng = random.Random(SEED)
+    lines = []
+    for _ in range(count):
+        roll = rng.random()
+        if roll < 0.89:
+            lines.append(f"{host(rng.randrange(names))} A")
+        elif roll < 0.90:
+            kind = rng.randrange(3)
+            if kind == 0:
+                lines.append(f"{host(rng.randrange(0, names, AAAA_EVERY))} AAAA")
+            elif kind == 1:
+                lines.append(f"{host(rng.randrange(TXT_OFFSET, names, TXT_EVERY))} TXT")
+            else:
+                lines.append(f"{host(rng.randrange(MX_OFFSET, names, MX_EVERY))} MX")
+        elif roll < 0.95:
+            lines.append(f"nx{rng.randrange(names)}.{ORIGIN} A")
+        else:
+            i = rng.randrange(names)
+            if i % AAAA_EVERY == 0:
+                i = (i + 1) % names
+            lines.append(f"{host(i)} AAAA")
+    with open(path, "w") as out:
+        out.write("\n".join(lines) + "\n")
+
+
+def sanity_cases(names):
+    """(label, qname, qtype, transport, check) for every server before it is loaded.
+
+    check(reply) returns None when the reply is right, else what is wrong."""
+    last = names - 1
+    mx_host = MX_OFFSET
+    txt_host = TXT_OFFSET
+
+    def answer_types(reply):
+        return [rr.type for rr in reply.answer]
+
+    def a_of(i):
+        def check(reply):
+            if reply.rcode != 0:
+                return f"rcode {reply.rcode}"
+            got = [rr.a_text() for rr in reply.answer if rr.type == 1]
+            if got != [host_address(i)]:
+                return f"A {got}"
+            if reply.authority or reply.additional:
+                return "not minimal: unsolicited authority/additional records"
+            return None
+        return check
+
+    def negative(rcode):
+        def check(reply):
+            if reply.rcode != rcode:
+                return f"rcode {reply.rcode}, want {rcode}"
+            if reply.answer or [rr.type for rr in reply.authority] != [6]:
+                return "want empty answer and the SOA in authority"
+            return None
+        return check
+
+    def has_types(*types):
+        def check(reply):
+            if reply.rcode != 0 or answer_types(reply)[: len(types)] != list(types):
+                return f"rcode {reply.rcode}, answer types {answer_types(reply)}"
+            return None
+        return check
+
+    return [
+        ("A", host(last), "A", "udp", a_of(last)),
+        ("SOA", ORIGIN, "SOA", "udp", has_types(6)),
+        ("NXDOMAIN", f"nx.{ORIGIN}", "A", "udp", negative(3)),
+        ("NODATA", host(1), "AAAA", "udp", negative(0)),
+        # gdnsd does not chase the CNAME inside its zone, so only the CNAME itself is required.
+        ("CNAME", f"c0.{ORIGIN}", "A", "udp", has_types(5)),
+        ("MX", host(mx_host), "MX", "udp", has_types(15)),
+        ("TXT", host(txt_host), "TXT", "udp", has_types(16)),
+        ("TCP", host(last), "A", "tcp", a_of(last)),
+    ]

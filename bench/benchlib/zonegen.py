@@ -30,7 +30,7 @@ def write_zone(path, names):
         for i in range(names):
             out.write(f"h{i} IN A {host_address(i)}\n")
             if i % AAAA_EVERY == 0:
-                out.write(f"h{i} IN AAAA 2001:db8::{i:x}\n")
+                out.write(f"h{i} IN AAAA 2001:db8::{i >> 16:x}:{i & 0xFFFF:x}\n")
             if i % TXT_EVERY == TXT_OFFSET:
                 out.write(f'h{i} IN TXT "bench {i}"\n')
             if i % MX_EVERY == MX_OFFSET:

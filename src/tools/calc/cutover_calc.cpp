@@ -1,0 +1,134 @@
+// Cutover arithmetic (seed 000 §5.1) and its table and JSON forms.
+#include "tools/calc/cutover_calc.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tools/report/text_table.h"
+
+namespace cutover::tools {
+namespace {
+
+std::string seconds_text(double seconds) {
+  if (!std::isfinite(seconds)) return "unbounded";
+  return fmt::format("{:g} s", seconds);
+}
+
+std::string range_text(double low, double high) {
+  if (low == high) return seconds_text(low);
+  return fmt::format("{:g} to {}", low, seconds_text(high));
+}
+
+nlohmann::json seconds_json(double seconds) {
+  if (!std::isfinite(seconds)) return nullptr;  // JSON has no infinity: null means unbounded
+  return seconds;
+}
+
+}  // namespace
+
+std::optional<std::string> validate(const CalcInput& input) {
+  if (input.fall < 1) return "--fall must be at least 1";
+  for (double value : {input.interval, input.timeout, input.ttl, input.propagation, input.client_cache,
+                       input.connection_reuse, input.stale_window}) {
+    if (value < 0 || std::isnan(value)) return "durations must be zero or more seconds";
+  }
+  if (input.resolver_floor && *input.resolver_floor < 0) return "--resolver-floor must be zero or more";
+  if (input.resolver_cap && *input.resolver_cap < 0) return "--resolver-cap must be zero or more";
+  return std::nullopt;
+}
+
+CalcResult compute_cutover(const CalcInput& input) {
+  CalcResult result;
+  // The first failing probe starts between 0 and I after the failure; the F-th starts
+  // (F - 1) I after the first and fails T later (seed 000 §5.1.1).
+  result.detection_min = (input.fall - 1) * input.interval + input.timeout;
+  result.detection_max = input.fall * input.interval + input.timeout;
+
+  double honoured_ttl = input.ttl;
+  if (input.resolver_floor && honoured_ttl < *input.resolver_floor) {
+    honoured_ttl = *input.resolver_floor;
+    result.notes.push_back(fmt::format("resolver floor raises the {:g} s TTL to {:g} s", input.ttl, honoured_ttl));
+  }
+  if (input.resolver_cap && honoured_ttl > *input.resolver_cap) {
+    result.notes.push_back(fmt::format("resolver cap lowers the honoured TTL from {:g} s to {:g} s", honoured_ttl,
+                                       *input.resolver_cap));
+    honoured_ttl = *input.resolver_cap;
+  }
+  result.cache_max = honoured_ttl + input.stale_window;
+  if (input.stale_window > 0) {
+    result.notes.push_back(fmt::format(
+        "stale window adds up to {:g} s, only while the resolver cannot refresh from the authoritative",
+        input.stale_window));
+  }
+
+  // A resolver whose copy expired just before the change contributes nothing, so the
+  // lower end of K (and of C and R) is zero; P is paid either way.
+  result.terms = {
+      {"detection", "D", result.detection_min, result.detection_max},
+      {"propagation", "P", input.propagation, input.propagation},
+      {"resolver cache", "K", 0, result.cache_max},
+      {"client cache", "C", 0, input.client_cache},
+      {"connection reuse", "R", 0, input.connection_reuse},
+  };
+  result.total_min = result.detection_min + input.propagation;
+  result.total_max = result.detection_max + input.propagation + result.cache_max + input.client_cache +
+                     input.connection_reuse;
+  const Term* dominant = &result.terms.front();
+  for (const auto& term : result.terms) {
+    if (term.high > dominant->high) dominant = &term;
+  }
+  result.dominant = dominant->name;
+  if (!input.client_profile.empty()) {
+    result.notes.push_back(fmt::format("client cache from profile {}", input.client_profile));
+  }
+  return result;
+}
+
+std::string calc_to_text(const CalcInput& input, const CalcResult& result) {
+  std::string out = fmt::format("inputs: I={:g} s, F={}, T={:g} s, TTL={:g} s\n\n", input.interval, input.fall,
+                                input.timeout, input.ttl);
+  TextTable table({"term", "", "range", "formula"});
+  table.add_row({"detection", "D", range_text(result.detection_min, result.detection_max),
+                 "(F-1)*I+T .. F*I+T"});
+  table.add_row({"propagation", "P", seconds_text(input.propagation), "given"});
+  table.add_row({"resolver cache", "K", range_text(0, result.cache_max), "0 .. TTL honoured (+ stale window)"});
+  table.add_row({"client cache", "C", range_text(0, input.client_cache),
+                 input.client_profile.empty() ? "given" : "profile " + input.client_profile});
+  table.add_row({"connection reuse", "R", range_text(0, input.connection_reuse), "given"});
+  table.add_row({"total", "", range_text(result.total_min, result.total_max), "D+P .. D+P+K+C+R"});
+  out += table.render();
+  out += fmt::format("\nD+K: {}\n", range_text(result.detection_min, result.detection_max + result.cache_max));
+  out += fmt::format("dominant term: {}\n", result.dominant);
+  for (const auto& note : result.notes) out += "note: " + note + "\n";
+  return out;
+}
+
+nlohmann::json calc_to_json(const CalcInput& input, const CalcResult& result) {
+  nlohmann::json terms = nlohmann::json::array();
+  for (const auto& term : result.terms) {
+    terms.push_back({{"name", term.name}, {"symbol", term.symbol}, {"min", term.low}, {"max", seconds_json(term.high)}});
+  }
+  return {
+      {"inputs",
+       {{"interval", input.interval},
+        {"fall", input.fall},
+        {"timeout", input.timeout},
+        {"ttl", input.ttl},
+        {"propagation", input.propagation},
+        {"client_cache", seconds_json(input.client_cache)},
+        {"client_profile", input.client_profile},
+        {"connection_reuse", input.connection_reuse},
+        {"stale_window", input.stale_window}}},
+      {"detection", {{"min", result.detection_min}, {"max", result.detection_max}}},
+      {"cache_max", result.cache_max},
+      {"detection_plus_cache", {{"min", result.detection_min}, {"max", result.detection_max + result.cache_max}}},
+      {"terms", terms},
+      {"total", {{"min", result.total_min}, {"max", seconds_json(result.total_max)}}},
+      {"dominant", result.dominant},
+      {"notes", result.notes},
+  };
+}
+
+}  // namespace cutover::tools

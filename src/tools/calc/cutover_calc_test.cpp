@@ -1,0 +1,114 @@
+// Unit tests for the cutover arithmetic: seed 000 Table 5.1 rows A, B and C exactly, the
+// resolver clamps and stale window of chapter 2, and the client profiles of Table 6.1.
+#include "tools/calc/cutover_calc.h"
+
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "tools/calc/client_profiles.h"
+
+namespace cutover::tools {
+namespace {
+
+CalcInput make_input(double interval, int fall, double timeout, double ttl) {
+  CalcInput input;
+  input.interval = interval;
+  input.fall = fall;
+  input.timeout = timeout;
+  input.ttl = ttl;
+  return input;
+}
+
+struct Table51Row {
+  const char* row;
+  double interval;
+  int fall;
+  double timeout;
+  double ttl;
+  double d_min, d_max, k_max, dk_min, dk_max;
+  const char* dominant;
+};
+
+// Seed 000 Table 5.1 (derived): settings, D range, K max, D + K range; Figure 5.1 names the
+// dominant term (detection in A, the TTL in C).
+const Table51Row kTable51[] = {
+    {"A", 30, 4, 10, 30, 100, 130, 30, 100, 160, "detection"},
+    {"B", 10, 3, 5, 60, 25, 35, 60, 25, 95, "resolver cache"},
+    {"C", 30, 3, 10, 300, 70, 100, 300, 70, 400, "resolver cache"},
+};
+
+TEST(CutoverCalcTest, ReproducesTable51RowsExactly) {
+  for (const auto& row : kTable51) {
+    SCOPED_TRACE(row.row);
+    CalcInput input = make_input(row.interval, row.fall, row.timeout, row.ttl);
+    CalcResult result = compute_cutover(input);
+    EXPECT_EQ(result.detection_min, row.d_min);
+    EXPECT_EQ(result.detection_max, row.d_max);
+    EXPECT_EQ(result.cache_max, row.k_max);
+    EXPECT_EQ(result.total_min, row.dk_min);
+    EXPECT_EQ(result.total_max, row.dk_max);
+    EXPECT_EQ(result.dominant, row.dominant);
+  }
+}
+
+TEST(CutoverCalcTest, PropagationClientAndReuseComeOnTop) {
+  CalcInput input = make_input(30, 4, 10, 30);
+  input.propagation = 5;
+  input.client_cache = 30;
+  input.connection_reuse = 7;
+  CalcResult result = compute_cutover(input);
+  EXPECT_EQ(result.total_min, 105);
+  EXPECT_EQ(result.total_max, 130 + 5 + 30 + 30 + 7);
+}
+
+TEST(CutoverCalcTest, ResolverFloorRaisesShortTtl) {
+  CalcInput input = make_input(10, 1, 2, 2);
+  input.resolver_floor = 5;  // CoreDNS documents a 5 s floor (seed 000 Table 2.1)
+  EXPECT_EQ(compute_cutover(input).cache_max, 5);
+}
+
+TEST(CutoverCalcTest, ResolverCapLowersLongTtl) {
+  CalcInput input = make_input(10, 1, 2, 86400);
+  input.resolver_cap = 3600;
+  EXPECT_EQ(compute_cutover(input).cache_max, 3600);
+}
+
+TEST(CutoverCalcTest, StaleWindowExtendsCacheTermAndIsNoted) {
+  CalcInput input = make_input(10, 1, 2, 5);
+  input.stale_window = 15;
+  CalcResult result = compute_cutover(input);
+  EXPECT_EQ(result.cache_max, 20);  // seed 000 Table 2.2: 5 s TTL + 15 s window
+  ASSERT_FALSE(result.notes.empty());
+}
+
+TEST(CutoverCalcTest, UnboundedClientMakesTotalUnbounded) {
+  CalcInput input = make_input(10, 1, 2, 5);
+  input.client_cache = std::numeric_limits<double>::infinity();
+  CalcResult result = compute_cutover(input);
+  EXPECT_TRUE(std::isinf(result.total_max));
+  EXPECT_EQ(result.dominant, "client cache");
+  EXPECT_TRUE(calc_to_json(input, result)["total"]["max"].is_null());
+}
+
+TEST(CutoverCalcTest, RejectsBadInput) {
+  EXPECT_TRUE(validate(make_input(1, 0, 0, 0)).has_value());
+  EXPECT_TRUE(validate(make_input(-1, 1, 0, 0)).has_value());
+  EXPECT_FALSE(validate(make_input(30, 4, 10, 30)).has_value());
+}
+
+TEST(ClientProfilesTest, NamedProfilesCarryTable61Figures) {
+  const ClientProfile* java = find_client_profile("openjdk21-default");
+  ASSERT_NE(java, nullptr);
+  EXPECT_EQ(java->cache_seconds, 30.0);
+  const ClientProfile* curl = find_client_profile("curl-long-lived");
+  ASSERT_NE(curl, nullptr);
+  EXPECT_EQ(curl->cache_seconds, 60.0);
+  EXPECT_FALSE(find_client_profile("openjdk21-forever")->cache_seconds.has_value());
+  EXPECT_EQ(find_client_profile("no-such-runtime"), nullptr);
+  for (const auto& profile : client_profiles()) EXPECT_NE(profile.source.find("Table 6.1"), std::string_view::npos);
+}
+
+}  // namespace
+}  // namespace cutover::tools

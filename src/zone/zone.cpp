@@ -32,9 +32,10 @@ RRsetOrder order_for(const OrderPolicy& policy, const Name& owner) {
 }  // namespace
 
 Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, const std::vector<dns::ResourceRecord>& records,
-                                                const OrderPolicy& order) {
+                                                const OrderPolicy& order, NegativeTtlMode negative) {
   std::shared_ptr<Zone> zone(new Zone());
   zone->origin_ = origin;
+  zone->negative_mode_ = negative;
   for (const auto& record : records) {
     if (!record.owner.is_subdomain_of(origin)) {
       return make_error(ErrorCode::kInvalidArgument,
@@ -78,7 +79,10 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, const std::v
   return std::shared_ptr<const Zone>(std::move(zone));
 }
 
-std::uint32_t Zone::negative_ttl() const { return std::min(soa_->ttl, soa_fields_.minimum); }
+std::uint32_t Zone::negative_ttl() const {
+  if (negative_mode_ == NegativeTtlMode::kSoaTtl) return soa_->ttl;
+  return std::min(soa_->ttl, soa_fields_.minimum);
+}
 
 const Node* Zone::find(const Name& name) const {
   auto it = nodes_.find(name);

@@ -55,19 +55,24 @@ struct OrderPolicy {
   std::vector<std::pair<dns::Name, RRsetOrder>> per_name;
 };
 
+// The SOA TTL of negative answers: kCapped is min(SOA TTL, MINIMUM) (RFC 2308 §5); kSoaTtl keeps
+// the SOA record's own TTL, a non-compliant reply the lab serves to see what resolvers do with it.
+enum class NegativeTtlMode { kCapped, kSoaTtl };
+
 class Zone {
  public:
   // Groups records into RRsets (lowest TTL wins inside an RRset, RFC 2181 §5.2; exact
   // duplicates dropped). Requires a SOA at `origin`; records outside the zone are an error.
   static base::Result<std::shared_ptr<const Zone>> build(const dns::Name& origin,
                                                          const std::vector<dns::ResourceRecord>& records,
-                                                         const OrderPolicy& order = {});
+                                                         const OrderPolicy& order = {},
+                                                         NegativeTtlMode negative = NegativeTtlMode::kCapped);
 
   const dns::Name& origin() const { return origin_; }
   const Node& apex() const { return *apex_; }
   const RRset& soa() const { return *soa_; }
   const dns::SoaFields& soa_fields() const { return soa_fields_; }
-  // RFC 2308 §3/§5: the TTL of the SOA in negative answers, min(SOA TTL, MINIMUM).
+  // RFC 2308 §3/§5: the TTL of the SOA in negative answers, min(SOA TTL, MINIMUM) unless kSoaTtl.
   std::uint32_t negative_ttl() const;
 
   // The node owning exactly `name`, or nullptr (also for empty non-terminals).
@@ -87,6 +92,7 @@ class Zone {
   Zone() = default;
 
   dns::Name origin_;
+  NegativeTtlMode negative_mode_ = NegativeTtlMode::kCapped;
   std::map<dns::Name, Node, dns::NameCanonicalLess> nodes_;
   const Node* apex_ = nullptr;
   const RRset* soa_ = nullptr;

@@ -1,0 +1,97 @@
+// Store: the one write path. Every change to served records (HTTP API, DNS UPDATE, zone
+// reload, undo, zone transfer in) goes through write(), which in order checks the fence,
+// runs the caller's precondition, applies the edits to a copy, checks the floor, bumps the
+// SOA serial (RFC 1982), appends to the journal and fsyncs, publishes the new zone set
+// atomically, and only then returns kApplied. Thread-safe: writes are serialised by one
+// mutex; readers of served data use the published snapshots and never wait for it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "auth/engine.h"
+#include "base/log.h"
+#include "base/result.h"
+#include "store/journal.h"
+#include "store/write_result.h"
+#include "store/zone_data.h"
+
+namespace cutover::store {
+
+// A zone as loaded from its file, with what the store needs to rebuild and compact it.
+struct ZoneSource {
+  std::shared_ptr<const zone::Zone> zone;
+  zone::OrderPolicy order;
+  std::string file;  // where `journal compact` writes the zone; empty: cannot compact
+};
+
+// A consistent view of one zone for readers of the API.
+struct ZoneView {
+  ZoneData data;
+  std::uint64_t version = 0;
+  std::uint64_t plan_version = 0;
+  std::uint32_t serial = 0;
+};
+
+class Store {
+ public:
+  using Publisher = std::function<void(std::shared_ptr<const auth::ZoneSet>)>;
+  // Told about every applied write (zone, new serial); must not block (it runs under the lock).
+  using ChangeListener = std::function<void(const dns::Name& zone, std::uint32_t serial)>;
+
+  // `logger` must outlive the store.
+  Store(std::unique_ptr<Journal> journal, Publisher publisher, base::Logger& logger);
+
+  void add_listener(ChangeListener listener);
+
+  // Startup: replays the journal over each zone as loaded from its file and publishes the
+  // result. Fails (nothing published) when a journal entry is damaged and not the last.
+  base::Status load(const std::vector<ZoneSource>& zones);
+  // Reload: a zone file's changes since it was last read are applied as one write (so
+  // journaled API writes survive a reload); new zones are added, missing ones dropped.
+  base::Status reload(const std::vector<ZoneSource>& zones);
+
+  WriteResult write(WriteRequest request);
+
+  // The zone's current state; kNotFound for a zone the store does not hold.
+  base::Result<ZoneView> view(const dns::Name& zone) const;
+  std::vector<dns::Name> zone_names() const;
+  // Journal entries of `zone` after version `after` (history, IXFR).
+  base::Result<std::vector<JournalEntry>> entries_after(const dns::Name& zone, std::uint64_t after);
+  // Undo every write after `to_version`, as one ordinary fenced write (options in `fence`).
+  WriteResult undo(const dns::Name& zone, std::uint64_t to_version, WriteRequest fence);
+  // Writes the zone's current content to its file (atomically: temp file, fsync, rename)
+  // and drops its journal entries up to the current version.
+  base::Result<std::uint64_t> compact(const dns::Name& zone);
+
+ private:
+  struct Managed {
+    ZoneData data;
+    ZoneData file_base;  // the zone file's content as last read (reloads apply its changes)
+    std::shared_ptr<const zone::Zone> served;
+    zone::OrderPolicy order;
+    std::string file;
+    std::uint64_t version = 0;
+    std::uint64_t plan_version = 0;
+  };
+
+  base::Result<Managed> replay(const ZoneSource& source);
+  WriteResult write_locked(WriteRequest& request);
+  void publish_locked();
+  Managed* find_locked(const dns::Name& zone);
+
+  mutable std::mutex mutex_;
+  std::unique_ptr<Journal> journal_;
+  Publisher publisher_;
+  base::Logger& logger_;
+  std::vector<ChangeListener> listeners_;
+  std::vector<std::unique_ptr<Managed>> zones_;
+};
+
+// The journal's key for a zone: its origin, lowercased, in presentation form.
+std::string zone_key(const dns::Name& origin);
+
+}  // namespace cutover::store

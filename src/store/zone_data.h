@@ -1,0 +1,97 @@
+// ZoneData: the records of one zone as an editable value (owner -> type -> RRset), the
+// model every write is computed on before it becomes an immutable zone::Zone. Also the
+// delta between two states, which is what the journal stores and IXFR sends.
+// Value type; not thread-safe (the write path owns the only mutable copy).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "dns/message.h"
+#include "dns/name.h"
+#include "dns/rdata.h"
+#include "dns/types.h"
+#include "zone/zone.h"
+
+namespace cutover::store {
+
+struct RRsetData {
+  std::uint32_t ttl = 0;
+  std::vector<dns::Rdata> rdatas;  // no two equal in canonical form
+};
+
+using NodeData = std::map<dns::RRType, RRsetData>;
+
+// One change to a zone, as the API and DNS UPDATE express it.
+struct Edit {
+  enum class Op {
+    kAddRecord,     // add rdatas to the RRset; a different TTL becomes the RRset's TTL
+    kDeleteRecord,  // remove these rdatas from the RRset
+    kDeleteRRset,   // remove the whole RRset
+    kDeleteName,    // remove every RRset of the owner
+    kReplaceRRset,  // the RRset becomes exactly (ttl, rdatas)
+  };
+  Op op = Op::kAddRecord;
+  dns::Name owner;
+  dns::RRType type = dns::RRType::A;
+  std::uint32_t ttl = 0;
+  std::vector<dns::Rdata> rdatas;
+};
+
+// What one write changed: records removed, then records added. The SOA, when it changed,
+// is the first record of each list (the layout IXFR uses, RFC 1995 §4).
+struct Delta {
+  std::vector<dns::ResourceRecord> removed;
+  std::vector<dns::ResourceRecord> added;
+  bool empty() const { return removed.empty() && added.empty(); }
+};
+
+class ZoneData {
+ public:
+  ZoneData() = default;
+  explicit ZoneData(dns::Name origin) : origin_(std::move(origin)) {}
+  static ZoneData from_zone(const zone::Zone& zone);
+  static ZoneData from_records(const dns::Name& origin, const std::vector<dns::ResourceRecord>& records);
+
+  const dns::Name& origin() const { return origin_; }
+  const std::map<dns::Name, NodeData, dns::NameCanonicalLess>& nodes() const { return nodes_; }
+  const RRsetData* find(const dns::Name& owner, dns::RRType type) const;
+  bool has_name(const dns::Name& owner) const { return nodes_.count(owner) != 0; }
+  // The apex SOA; fails when there is none or it does not decode.
+  base::Result<dns::SoaFields> soa() const;
+  std::uint32_t soa_ttl() const;
+  void set_soa(const dns::SoaFields& soa, std::uint32_t ttl);
+
+  // Applies one edit, all of it or nothing. Fails (kInvalidArgument) for names outside the
+  // zone, meta types and empty rdata lists. Keeps the zone servable the way RFC 2136 §3.4.2
+  // does: the SOA is never deleted (only replaced), the apex NS RRset is never emptied, and
+  // CNAME and other data never share a name; such edits fail with kUnsupported, which DNS
+  // UPDATE treats as "ignore this one" (RFC 2136 §3.4.2.2-4) and the API reports.
+  base::Status apply(const Edit& edit);
+  // Applies a journaled delta: removals, then additions (an added SOA replaces the SOA).
+  void apply_delta(const Delta& delta);
+
+  std::vector<dns::ResourceRecord> records() const;
+  base::Result<std::shared_ptr<const zone::Zone>> build(const zone::OrderPolicy& order) const;
+
+ private:
+  void add_rdata(const dns::Name& owner, dns::RRType type, std::uint32_t ttl, const dns::Rdata& rdata);
+  void remove_rdata(const dns::Name& owner, dns::RRType type, const dns::Rdata& rdata);
+  void erase_if_empty(const dns::Name& owner);
+
+  dns::Name origin_;
+  std::map<dns::Name, NodeData, dns::NameCanonicalLess> nodes_;
+};
+
+// The records to remove and add to turn `before` into `after`; an RRset whose TTL changed is
+// removed and re-added whole. SOA first in both lists when it changed.
+Delta diff(const ZoneData& before, const ZoneData& after);
+
+// The inverse of `delta` (what undoes it).
+Delta invert(const Delta& delta);
+
+}  // namespace cutover::store

@@ -5,10 +5,12 @@ namespace cutover::net {
 
 base::Result<std::unique_ptr<NetServer>> NetServer::start(const NetOptions& options, QueryHandler handler) {
   std::unique_ptr<NetServer> server(new NetServer(std::move(handler)));
+  server->stream_ = options.stream;
   for (const auto& address : options.listen) {
     auto udp = UdpListener::open(address, options.threads, server->handler_, server->stop_);
     if (!udp) return udp.error();
-    auto tcp = TcpListener::open((*udp)->address(), options.threads, options.tcp, server->handler_, server->stop_,
+    auto tcp = TcpListener::open((*udp)->address(), options.threads, options.tcp, server->handler_, server->stream_,
+                                 server->stop_,
                                  server->open_connections_);
     if (!tcp) return tcp.error();
     server->udp_.push_back(std::move(*udp));

@@ -21,6 +21,7 @@ struct NetOptions {
   std::vector<SocketAddress> listen;
   std::size_t threads = 1;  // per address and transport
   TcpOptions tcp;
+  StreamHandler stream;  // empty: every TCP query goes to the QueryHandler
 };
 
 class NetServer {
@@ -41,6 +42,7 @@ class NetServer {
   explicit NetServer(QueryHandler handler) : handler_(std::move(handler)) {}
 
   QueryHandler handler_;
+  StreamHandler stream_;
   StopSignal stop_;
   std::atomic<std::size_t> open_connections_{0};
   std::vector<std::unique_ptr<UdpListener>> udp_;

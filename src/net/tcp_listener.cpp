@@ -39,11 +39,12 @@ struct Connection {
 
 class EventLoop {
  public:
-  EventLoop(int listen_fd, const TcpOptions& options, const QueryHandler& handler, const StopSignal& stop,
-            std::atomic<std::size_t>& open_connections)
+  EventLoop(int listen_fd, const TcpOptions& options, const QueryHandler& handler, const StreamHandler& stream,
+            const StopSignal& stop, std::atomic<std::size_t>& open_connections)
       : listen_fd_(listen_fd),
         options_(options),
         handler_(handler),
+        stream_(stream),
         stop_(stop),
         open_connections_(open_connections),
         epoll_(::epoll_create1(EPOLL_CLOEXEC)) {}
@@ -146,6 +147,13 @@ class EventLoop {
       auto next = connection.framer.next(query);
       if (next == MessageFramer::Next::kInvalid) return false;
       if (next == MessageFramer::Next::kNeedMore) return true;
+      if (stream_) {
+        std::vector<std::vector<std::uint8_t>> responses;
+        if (stream_(query, connection.peer, responses)) {
+          for (const auto& message : responses) append_framed(connection.output, message);
+          continue;
+        }
+      }
       response.clear();
       if (handler_(query, Transport::kTcp, connection.peer, response) && !response.empty()) {
         append_framed(connection.output, response);
@@ -218,6 +226,7 @@ class EventLoop {
   int listen_fd_;
   const TcpOptions& options_;
   const QueryHandler& handler_;
+  const StreamHandler& stream_;
   const StopSignal& stop_;
   std::atomic<std::size_t>& open_connections_;
   UniqueFd epoll_;
@@ -228,7 +237,7 @@ class EventLoop {
 
 base::Result<std::unique_ptr<TcpListener>> TcpListener::open(const SocketAddress& address, std::size_t threads,
                                                              const TcpOptions& options, const QueryHandler& handler,
-                                                             const StopSignal& stop,
+                                                             const StreamHandler& stream, const StopSignal& stop,
                                                              std::atomic<std::size_t>& open_connections) {
   std::vector<UniqueFd> sockets;
   SocketAddress bound = address;
@@ -243,7 +252,7 @@ base::Result<std::unique_ptr<TcpListener>> TcpListener::open(const SocketAddress
     sockets.push_back(std::move(*socket));
   }
   return std::unique_ptr<TcpListener>(
-      new TcpListener(bound, std::move(sockets), options, handler, stop, open_connections));
+      new TcpListener(bound, std::move(sockets), options, handler, stream, stop, open_connections));
 }
 
 TcpListener::~TcpListener() { join(); }
@@ -251,7 +260,7 @@ TcpListener::~TcpListener() { join(); }
 void TcpListener::start() {
   for (const auto& socket : sockets_) {
     threads_.emplace_back([this, fd = socket.get()] {
-      EventLoop loop(fd, options_, handler_, stop_, open_connections_);
+      EventLoop loop(fd, options_, handler_, stream_, stop_, open_connections_);
       loop.run();
     });
   }

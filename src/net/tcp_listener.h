@@ -29,10 +29,10 @@ struct TcpOptions {
 
 class TcpListener {
  public:
-  // `handler`, `stop` and `open_connections` must outlive the listener.
+  // `handler`, `stream`, `stop` and `open_connections` must outlive the listener.
   static base::Result<std::unique_ptr<TcpListener>> open(const SocketAddress& address, std::size_t threads,
                                                          const TcpOptions& options, const QueryHandler& handler,
-                                                         const StopSignal& stop,
+                                                         const StreamHandler& stream, const StopSignal& stop,
                                                          std::atomic<std::size_t>& open_connections);
   ~TcpListener();
 
@@ -42,11 +42,13 @@ class TcpListener {
 
  private:
   TcpListener(SocketAddress address, std::vector<UniqueFd> sockets, const TcpOptions& options,
-              const QueryHandler& handler, const StopSignal& stop, std::atomic<std::size_t>& open_connections)
+              const QueryHandler& handler, const StreamHandler& stream, const StopSignal& stop,
+              std::atomic<std::size_t>& open_connections)
       : address_(address),
         sockets_(std::move(sockets)),
         options_(options),
         handler_(handler),
+        stream_(stream),
         stop_(stop),
         open_connections_(open_connections) {}
 
@@ -54,6 +56,7 @@ class TcpListener {
   std::vector<UniqueFd> sockets_;
   TcpOptions options_;
   const QueryHandler& handler_;
+  const StreamHandler& stream_;
   const StopSignal& stop_;
   std::atomic<std::size_t>& open_connections_;
   std::vector<std::thread> threads_;

@@ -42,6 +42,23 @@ void Server::add_service(std::shared_ptr<Service> service) { services_.push_back
 
 void Server::set_interceptor(QueryInterceptor interceptor) { interceptor_ = std::move(interceptor); }
 
+void Server::set_request_handler(RequestHandler handler) { request_handler_ = std::move(handler); }
+
+void Server::set_zone_load_handler(ZoneLoadHandler handler) { zone_load_handler_ = std::move(handler); }
+
+base::Status Server::take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
+                                bool initial) {
+  if (zone_load_handler_) return zone_load_handler_(config, std::move(loaded), initial);
+  publish(std::move(loaded));
+  return {};
+}
+
+bool Server::handle_stream(std::span<const std::uint8_t> query, const sockaddr_storage& client,
+                           std::vector<std::vector<std::uint8_t>>& responses) const {
+  // kDrop answers nothing: true with no responses.
+  return request_handler_(query, net::Transport::kTcp, client, responses) != Intercept::kContinue;
+}
+
 void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.store(std::move(zones)); }
 
 int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
@@ -52,7 +69,10 @@ int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
     logger_.error("serve.failed", {{"reason", "a zone did not load"}});
     return 1;
   }
-  publish(load.zones);
+  if (auto taken = take_zones(config_, load.zones, true); !taken) {
+    logger_.error("serve.failed", {{"reason", taken.error().message}});
+    return 1;
+  }
 
   for (std::size_t i = 0; i < services_.size(); ++i) {
     auto started = services_[i]->start();
@@ -65,7 +85,13 @@ int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
     logger_.info("service.started", {{"service", services_[i]->name()}});
   }
 
-  auto listeners = net::NetServer::start(net_options(config_), [this](auto query, auto transport, const auto& client,
+  net::NetOptions options = net_options(config_);
+  if (request_handler_) {
+    options.stream = [this](auto query, const auto& client, auto& responses) {
+      return handle_stream(query, client, responses);
+    };
+  }
+  auto listeners = net::NetServer::start(options, [this](auto query, auto transport, const auto& client,
                                                                        auto& response) {
     return answer(query, transport, client, response);
   });
@@ -89,6 +115,17 @@ int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
 
 bool Server::answer(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
                     std::vector<std::uint8_t>& response) const {
+  // Over TCP the request handler already saw the query (handle_stream).
+  if (request_handler_ && transport == net::Transport::kUdp) {
+    std::vector<std::vector<std::uint8_t>> responses;
+    Intercept decision = request_handler_(query, transport, client, responses);
+    if (decision == Intercept::kDrop) return false;
+    if (decision == Intercept::kRespond) {
+      if (responses.empty()) return false;
+      response = std::move(responses.front());
+      return true;
+    }
+  }
   if (interceptor_) {
     Intercept decision = interceptor_(query, transport, response);
     if (decision == Intercept::kDrop) return false;
@@ -138,7 +175,10 @@ void Server::reload() {
     logger_.error("reload.failed", {{"reason", "a zone did not load; still serving the previous zones"}});
     return;
   }
-  publish(load.zones);
+  if (auto taken = take_zones(next, load.zones, false); !taken) {
+    logger_.error("reload.failed", {{"reason", taken.error().message + "; still serving the previous zones"}});
+    return;
+  }
   query_log_.store(next.log.queries, std::memory_order_relaxed);
   for (const auto& service : services_) {
     auto reloaded = service->reload(next);

@@ -45,6 +45,19 @@ enum class Intercept { kContinue, kDrop, kRespond };
 using QueryInterceptor =
     std::function<Intercept(std::span<const std::uint8_t> query, net::Transport transport, std::vector<std::uint8_t>& response)>;
 
+// Sees every query before the interceptor and the engine, with the client's address, and may
+// answer with several messages (zone transfers over TCP; over UDP only the first is sent).
+// For opcodes and types the engine does not serve itself: UPDATE, NOTIFY, AXFR, IXFR.
+using RequestHandler = std::function<Intercept(std::span<const std::uint8_t> query, net::Transport transport,
+                                               const sockaddr_storage& client,
+                                               std::vector<std::vector<std::uint8_t>>& responses)>;
+
+// Takes over publishing freshly loaded zones (at start: `initial`, and on every reload), e.g.
+// to replay a journal over them first. A failure at start stops startup; on reload the
+// previous zones keep being served.
+using ZoneLoadHandler = std::function<base::Status(const config::Config& config,
+                                                   std::shared_ptr<const auth::ZoneSet> loaded, bool initial)>;
+
 class Server {
  public:
   // Re-reads the configuration on reload; throws config::ConfigError.
@@ -58,6 +71,8 @@ class Server {
   // Extensions, registered before run().
   void add_service(std::shared_ptr<Service> service);
   void set_interceptor(QueryInterceptor interceptor);
+  void set_request_handler(RequestHandler handler);
+  void set_zone_load_handler(ZoneLoadHandler handler);
 
   // Swaps the served zones at once: each query sees the old set or the new one, never a mix.
   void publish(std::shared_ptr<const auth::ZoneSet> zones);
@@ -75,6 +90,9 @@ class Server {
   void wait_for_stop(const sigset_t& signals);
   void reload();
   bool same_listeners(const config::Config& next) const;
+  base::Status take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded, bool initial);
+  bool handle_stream(std::span<const std::uint8_t> query, const sockaddr_storage& client,
+                     std::vector<std::vector<std::uint8_t>>& responses) const;
   void stop_services();
 
   ConfigSource source_;
@@ -82,6 +100,8 @@ class Server {
   base::Logger& logger_;
   std::vector<std::shared_ptr<Service>> services_;
   QueryInterceptor interceptor_;
+  RequestHandler request_handler_;
+  ZoneLoadHandler zone_load_handler_;
   std::atomic<std::shared_ptr<const auth::ZoneSet>> zones_;
   std::atomic<bool> query_log_;
 };

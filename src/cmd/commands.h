@@ -9,5 +9,10 @@ namespace cutover::cmd {
 void add_serve_command(CLI::App& app);
 void add_reload_command(CLI::App& app);
 void add_check_zone_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
+void add_trace_command(CLI::App& app);
+void add_calc_command(CLI::App& app);
+void add_plan_command(CLI::App& app);
+void add_lint_command(CLI::App& app);
 
 }  // namespace cutover::cmd

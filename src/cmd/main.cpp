@@ -13,6 +13,11 @@ int main(int argc, char** argv) {
   cutover::cmd::add_serve_command(app);
   cutover::cmd::add_reload_command(app);
   cutover::cmd::add_check_zone_command(app);
+  cutover::cmd::add_sweep_command(app);
+  cutover::cmd::add_trace_command(app);
+  cutover::cmd::add_calc_command(app);
+  cutover::cmd::add_plan_command(app);
+  cutover::cmd::add_lint_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -27,6 +27,16 @@ struct Finding {
   std::uint32_t column = 0;
 };
 
+// A finding about a name or server (no file position).
+inline Finding make_finding(Severity severity, std::string rule, std::string subject, std::string message) {
+  Finding finding;
+  finding.severity = severity;
+  finding.rule = std::move(rule);
+  finding.subject = std::move(subject);
+  finding.message = std::move(message);
+  return finding;
+}
+
 std::string_view severity_to_text(Severity severity);
 // "info", "warning", "error"; anything else is rejected.
 bool severity_from_text(std::string_view text, Severity& severity);

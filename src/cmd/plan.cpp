@@ -1,0 +1,144 @@
+// `cutover plan ZONEFILE --set/--delete/--move-ns ...`: the dated change runbook (Markdown or
+// JSON). Exit 0 with a plan, 1 when the plan is refused (NS and records in one step without
+// --force), 2 when the inputs cannot be read.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cmd/commands.h"
+#include "tools/plan/runbook.h"
+#include "tools/plan/runbook_output.h"
+#include "tools/report/finding.h"
+#include "zone/loader.h"
+
+namespace cutover::cmd {
+namespace {
+
+struct PlanOptions {
+  std::string file;
+  std::string origin;
+  std::vector<std::string> sets;
+  std::vector<std::string> deletes;
+  std::string move_ns;
+  std::string inventory;
+  std::string start;
+  std::string resolvers;
+  std::string output;
+  std::uint32_t parent_ns_ttl = 0;
+  std::uint32_t low_ttl = 300;
+  bool json = false;
+  bool force = false;
+};
+
+constexpr int kCouldNotRun = static_cast<int>(tools::ExitCode::kCouldNotRun);
+
+int fail(const std::string& message) {
+  fmt::print(stderr, "cutover plan: {}\n", message);
+  return kCouldNotRun;
+}
+
+std::string origin_from_file_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (const char* suffix : {".zone", ".db"}) {
+    if (name.ends_with(suffix)) return name.substr(0, name.size() - std::string_view(suffix).size());
+  }
+  return name;
+}
+
+int run_plan(const PlanOptions& options) {
+  std::string origin_text = options.origin.empty() ? origin_from_file_name(options.file) : options.origin;
+  auto origin = dns::Name::from_text(origin_text.ends_with('.') ? origin_text : origin_text + ".");
+  if (!origin) return fail(fmt::format("bad origin '{}': {}", origin_text, origin.error().message));
+  zone::ZoneLoad load = zone::load_zone_file(*origin, options.file);
+  if (!load.zone) {
+    for (const auto& diagnostic : load.diagnostics) fmt::print(stderr, "{}\n", diagnostic.to_string());
+    return fail(fmt::format("{}: the zone does not load", options.file));
+  }
+
+  tools::PlanRequest request;
+  request.origin = *origin;
+  request.low_ttl = options.low_ttl;
+  request.force = options.force;
+  if (options.parent_ns_ttl > 0) request.parent_ns_ttl = options.parent_ns_ttl;
+  for (const auto& text : options.sets) {
+    auto change = tools::parse_set_change(text, *origin);
+    if (!change) return fail(change.error().message);
+    request.changes.push_back(*change);
+  }
+  for (const auto& text : options.deletes) {
+    auto change = tools::parse_delete_change(text, *origin);
+    if (!change) return fail(change.error().message);
+    request.changes.push_back(*change);
+  }
+  if (!options.move_ns.empty()) {
+    auto names = tools::parse_nameserver_list(options.move_ns, *origin);
+    if (!names) return fail(names.error().message);
+    request.new_nameservers = *names;
+  }
+  if (request.changes.empty() && request.new_nameservers.empty()) return fail("nothing to plan: give --set, --delete or --move-ns");
+  if (!options.inventory.empty()) {
+    std::ifstream in(options.inventory);
+    if (!in) return fail(options.inventory + ": cannot open");
+    std::stringstream text;
+    text << in.rdbuf();
+    auto clients = tools::parse_client_inventory(text.str());
+    if (!clients) return fail(clients.error().message);
+    request.clients = *clients;
+  }
+  std::stringstream resolvers(options.resolvers);
+  for (std::string item; std::getline(resolvers, item, ',');) {
+    if (!item.empty()) request.resolvers.push_back(item);
+  }
+  if (options.start.empty()) {
+    request.start = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+  } else {
+    auto start = tools::parse_utc_time(options.start);
+    if (!start) return fail(start.error().message);
+    request.start = *start;
+  }
+
+  tools::Runbook book = tools::build_runbook(*load.zone, request);
+  std::string text = options.json ? tools::runbook_to_json(book).dump(2) + "\n" : tools::runbook_to_markdown(book);
+  if (options.output.empty()) {
+    fmt::print("{}", text);
+  } else {
+    std::ofstream out(options.output);
+    if (!(out << text)) return fail(options.output + ": cannot write");
+  }
+  if (book.refused) {
+    fmt::print(stderr, "cutover plan: {}\n", book.refusal);
+    return static_cast<int>(tools::ExitCode::kFindings);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app) {
+  auto options = std::make_shared<PlanOptions>();
+  CLI::App* command = app.add_subcommand("plan", "Dated runbook for a record change or a name server move");
+  command->add_option("file", options->file, "Current zone file")->required()->check(CLI::ExistingFile);
+  command->add_option("--origin", options->origin, "Zone origin (default: from the file name)");
+  command->add_option("--set", options->sets, "Record to set, e.g. 'app A 203.0.113.50' (repeatable)");
+  command->add_option("--delete", options->deletes, "RRset to delete, 'NAME TYPE' (repeatable)");
+  command->add_option("--move-ns", options->move_ns, "New name servers, 'ns1.new.example.,ns2.new.example.'");
+  command->add_option("--inventory", options->inventory, "YAML client inventory (services with profile or cache_seconds)");
+  command->add_option("--parent-ns-ttl", options->parent_ns_ttl, "Parent NS TTL, seconds (read it with cutover trace)");
+  command->add_option("--low-ttl", options->low_ttl, "TTL to lower to before the change (default 300)");
+  command->add_option("--start", options->start, "T+0 in UTC, YYYY-MM-DDTHH:MMZ (default: now)");
+  command->add_option("--resolvers", options->resolvers, "Resolvers for the verification commands, comma-separated");
+  command->add_option("--output,-o", options->output, "Write the runbook to this file");
+  command->add_flag("--json", options->json, "JSON instead of Markdown");
+  command->add_flag("--force", options->force, "Allow name servers and records to change in one step");
+  command->callback([options] {
+    int code = run_plan(*options);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace cutover::cmd

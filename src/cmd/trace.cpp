@@ -1,0 +1,79 @@
+// `cutover trace NAME [TYPE]`: the delegation walk from the root with both copies of every
+// delegation side by side. Exit 0 clean, 1 findings, 2 nothing answered or bad arguments.
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cmd/commands.h"
+#include "dns/types.h"
+#include "tools/probe/dns_probe.h"
+#include "tools/trace/trace.h"
+
+namespace cutover::cmd {
+namespace {
+
+// a, b, c, d and k.root-servers.net (IANA root hints); --root replaces them.
+constexpr const char* kRootHints = "198.41.0.4,170.247.170.2,192.33.4.12,199.7.91.13,193.0.14.129";
+
+struct TraceOptions {
+  std::string name;
+  std::string type = "A";
+  std::string root;
+  std::string old_servers;
+  double timeout = 2.0;
+  int tries = 2;
+  bool json = false;
+};
+
+constexpr int kCouldNotRun = static_cast<int>(tools::ExitCode::kCouldNotRun);
+
+int run_trace(const TraceOptions& options) {
+  auto fail = [](const std::string& message) {
+    fmt::print(stderr, "cutover trace: {}\n", message);
+    return kCouldNotRun;
+  };
+  tools::TraceSpec spec;
+  auto name = dns::Name::from_text(options.name.ends_with('.') ? options.name : options.name + ".");
+  if (!name) return fail(fmt::format("bad name '{}': {}", options.name, name.error().message));
+  spec.name = *name;
+  auto type = dns::type_from_text(options.type);
+  if (!type) return fail(fmt::format("unknown type '{}'", options.type));
+  spec.type = *type;
+  auto roots = tools::parse_server_list(options.root.empty() ? kRootHints : options.root, 53);
+  if (!roots || roots->empty()) return fail("--root: " + (roots ? std::string("empty") : roots.error().message));
+  spec.roots = *roots;
+  spec.port = spec.roots.front().port();
+  auto old_servers = tools::parse_server_list(options.old_servers, spec.port);
+  if (!old_servers) return fail("--old-servers: " + old_servers.error().message);
+  spec.old_servers = *old_servers;
+  spec.query.timeout = std::chrono::milliseconds(static_cast<long>(options.timeout * 1000));
+  spec.query.tries = options.tries;
+
+  tools::TraceResult result = tools::trace(spec);
+  fmt::print("{}", options.json ? tools::trace_to_json(result).dump(2) + "\n" : tools::trace_to_text(result));
+  if (result.cuts.empty() && !result.completed) return kCouldNotRun;
+  return static_cast<int>(tools::exit_code_for(result.findings));
+}
+
+}  // namespace
+
+void add_trace_command(CLI::App& app) {
+  auto options = std::make_shared<TraceOptions>();
+  CLI::App* command = app.add_subcommand("trace", "Walk the delegation from the root and compare parent and child NS");
+  command->add_option("name", options->name, "Name to trace")->required();
+  command->add_option("type", options->type, "RR type (default A)");
+  command->add_option("--root", options->root,
+                      "Root servers ADDR[:PORT],... (default: root hints); their port is used for every server");
+  command->add_option("--old-servers", options->old_servers,
+                      "Servers the zone used before a move, ADDR[:PORT],...: reported when still live");
+  command->add_option("--timeout", options->timeout, "Seconds per try (default 2)");
+  command->add_option("--tries", options->tries, "UDP tries per question (default 2)")->check(CLI::Range(1, 10));
+  command->add_flag("--json", options->json, "Print JSON");
+  command->callback([options] {
+    int code = run_trace(*options);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace cutover::cmd

@@ -1,0 +1,138 @@
+// Unit tests for the change plan: seed 002's migration as input, its regression guard as the
+// expected timeline arithmetic, and the refusal to change name servers and records together.
+#include "tools/plan/runbook.h"
+
+#include <gtest/gtest.h>
+
+#include "tools/plan/runbook_output.h"
+#include "zone/loader.h"
+
+namespace cutover::tools {
+namespace {
+
+using std::chrono::seconds;
+
+// The old zone of seed 002: app at 86400 s, the provider's defaults, negative TTL 3600 s.
+constexpr const char* kSeed002Zone = R"($TTL 86400
+@    IN SOA ns1.oldhost.example.net. hostmaster 2025061401 7200 900 1209600 3600
+@    IN NS  ns1.oldhost.example.net.
+@    IN NS  ns2.oldhost.example.net.
+app  IN A   198.51.100.10
+www  IN A   198.51.100.10
+)";
+
+class RunbookTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    origin_ = *dns::Name::from_text("example.com.");
+    auto load = zone::load_zone_text(origin_, kSeed002Zone, "example.com.zone");
+    ASSERT_TRUE(load.zone) << (load.diagnostics.empty() ? "" : load.diagnostics.front().to_string());
+    zone_ = load.zone;
+    request_.origin = origin_;
+    request_.start = *parse_utc_time("2025-06-12T09:00Z");
+  }
+  RecordChange set(const char* text) { return *parse_set_change(text, origin_); }
+
+  dns::Name origin_;
+  std::shared_ptr<const zone::Zone> zone_;
+  PlanRequest request_;
+};
+
+const RunbookStep* step_titled(const Runbook& book, const std::string& prefix) {
+  for (const auto& step : book.steps) {
+    if (step.title.starts_with(prefix)) return &step;
+  }
+  return nullptr;
+}
+
+TEST_F(RunbookTest, LowersTtlOneOldTtlBeforeTheChange) {
+  request_.changes.push_back(set("app A 203.0.113.50"));
+  Runbook book = build_runbook(*zone_, request_);
+  ASSERT_FALSE(book.refused);
+  EXPECT_EQ(book.max_old_ttl, 86400u);
+  EXPECT_EQ(book.new_ttl, 300u);
+  const auto* lower = step_titled(book, "Lower TTLs");
+  const auto* change = step_titled(book, "Change the records");
+  ASSERT_TRUE(lower && change);
+  EXPECT_EQ(lower->offset, seconds{0});
+  EXPECT_EQ(change->offset, seconds{86400});  // seed 002: "Wait at least the OLD TTL"
+  EXPECT_EQ(format_utc_time(change->at), "2025-06-13 09:00:00 UTC");
+}
+
+TEST_F(RunbookTest, StaleWindowIsNewTtlPlusSlowestClient) {
+  request_.changes.push_back(set("app A 203.0.113.50"));
+  request_.clients = *parse_client_inventory(
+      "services:\n  - {name: billing, profile: openjdk21-default}\n  - {name: cron, profile: curl-long-lived}\n");
+  Runbook book = build_runbook(*zone_, request_);
+  EXPECT_EQ(book.slowest_client, 60);
+  EXPECT_EQ(book.stale_window, 360);
+  const auto* verify = step_titled(book, "Verify");
+  ASSERT_NE(verify, nullptr);
+  EXPECT_EQ(verify->offset, seconds{86400 + 360});
+  ASSERT_FALSE(verify->commands.empty());
+  EXPECT_NE(verify->commands.front().find("--until-agree"), std::string::npos);
+}
+
+TEST_F(RunbookTest, NewNameCarriesNegativeTtlExposure) {
+  request_.changes.push_back(set("api-v2 A 203.0.113.51"));
+  Runbook book = build_runbook(*zone_, request_);
+  EXPECT_EQ(book.negative_ttl, 3600u);  // seed 002: an hour of NXDOMAIN for api-v2
+  ASSERT_FALSE(book.warnings.empty());
+  EXPECT_EQ(book.warnings.front().rule, "negative-ttl-exposure");
+  const auto* create = step_titled(book, "Lower TTLs and create");
+  ASSERT_NE(create, nullptr);
+  EXPECT_EQ(create->offset, seconds{0});
+}
+
+TEST_F(RunbookTest, RefusesNameserversAndRecordsInOneStep) {
+  request_.changes.push_back(set("app A 203.0.113.50"));
+  request_.new_nameservers = *parse_nameserver_list("ns1.newdns.example.net.,ns2.newdns.example.net.", origin_);
+  Runbook book = build_runbook(*zone_, request_);
+  EXPECT_TRUE(book.refused);
+  EXPECT_NE(book.refusal.find("one step"), std::string::npos);
+  EXPECT_TRUE(book.steps.empty());
+  request_.force = true;
+  Runbook forced = build_runbook(*zone_, request_);
+  EXPECT_FALSE(forced.refused);
+  EXPECT_NE(runbook_to_markdown(forced).find("OLD zone"), std::string::npos);
+}
+
+TEST_F(RunbookTest, NameserverMoveKeepsOldServersTwiceTheLargerNsTtl) {
+  request_.new_nameservers = *parse_nameserver_list("ns1.newdns.example.net.,ns2.newdns.example.net.", origin_);
+  request_.parent_ns_ttl = 172800;
+  Runbook book = build_runbook(*zone_, request_);
+  ASSERT_FALSE(book.refused);
+  EXPECT_EQ(book.child_ns_ttl, 86400u);
+  // The child NS TTL is lowered to 300 s and waited out (86400 s) before the move; then the
+  // parent's 172800 s governs, twice: the old zone stays identical for four days.
+  const auto* change = step_titled(book, "Change the name servers");
+  const auto* retire = step_titled(book, "Decommission");
+  ASSERT_TRUE(change && retire);
+  EXPECT_EQ(change->offset, seconds{86400});
+  EXPECT_EQ(book.keep_old_servers, seconds{2 * 172800});
+  EXPECT_EQ(retire->offset, seconds{86400 + 2 * 172800});
+}
+
+TEST_F(RunbookTest, MissingParentNsTtlIsAssumedAndSaidSo) {
+  request_.new_nameservers = *parse_nameserver_list("ns1.newdns.example.net.", origin_);
+  Runbook book = build_runbook(*zone_, request_);
+  EXPECT_EQ(book.parent_ns_ttl, kAssumedParentNsTtl);
+  ASSERT_FALSE(book.warnings.empty());
+  EXPECT_EQ(book.warnings.front().rule, "parent-ns-ttl-assumed");
+}
+
+TEST(PlanRequestTest, ParsesChangesAndRejectsBadOnes) {
+  auto origin = *dns::Name::from_text("example.com.");
+  auto change = parse_set_change("app A 203.0.113.50", origin);
+  ASSERT_TRUE(change.ok());
+  EXPECT_EQ(change->text(), "set app.example.com. A 203.0.113.50");
+  EXPECT_FALSE(parse_set_change("app A not-an-ip", origin).ok());
+  EXPECT_FALSE(parse_set_change("app.other.org. A 192.0.2.1", origin).ok());
+  EXPECT_TRUE(parse_delete_change("www A", origin).ok());
+  EXPECT_FALSE(parse_delete_change("www", origin).ok());
+  EXPECT_FALSE(parse_client_inventory("services: [{name: x, profile: nope}]").ok());
+  EXPECT_FALSE(parse_utc_time("2025-13-01T00:00Z").ok());
+}
+
+}  // namespace
+}  // namespace cutover::tools

@@ -1,0 +1,246 @@
+// HealthMonitor: checkers in, snapshots out. The lock guards the entries; checkers run
+// their probes without it and take it only to hand in a result.
+#include "health/health_monitor.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace cutover::health {
+
+struct HealthMonitor::Entry {
+  MonitoredEndpoint spec;
+  Target target;
+  EndpointStateMachine machine;
+  HealthState last_effective = HealthState::kUnknown;
+  std::optional<ProbeResult> last_result;
+  std::optional<std::chrono::system_clock::time_point> last_probe_at;
+  std::optional<int> cert_days_left;
+  std::deque<TransitionRecord> transitions;
+  ProbeStats stats;
+  std::unique_ptr<Probe> next_probe;  // handed to the checker when it starts
+};
+
+namespace {
+
+Thresholds thresholds_of(const MonitoredEndpoint& endpoint) {
+  Thresholds thresholds;
+  thresholds.fall = endpoint.check.fall;
+  thresholds.rise = endpoint.check.rise;
+  thresholds.interval = endpoint.check.interval;
+  thresholds.timeout = endpoint.check.timeout;
+  thresholds.wait_for_first_check = endpoint.wait_for_first_check;
+  return thresholds;
+}
+
+base::Result<Target> make_target(const MonitoredEndpoint& endpoint, std::uint16_t default_port) {
+  Target target;
+  target.pool = endpoint.pool;
+  target.pool_name = endpoint.pool_name;
+  target.address = endpoint.address;
+  target.port = endpoint.check.port.value_or(endpoint.port != 0 ? endpoint.port : default_port);
+  bool v6 = endpoint.address.find(':') != std::string::npos;
+  std::string text = v6 ? fmt::format("[{}]:{}", endpoint.address, target.port)
+                        : fmt::format("{}:{}", endpoint.address, target.port);
+  auto socket = net::parse_socket_address(text);
+  if (!socket) return socket.error();
+  target.socket = *socket;
+  return target;
+}
+
+bool before(const MonitoredEndpoint& a, const MonitoredEndpoint& b) {
+  return std::tie(a.pool, a.address) < std::tie(b.pool, b.address);
+}
+
+}  // namespace
+
+HealthMonitor::HealthMonitor(const ProbeRegistry& registry, const base::Clock& clock, base::Logger& logger,
+                             Listener listener)
+    : registry_(registry), clock_(clock), logger_(logger), listener_(std::move(listener)) {
+  snapshot_ = std::make_shared<const HealthSnapshot>();
+}
+
+HealthMonitor::~HealthMonitor() { stop(); }
+
+base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endpoints) {
+  std::vector<std::unique_ptr<Entry>> fresh;
+  for (const auto& endpoint : endpoints) {
+    auto probe = registry_.create(endpoint.check);
+    if (!probe) return base::make_error(probe.error().code, endpoint.pool + "/" + endpoint.address + ": " + probe.error().message);
+    auto target = make_target(endpoint, registry_.default_port(endpoint.check.type));
+    if (!target) return base::make_error(target.error().code, endpoint.pool + "/" + endpoint.address + ": " + target.error().message);
+    auto entry = std::make_unique<Entry>(Entry{endpoint, *target, EndpointStateMachine(thresholds_of(endpoint)), {}, {}, {}, {}, {}, {}, std::move(*probe)});
+    fresh.push_back(std::move(entry));
+  }
+  std::sort(fresh.begin(), fresh.end(), [](const auto& a, const auto& b) { return before(a->spec, b->spec); });
+
+  stop_checkers(checkers_);
+  auto start = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& entry : fresh) {
+      auto kept = std::find_if(entries_.begin(), entries_.end(), [&](const auto& old) {
+        return old && old->spec.pool == entry->spec.pool && old->spec.address == entry->spec.address;
+      });
+      if (kept == entries_.end()) continue;
+      // Same endpoint: keep what it has lived through, take the new settings.
+      std::unique_ptr<Probe> probe = std::move(entry->next_probe);
+      Target target = entry->target;
+      MonitoredEndpoint spec = entry->spec;
+      entry = std::move(*kept);
+      entry->spec = spec;
+      entry->target = target;
+      entry->next_probe = std::move(probe);
+      entry->machine.reconfigure(thresholds_of(spec));
+    }
+    entries_ = std::move(fresh);
+    auto shortest = std::chrono::milliseconds(1000);
+    for (const auto& entry : entries_) shortest = std::min(shortest, entry->spec.check.interval);
+    tick_period_ = std::clamp(shortest / 4, std::chrono::milliseconds(50), std::chrono::milliseconds(1000));
+    publish();
+    for (auto& entry : entries_) {
+      Entry* raw = entry.get();
+      checkers_.push_back(std::make_unique<Checker>(std::move(entry->next_probe), entry->target,
+                                                    entry->spec.check.interval, start + entry->spec.start_offset,
+                                                    [this, raw](const ProbeResult& result) { on_result(*raw, result); }));
+    }
+  }
+  for (auto& checker : checkers_) checker->start();
+  if (!ticker_.joinable()) ticker_ = std::thread([this] { tick_loop(); });
+  logger_.info("health.configured", {{"endpoints", std::to_string(endpoints.size())}});
+  return {};
+}
+
+void HealthMonitor::stop_checkers(std::vector<std::unique_ptr<Checker>>& checkers) {
+  // All are asked first, so stopping takes one probe timeout, not one per endpoint.
+  for (auto& checker : checkers) checker->request_stop();
+  for (auto& checker : checkers) checker->join();
+  checkers.clear();
+}
+
+void HealthMonitor::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    tick_wake_.notify_all();
+  }
+  if (ticker_.joinable()) ticker_.join();
+  stop_checkers(checkers_);
+}
+
+void HealthMonitor::on_result(Entry& entry, const ProbeResult& result) {
+  std::lock_guard lock(mutex_);
+  entry.stats.record(result);
+  entry.last_result = result;
+  entry.last_probe_at = clock_.wall_now();
+  if (result.cert_days_left) entry.cert_days_left = result.cert_days_left;
+  if (entry.machine.report(kLocalChecker, result.outcome, clock_.now())) {
+    changed(entry, fmt::format("{}: {}", outcome_to_text(result.outcome), result.detail));
+    publish();
+  }
+  verdicts_.notify_all();
+}
+
+void HealthMonitor::changed(Entry& entry, const std::string& reason) {
+  HealthState now_effective = entry.machine.effective();
+  if (now_effective == entry.last_effective) return;
+  TransitionRecord record{entry.last_effective, now_effective, clock_.wall_now(), reason};
+  entry.transitions.push_back(record);
+  if (entry.transitions.size() > kTransitionHistory) entry.transitions.pop_front();
+  ++entry.stats.transitions;
+  entry.last_effective = now_effective;
+  auto level = now_effective == HealthState::kDown ? base::LogLevel::kWarn : base::LogLevel::kInfo;
+  logger_.log(level, "health.transition",
+              {{"pool", entry.spec.pool},
+               {"endpoint", entry.spec.address},
+               {"from", state_to_text(record.from)},
+               {"to", state_to_text(record.to)},
+               {"override", override_to_text(entry.machine.override_value())},
+               {"reason", reason}});
+}
+
+void HealthMonitor::publish() {
+  auto started = std::chrono::steady_clock::now();
+  auto snapshot = std::make_shared<HealthSnapshot>();
+  snapshot->version = ++version_;
+  snapshot->endpoints.reserve(entries_.size());
+  for (const auto& entry : entries_) {
+    snapshot->endpoints.push_back(EndpointView{entry->spec.pool, entry->spec.address, entry->machine.effective(),
+                                               entry->machine.serving(), entry->machine.suspicion_deadline()});
+  }
+  snapshot_ = snapshot;
+  if (listener_) listener_(snapshot);
+  auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
+  logger_.debug("health.published", {{"version", std::to_string(version_)}, {"took_us", std::to_string(took.count())}});
+}
+
+void HealthMonitor::tick_loop() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    tick_wake_.wait_for(lock, tick_period_, [this] { return stopping_; });
+    if (stopping_) return;
+    bool any = false;
+    for (auto& entry : entries_) {
+      if (!entry->machine.tick(clock_.now())) continue;
+      changed(*entry, fmt::format("checker stalled: no probe result for {} intervals", kStallIntervals));
+      any = true;
+    }
+    if (any) publish();
+  }
+}
+
+bool HealthMonitor::wait_for_first_verdicts(std::chrono::milliseconds limit) {
+  std::unique_lock lock(mutex_);
+  return verdicts_.wait_for(lock, limit, [this] {
+    return std::all_of(entries_.begin(), entries_.end(), [](const auto& entry) {
+      return !entry->spec.wait_for_first_check || entry->machine.health() != HealthState::kUnknown;
+    });
+  });
+}
+
+base::Status HealthMonitor::set_override(const std::string& pool, const std::string& address, Override value) {
+  std::lock_guard lock(mutex_);
+  for (auto& entry : entries_) {
+    if (entry->spec.pool != pool || entry->spec.address != address) continue;
+    logger_.info("health.override", {{"pool", pool}, {"endpoint", address}, {"override", override_to_text(value)}});
+    if (entry->machine.set_override(value, clock_.now())) {
+      changed(*entry, std::string("operator override ") + override_to_text(value));
+      publish();
+    }
+    return {};
+  }
+  return base::make_error(base::ErrorCode::kNotFound, fmt::format("pool {} has no endpoint {}", pool, address));
+}
+
+std::shared_ptr<const HealthSnapshot> HealthMonitor::snapshot() const {
+  std::lock_guard lock(mutex_);
+  return snapshot_;
+}
+
+std::vector<EndpointReport> HealthMonitor::reports() const {
+  std::lock_guard lock(mutex_);
+  std::vector<EndpointReport> out;
+  out.reserve(entries_.size());
+  for (const auto& entry : entries_) {
+    EndpointReport report;
+    report.pool = entry->spec.pool;
+    report.address = entry->spec.address;
+    report.probe_port = entry->target.port;
+    report.check = entry->spec.check;
+    report.health = entry->machine.health();
+    report.effective = entry->machine.effective();
+    report.override_value = entry->machine.override_value();
+    report.serving = entry->machine.serving();
+    report.checkers = entry->machine.checkers();
+    report.last_result = entry->last_result;
+    report.last_probe_at = entry->last_probe_at;
+    report.cert_days_left = entry->cert_days_left;
+    report.transitions = entry->transitions;
+    report.stats = entry->stats;
+    out.push_back(std::move(report));
+  }
+  return out;
+}
+
+}  // namespace cutover::health

@@ -1,0 +1,93 @@
+// HealthMonitor: runs one Checker per endpoint, feeds their results to the endpoints'
+// state machines, and publishes a new HealthSnapshot (through the listener) on every change
+// that can alter an answer: the next query after a verdict already sees it. Also holds
+// operator overrides, which survive reconfigure() (SIGHUP). Thread-safe; the listener is
+// called with the monitor's lock held (so snapshots arrive in order) and must not call
+// back into the monitor.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "base/result.h"
+#include "health/checker.h"
+#include "health/health_snapshot.h"
+#include "health/probe.h"
+#include "health/state_machine.h"
+
+namespace cutover::health {
+
+struct MonitoredEndpoint {
+  std::string pool;
+  dns::Name pool_name;
+  std::string address;
+  std::uint16_t port = 0;  // the endpoint's port; 0: none configured
+  CheckSettings check;
+  bool wait_for_first_check = false;
+  // Where in the interval this endpoint's probes start, so a pool's probes are spread out.
+  std::chrono::milliseconds start_offset{0};
+};
+
+// The name of the checker running inside this server process.
+constexpr const char* kLocalChecker = "local";
+// Transitions kept per endpoint for /status.
+constexpr std::size_t kTransitionHistory = 10;
+
+class HealthMonitor {
+ public:
+  using Listener = std::function<void(std::shared_ptr<const HealthSnapshot>)>;
+
+  // `registry`, `clock` and `logger` must outlive the monitor.
+  HealthMonitor(const ProbeRegistry& registry, const base::Clock& clock, base::Logger& logger, Listener listener);
+  ~HealthMonitor();
+  HealthMonitor(const HealthMonitor&) = delete;
+  HealthMonitor& operator=(const HealthMonitor&) = delete;
+
+  // Replaces the monitored set (first call: starts it). Endpoints whose pool and address
+  // stay keep their state, counters and override. Fails, changing nothing, when a probe
+  // cannot be created.
+  base::Status configure(const std::vector<MonitoredEndpoint>& endpoints);
+  void stop();
+
+  // Blocks until every wait-for-first-check endpoint has a verdict or `limit` passes.
+  bool wait_for_first_verdicts(std::chrono::milliseconds limit);
+  // kNotFound when the pool has no such endpoint.
+  base::Status set_override(const std::string& pool, const std::string& address, Override value);
+
+  std::shared_ptr<const HealthSnapshot> snapshot() const;
+  std::vector<EndpointReport> reports() const;
+
+ private:
+  struct Entry;
+
+  void on_result(Entry& entry, const ProbeResult& result);
+  void changed(Entry& entry, const std::string& reason);  // with mutex_ held
+  void publish();                                         // with mutex_ held
+  void tick_loop();
+  void stop_checkers(std::vector<std::unique_ptr<Checker>>& checkers);
+
+  const ProbeRegistry& registry_;
+  const base::Clock& clock_;
+  base::Logger& logger_;
+  Listener listener_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable verdicts_;
+  std::vector<std::unique_ptr<Entry>> entries_;  // sorted by (pool, address)
+  std::shared_ptr<const HealthSnapshot> snapshot_;
+  std::uint64_t version_ = 0;
+  std::chrono::milliseconds tick_period_{1000};
+  bool stopping_ = false;
+
+  std::vector<std::unique_ptr<Checker>> checkers_;  // touched only by configure/stop
+  std::thread ticker_;
+  std::condition_variable tick_wake_;
+};
+
+}  // namespace cutover::health

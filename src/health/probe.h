@@ -1,0 +1,90 @@
+// Probes: one check of one endpoint, reporting raw pass/fail with timing and a precise
+// reason. Probe types are plugins registered from one explicit list
+// (register_builtin_probes). A Probe is used by one checker thread at a time; the
+// registry is read-only once filled, so concurrent create() calls are safe.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "health/check_settings.h"
+#include "net/address.h"
+
+namespace cutover::health {
+
+// What a probe tests: one endpoint of one pool.
+struct Target {
+  std::string pool;
+  std::string address;  // numeric IPv4 or IPv6, as configured
+  std::uint16_t port = 0;
+  net::SocketAddress socket;  // address and port, ready for connect()
+  dns::Name pool_name;        // the pool's DNS name (default question of the dns probe)
+};
+
+enum class ProbeOutcome {
+  kPass,
+  kFail,   // the endpoint answered wrongly or not at all
+  kError,  // the probe could not run (no socket, no fork): says nothing about the endpoint
+};
+
+const char* outcome_to_text(ProbeOutcome outcome);
+
+struct ProbeResult {
+  ProbeOutcome outcome = ProbeOutcome::kError;
+  std::chrono::microseconds latency{0};
+  std::string detail;                   // why it failed, or what passed ("HTTP 200")
+  std::optional<int> cert_days_left;    // https: days until the certificate expires
+};
+
+class Probe {
+ public:
+  virtual ~Probe() = default;
+  // Blocking; returns within the configured timeout plus a few milliseconds.
+  virtual ProbeResult run(const Target& target) = 0;
+};
+
+using ProbeFactory = std::function<base::Result<std::unique_ptr<Probe>>(const CheckSettings& settings)>;
+
+class ProbeRegistry {
+ public:
+  // `default_port`: used when neither the endpoint nor the check names one (0: none needed).
+  void add(const std::string& type, std::uint16_t default_port, ProbeFactory factory);
+  bool knows(const std::string& type) const { return entries_.count(type) != 0; }
+  std::vector<std::string> types() const;
+  std::uint16_t default_port(const std::string& type) const;
+  base::Result<std::unique_ptr<Probe>> create(const CheckSettings& settings) const;
+
+ private:
+  struct Entry {
+    std::uint16_t default_port = 0;
+    ProbeFactory factory;
+  };
+  std::map<std::string, Entry> entries_;
+};
+
+// The probe types cutover ships: tcp, http, https, dns, exec.
+void register_builtin_probes(ProbeRegistry& registry);
+
+// Measures from construction; used by every probe for its latency.
+class ProbeTimer {
+ public:
+  ProbeTimer() : start_(std::chrono::steady_clock::now()) {}
+  std::chrono::microseconds elapsed() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_);
+  }
+  ProbeResult finish(ProbeOutcome outcome, std::string detail) const {
+    return ProbeResult{outcome, elapsed(), std::move(detail), std::nullopt};
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace cutover::health

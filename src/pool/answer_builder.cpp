@@ -1,0 +1,132 @@
+// AnswerBuilder: per pool and family, policy over serving endpoints, then the all-down
+// policy when the policy found nothing.
+#include "pool/answer_builder.h"
+
+#include <arpa/inet.h>
+
+#include <fmt/format.h>
+
+namespace cutover::pool {
+namespace {
+
+void add_answer(FamilyAnswer& family, const std::string& address, std::uint32_t weight) {
+  auto rdata = address_rdata(address);
+  if (!rdata) return;  // addresses were validated with the config
+  family.addresses.push_back(address);
+  if (family.per_query == 0) {
+    family.fixed.rdatas.push_back(*rdata);
+  } else {
+    family.draw.push_back(*rdata);
+    family.weights.push_back(weight);
+  }
+}
+
+}  // namespace
+
+bool is_ipv6_address(const std::string& address) { return address.find(':') != std::string::npos; }
+
+base::Result<dns::Rdata> address_rdata(const std::string& address) {
+  if (is_ipv6_address(address)) {
+    in6_addr v6{};
+    if (::inet_pton(AF_INET6, address.c_str(), &v6) != 1) {
+      return base::make_error(base::ErrorCode::kMalformed, "not an IPv6 address: " + address);
+    }
+    return dns::Rdata(v6.s6_addr, v6.s6_addr + 16);
+  }
+  in_addr v4{};
+  if (::inet_pton(AF_INET, address.c_str(), &v4) != 1) {
+    return base::make_error(base::ErrorCode::kMalformed, "not an IPv4 address: " + address);
+  }
+  auto* bytes = reinterpret_cast<const std::uint8_t*>(&v4.s_addr);
+  return dns::Rdata(bytes, bytes + 4);
+}
+
+AnswerBuilder::AnswerBuilder(const PolicyRegistry& registry, std::vector<PoolSpec> specs)
+    : registry_(registry), specs_(std::move(specs)) {
+  for (const auto& spec : specs_) counters_[spec.name] = std::make_shared<PoolCounters>();
+}
+
+void AnswerBuilder::adopt_state_from(const AnswerBuilder& previous) {
+  for (auto& [name, counters] : counters_) {
+    auto it = previous.counters_.find(name);
+    if (it != previous.counters_.end()) counters = it->second;
+  }
+  all_down_ = previous.all_down_;
+}
+
+FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
+                                         const health::HealthSnapshot& health) const {
+  FamilyAnswer family;
+  family.type = type;
+  family.fixed = zone::RRset(type, spec.ttl);
+  family.fixed.order = zone::RRsetOrder::kCyclic;  // spread clients over equal endpoints
+  std::vector<Candidate> candidates;
+  for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
+    const EndpointSpec& endpoint = spec.endpoints[i];
+    if (is_ipv6_address(endpoint.address) != (type == dns::RRType::AAAA)) continue;
+    const health::EndpointView* view = health.find(spec.name, endpoint.address);
+    candidates.push_back(Candidate{i, endpoint.priority, endpoint.weight, view == nullptr || view->serving});
+  }
+  family.configured = !candidates.empty();
+  if (!family.configured) return family;
+
+  Selection selection = (*registry_.find(spec.shape))(spec, candidates);
+  family.per_query = selection.per_query;
+  if (!selection.members.empty()) {
+    for (const auto& member : selection.members) {
+      const EndpointSpec& endpoint = spec.endpoints[member.index];
+      add_answer(family, endpoint.address, member.weight);
+      const health::EndpointView* view = health.find(spec.name, endpoint.address);
+      if (view != nullptr && view->suspicion_deadline &&
+          (!family.suspicion_deadline || *view->suspicion_deadline < *family.suspicion_deadline)) {
+        family.suspicion_deadline = view->suspicion_deadline;
+      }
+    }
+    return family;
+  }
+  switch (spec.when_all_down) {
+    case AllDownPolicy::kFailOpen:
+      family.mode = AnswerMode::kFailOpen;
+      for (const auto& candidate : candidates) add_answer(family, spec.endpoints[candidate.index].address, candidate.weight);
+      break;
+    case AllDownPolicy::kFallback:
+      family.mode = AnswerMode::kFallback;
+      family.per_query = 0;
+      for (const auto& address : spec.fallback) {
+        if (is_ipv6_address(address) == (type == dns::RRType::AAAA)) add_answer(family, address, 1);
+      }
+      break;
+    case AllDownPolicy::kNoData:
+      family.mode = AnswerMode::kNoData;
+      family.per_query = 0;
+      break;
+  }
+  return family;
+}
+
+std::shared_ptr<const PoolAnswers> AnswerBuilder::build(const health::HealthSnapshot& health,
+                                                        std::vector<AllDownEvent>& events) {
+  std::vector<PoolAnswer> answers;
+  answers.reserve(specs_.size());
+  for (const auto& spec : specs_) {
+    PoolAnswer answer;
+    answer.pool = spec.name;
+    answer.owner = spec.owner;
+    answer.ttl = spec.ttl;
+    answer.suspicion_ttl = spec.suspicion_ttl;
+    answer.a = build_family(spec, dns::RRType::A, health);
+    answer.aaaa = build_family(spec, dns::RRType::AAAA, health);
+    answer.counters = counters_[spec.name];
+    for (const FamilyAnswer* family : {&answer.a, &answer.aaaa}) {
+      if (!family->configured) continue;
+      bool down = family->mode != AnswerMode::kHealthy;
+      bool& was_down = all_down_[fmt::format("{}/{}", spec.name, dns::type_to_text(family->type))];
+      if (down != was_down) events.push_back(AllDownEvent{spec.name, family->type, down, spec.when_all_down});
+      was_down = down;
+    }
+    answers.push_back(std::move(answer));
+  }
+  return std::make_shared<const PoolAnswers>(std::move(answers));
+}
+
+}  // namespace cutover::pool

@@ -1,0 +1,52 @@
+// AnswerBuilder: turns a HealthSnapshot into the PoolAnswers the engine serves, applying
+// each pool's shape and its when-all-down policy per address family, and reports every
+// entry into and exit from the all-down state. Not thread-safe: call from one thread at a
+// time (the HealthMonitor listener is serialised by the monitor's lock).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "health/health_snapshot.h"
+#include "pool/policy.h"
+#include "pool/pool_answers.h"
+#include "pool/pool_spec.h"
+
+namespace cutover::pool {
+
+// A pool family entering (all_down) or leaving the all-down state.
+struct AllDownEvent {
+  std::string pool;
+  dns::RRType type = dns::RRType::A;
+  bool all_down = false;
+  AllDownPolicy policy = AllDownPolicy::kFailOpen;
+};
+
+class AnswerBuilder {
+ public:
+  // `registry` must outlive the builder; every spec's shape must be registered in it.
+  AnswerBuilder(const PolicyRegistry& registry, std::vector<PoolSpec> specs);
+
+  const std::vector<PoolSpec>& specs() const { return specs_; }
+  // Builds the answers; `events` receives the all-down changes since the previous build.
+  std::shared_ptr<const PoolAnswers> build(const health::HealthSnapshot& health, std::vector<AllDownEvent>& events);
+  // Keeps all-down state and query counters of pools that stay (a reload).
+  void adopt_state_from(const AnswerBuilder& previous);
+
+ private:
+  FamilyAnswer build_family(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health) const;
+
+  const PolicyRegistry& registry_;
+  std::vector<PoolSpec> specs_;
+  std::map<std::string, bool> all_down_;  // by "pool/TYPE"
+  std::map<std::string, std::shared_ptr<PoolCounters>> counters_;
+};
+
+// True for an IPv6 address text (answered as AAAA).
+bool is_ipv6_address(const std::string& address);
+// A or AAAA rdata for a numeric address; kMalformed otherwise.
+base::Result<dns::Rdata> address_rdata(const std::string& address);
+
+}  // namespace cutover::pool

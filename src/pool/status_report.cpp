@@ -1,0 +1,115 @@
+// /status JSON: per pool its settings, detection arithmetic, current answer and per
+// endpoint state with the evidence behind it (last probe, per-checker counters, transitions).
+#include "pool/status_report.h"
+
+#include <ctime>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "pool/detection.h"
+
+namespace cutover::pool {
+namespace {
+
+using nlohmann::json;
+
+double millis(std::chrono::microseconds value) { return static_cast<double>(value.count()) / 1000.0; }
+
+json family_json(const PoolAnswer& pool, const FamilyAnswer& family, base::SteadyTime now) {
+  json out;
+  out["mode"] = mode_to_text(family.mode);
+  out["addresses"] = family.addresses;
+  out["per_query"] = family.per_query;
+  out["ttl"] = pool.ttl_at(family, now);
+  return out;
+}
+
+json endpoint_json(const health::EndpointReport& report) {
+  json out;
+  out["address"] = report.address;
+  out["port"] = report.probe_port;
+  out["check"] = report.check.type;
+  out["state"] = health::state_to_text(report.effective);
+  out["health"] = health::state_to_text(report.health);
+  out["override"] = health::override_to_text(report.override_value);
+  out["serving"] = report.serving;
+  json checkers = json::object();
+  for (const auto& [name, view] : report.checkers) {
+    checkers[name] = {{"state", health::state_to_text(view.state)},
+                      {"consecutive_passes", view.consecutive_passes},
+                      {"consecutive_failures", view.consecutive_failures}};
+  }
+  out["checkers"] = checkers;
+  if (report.last_result) {
+    out["last_probe"] = {{"result", health::outcome_to_text(report.last_result->outcome)},
+                         {"latency_ms", millis(report.last_result->latency)},
+                         {"detail", report.last_result->detail},
+                         {"at", report.last_probe_at ? format_utc(*report.last_probe_at) : ""}};
+  } else {
+    out["last_probe"] = nullptr;
+  }
+  if (report.cert_days_left) out["cert_days_left"] = *report.cert_days_left;
+  json transitions = json::array();
+  for (const auto& record : report.transitions) {
+    transitions.push_back({{"from", health::state_to_text(record.from)},
+                           {"to", health::state_to_text(record.to)},
+                           {"at", format_utc(record.at)},
+                           {"reason", record.reason}});
+  }
+  out["transitions"] = transitions;
+  out["probes"] = {{"pass", report.stats.passes}, {"fail", report.stats.failures}, {"error", report.stats.errors}};
+  return out;
+}
+
+}  // namespace
+
+std::string format_utc(std::chrono::system_clock::time_point when) {
+  auto seconds = std::chrono::floor<std::chrono::seconds>(when);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(when - seconds).count();
+  std::time_t time = std::chrono::system_clock::to_time_t(seconds);
+  std::tm parts{};
+  ::gmtime_r(&time, &parts);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", parts.tm_year + 1900, parts.tm_mon + 1,
+                     parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec, ms);
+}
+
+std::string render_status_json(const StatusInput& input) {
+  json pools = json::array();
+  base::SteadyTime now = input.clock->now();
+  for (const auto& spec : *input.specs) {
+    json pool;
+    pool["name"] = spec.name;
+    pool["owner"] = spec.owner.to_text();
+    pool["shape"] = spec.shape;
+    pool["ttl"] = spec.ttl;
+    pool["when_all_down"] = all_down_to_text(spec.when_all_down);
+    pool["suspicion_ttl"] = spec.suspicion_ttl;
+    if (spec.when_all_down == AllDownPolicy::kNoData && input.negative_ttl) {
+      auto negative = input.negative_ttl(spec.owner);
+      pool["nodata_negative_ttl"] = negative ? json(*negative) : json(nullptr);
+    }
+    DetectionWindow window = detection_window(spec);
+    pool["detection"] = {{"d_min_ms", window.d_min.count()},
+                         {"d_max_ms", window.d_max.count()},
+                         {"ttl_s", window.ttl},
+                         {"worst_d_plus_k_ms", window.worst_d_plus_k.count()}};
+    const PoolAnswer* answer = input.answers ? input.answers->find(spec.owner) : nullptr;
+    json current = json::object();
+    if (answer != nullptr) {
+      if (answer->a.configured) current["A"] = family_json(*answer, answer->a, now);
+      if (answer->aaaa.configured) current["AAAA"] = family_json(*answer, answer->aaaa, now);
+      pool["queries"] = answer->counters ? answer->counters->queries.load() : 0;
+    }
+    pool["answer"] = current;
+    json endpoints = json::array();
+    for (const auto& report : *input.reports) {
+      if (report.pool == spec.name) endpoints.push_back(endpoint_json(report));
+    }
+    pool["endpoints"] = endpoints;
+    pools.push_back(pool);
+  }
+  return json{{"pools", pools}}.dump(2) + "\n";
+}
+
+}  // namespace cutover::pool

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "tools/report/zone_origin.h"
 #include "tools/lint/lint.h"
 #include "tools/lint/lint_output.h"
 
@@ -24,15 +25,6 @@ struct LintOptions {
 };
 
 // Without --origin the file name says it: "example.test.zone" or "db.example.test" -> example.test.
-std::string origin_from_file_name(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  for (const char* suffix : {".zone", ".db", ".txt"}) {
-    if (name.ends_with(suffix)) return name.substr(0, name.size() - std::string_view(suffix).size());
-  }
-  if (name.starts_with("db.")) return name.substr(3);
-  return name;
-}
-
 int run_lint(const LintOptions& options) {
   constexpr int kCouldNotRun = static_cast<int>(tools::ExitCode::kCouldNotRun);
   if (options.list_rules) {
@@ -46,10 +38,9 @@ int run_lint(const LintOptions& options) {
     fmt::print(stderr, "cutover lint: ZONEFILE is required\n");
     return kCouldNotRun;
   }
-  std::string origin_text = options.origin.empty() ? origin_from_file_name(options.file) : options.origin;
-  auto origin = dns::Name::from_text(origin_text.ends_with('.') ? origin_text : origin_text + ".");
+  auto origin = tools::zone_origin(options.origin, options.file);
   if (!origin) {
-    fmt::print(stderr, "cutover lint: bad origin '{}': {}\n", origin_text, origin.error().message);
+    fmt::print(stderr, "cutover lint: {}\n", origin.error().message);
     return kCouldNotRun;
   }
   std::error_code ignored;

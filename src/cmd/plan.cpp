@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "tools/report/zone_origin.h"
 #include "tools/plan/runbook.h"
 #include "tools/plan/runbook_output.h"
 #include "tools/report/finding.h"
@@ -42,18 +43,9 @@ int fail(const std::string& message) {
   return kCouldNotRun;
 }
 
-std::string origin_from_file_name(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  for (const char* suffix : {".zone", ".db"}) {
-    if (name.ends_with(suffix)) return name.substr(0, name.size() - std::string_view(suffix).size());
-  }
-  return name;
-}
-
 int run_plan(const PlanOptions& options) {
-  std::string origin_text = options.origin.empty() ? origin_from_file_name(options.file) : options.origin;
-  auto origin = dns::Name::from_text(origin_text.ends_with('.') ? origin_text : origin_text + ".");
-  if (!origin) return fail(fmt::format("bad origin '{}': {}", origin_text, origin.error().message));
+  auto origin = tools::zone_origin(options.origin, options.file);
+  if (!origin) return fail(origin.error().message);
   zone::ZoneLoad load = zone::load_zone_file(*origin, options.file);
   if (!load.zone) {
     for (const auto& diagnostic : load.diagnostics) fmt::print(stderr, "{}\n", diagnostic.to_string());

@@ -1,10 +1,12 @@
-// answer_query: the query pipeline. Each stage either finishes the response (an error
-// rcode) or hands on: read header -> parse -> validate -> EDNS -> find zone -> plan -> encode.
+// answer_query: the query pipeline. The fast path answers the common shapes in one pass;
+// otherwise each stage either finishes the response (an error rcode) or hands on:
+// read header -> parse -> validate -> EDNS -> find zone -> plan -> encode.
 #include "auth/engine.h"
 
 #include <algorithm>
 
 #include "auth/encode.h"
+#include "auth/fast_answer.h"
 #include "auth/lookup.h"
 #include "dns/message.h"
 
@@ -58,7 +60,14 @@ QueryOutcome reply_error(QueryOutcome outcome, Rcode rcode, ResponseFrame frame,
 }  // namespace
 
 QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                          std::vector<std::uint8_t>& response) {
+                          std::vector<std::uint8_t>& response, bool describe) {
+  QueryOutcome outcome;
+  if (try_fast_answer(zones, query, transport, response, outcome, describe)) return outcome;
+  return answer_query_general(zones, query, transport, response);
+}
+
+QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
+                                  std::vector<std::uint8_t>& response) {
   QueryOutcome outcome;
   auto header = dns::parse_header(query);
   if (!header || header->qr) return outcome;  // unreadable, or a response: never answer those

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "auth/negative_template.h"
 #include "dns/name.h"
 #include "dns/types.h"
 #include "zone/zone.h"
@@ -15,6 +16,13 @@ namespace cutover::auth {
 
 enum class Transport { kUdp, kTcp };
 
+// A served zone with what the answer fast path precomputes for it.
+struct ServedZone {
+  const zone::Zone* zone = nullptr;
+  std::size_t origin_labels = 0;
+  NegativeTemplate negative;
+};
+
 // The zones served at one moment. Built once, then only read; swapped whole on reload.
 class ZoneSet {
  public:
@@ -22,10 +30,14 @@ class ZoneSet {
 
   // The zone with the longest origin that contains `name`, or nullptr.
   const zone::Zone* find(const dns::Name& name) const;
+  // The same for a lowercase wire name whose labels start at `label_starts`.
+  const ServedZone* find_lower(std::span<const std::uint8_t> lower_wire,
+                               std::span<const std::uint8_t> label_starts) const;
   const std::vector<std::shared_ptr<const zone::Zone>>& zones() const { return zones_; }
 
  private:
   std::vector<std::shared_ptr<const zone::Zone>> zones_;  // longest origin first
+  std::vector<ServedZone> served_;                         // in the same order
 };
 
 // What happened to one query, for logs and metrics.
@@ -39,7 +51,12 @@ struct QueryOutcome {
 // Largest UDP payload we ever advertise or send (DNS flag day 2020).
 constexpr std::uint16_t kMaxUdpPayload = 1232;
 
+// Writes the response into `response` (reusing its capacity). `describe` = false leaves
+// outcome.qname empty when the fast path answers, saving a copy nobody reads.
 QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                          std::vector<std::uint8_t>& response);
+                          std::vector<std::uint8_t>& response, bool describe = true);
+// The general pipeline alone, without the fast path; the fast path must match it byte for byte.
+QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
+                                  std::vector<std::uint8_t>& response);
 
 }  // namespace cutover::auth

@@ -19,7 +19,7 @@ ZoneSetLoad load_zones(const std::vector<ZoneConfig>& zones) {
       }
       continue;
     }
-    result.loaded.push_back({config.origin, config.file, load.zone->soa_fields().serial, load.zone->records().size()});
+    result.loaded.push_back({config.origin, config.file, load.zone->soa_fields().serial, load.zone->record_count()});
     built.push_back(std::move(load.zone));
   }
   if (built.size() == zones.size()) result.zones = std::make_shared<const auth::ZoneSet>(std::move(built));

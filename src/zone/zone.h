@@ -5,7 +5,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <span>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "dns/name.h"
 #include "dns/rdata.h"
 #include "dns/types.h"
+#include "zone/name_index.h"
 
 namespace cutover::zone {
 
@@ -24,12 +24,14 @@ enum class RRsetOrder { kFixed, kCyclic, kRandom };
 struct RRset {
   RRset() = default;
   RRset(dns::RRType type, std::uint32_t ttl) : type(type), ttl(ttl) {}
-  RRset(const RRset& other) : type(other.type), ttl(other.ttl), rdatas(other.rdatas), order(other.order) {}
+  RRset(const RRset& other)
+      : type(other.type), ttl(other.ttl), rdatas(other.rdatas), order(other.order), plain(other.plain) {}
   RRset& operator=(const RRset& other) {
     type = other.type;
     ttl = other.ttl;
     rdatas = other.rdatas;
     order = other.order;
+    plain = other.plain;
     return *this;
   }
 
@@ -37,6 +39,9 @@ struct RRset {
   std::uint32_t ttl = 0;
   std::vector<dns::Rdata> rdatas;  // duplicates removed, in file order
   RRsetOrder order = RRsetOrder::kFixed;
+  // Fixed order and rdata that holds no compressible name (A, AAAA, TXT ...): an answer
+  // copies the rdata bytes as they are, which the answer fast path relies on.
+  bool plain = false;
   // Next starting member for kCyclic; incremented by every answer that uses it.
   mutable std::atomic<std::uint32_t> rotation{0};
 };
@@ -44,6 +49,8 @@ struct RRset {
 struct Node {
   dns::Name name;
   std::vector<RRset> rrsets;
+  // At or below a zone cut (an NS RRset below the apex): its data is not authoritative.
+  bool delegated = false;
 
   const RRset* find(dns::RRType type) const;
   bool empty() const { return rrsets.empty(); }
@@ -53,6 +60,13 @@ struct Node {
 struct OrderPolicy {
   RRsetOrder zone_default = RRsetOrder::kFixed;
   std::vector<std::pair<dns::Name, RRsetOrder>> per_name;
+};
+
+// What a name is in a zone, found from its lowercase wire form.
+struct NameLookup {
+  const Node* node = nullptr;    // the node owning the name, if any
+  bool exists = false;           // a node or an empty non-terminal
+  bool has_descendants = false;  // some node lies strictly below it
 };
 
 // The SOA TTL of negative answers: kCapped is min(SOA TTL, MINIMUM) (RFC 2308 §5); kSoaTtl keeps
@@ -69,7 +83,9 @@ class Zone {
                                                          NegativeTtlMode negative = NegativeTtlMode::kCapped);
 
   const dns::Name& origin() const { return origin_; }
-  const Node& apex() const { return *apex_; }
+  // The origin's wire form in lowercase, for matching query names without building a Name.
+  const std::vector<std::uint8_t>& origin_lower() const { return origin_lower_; }
+  const Node& apex() const { return nodes_[apex_]; }
   const RRset& soa() const { return *soa_; }
   const dns::SoaFields& soa_fields() const { return soa_fields_; }
   // RFC 2308 §3/§5: the TTL of the SOA in negative answers, min(SOA TTL, MINIMUM) unless kSoaTtl.
@@ -81,22 +97,43 @@ class Zone {
   bool has_descendants(const dns::Name& name) const;
   // The topmost delegation point (NS RRset below the apex) at or above `name`, or nullptr.
   const Node* find_delegation(const dns::Name& name) const;
+  // Everything the index knows about the name whose lowercase wire form is `lower_wire`;
+  // `hash` is hash_lower_wire(lower_wire), which a caller reading a packet computes as it goes.
+  NameLookup lookup(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const;
+  NameLookup lookup(std::span<const std::uint8_t> lower_wire) const { return lookup(lower_wire, hash_lower_wire(lower_wire)); }
+
+  // Shapes that send a missing name down the general path: a name below a cut is a
+  // referral, below a DNAME a rewrite, under a wildcard's parent a synthesized answer.
+  bool has_cuts() const { return has_cuts_; }
+  bool has_dnames() const { return has_dnames_; }
+  bool has_wildcards() const { return has_wildcards_; }
 
   std::size_t node_count() const { return nodes_.size(); }
-  // All nodes in canonical order.
-  const std::map<dns::Name, Node, dns::NameCanonicalLess>& nodes() const { return nodes_; }
+  std::size_t record_count() const { return record_count_; }
+  // All nodes, in the order their owners first appear in the records.
+  std::span<const Node> nodes() const { return nodes_; }
   // Every record, one per rdata, in canonical order of owner then type.
   std::vector<dns::ResourceRecord> records() const;
 
  private:
   Zone() = default;
+  void index_names();
+  void mark_delegations();
 
   dns::Name origin_;
+  std::vector<std::uint8_t> origin_lower_;
   NegativeTtlMode negative_mode_ = NegativeTtlMode::kCapped;
-  std::map<dns::Name, Node, dns::NameCanonicalLess> nodes_;
-  const Node* apex_ = nullptr;
+  std::vector<Node> nodes_;
+  // Names that exist only because something lies below them.
+  std::vector<dns::Name> empty_non_terminals_;
+  NameIndex index_;
+  std::size_t apex_ = 0;
   const RRset* soa_ = nullptr;
   dns::SoaFields soa_fields_;
+  std::size_t record_count_ = 0;
+  bool has_cuts_ = false;
+  bool has_dnames_ = false;
+  bool has_wildcards_ = false;
 };
 
 }  // namespace cutover::zone

@@ -1,0 +1,201 @@
+// Fast path stages: read the question in place (lowercasing the name as it goes), find the
+// zone and the name through the hash index, decide positive / NODATA / NXDOMAIN, then write
+// header, echoed question, records and OPT directly into the response buffer.
+#include "auth/fast_answer.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "auth/lookup.h"
+#include "dns/message.h"
+
+namespace cutover::auth {
+namespace {
+
+using dns::RRType;
+
+constexpr std::size_t kOptSize = 11;  // root owner, type, class, TTL, empty rdata
+
+// The question as read from the packet, with the name lowercased on the stack.
+struct FastQuery {
+  // Filled up to name_size / labels only: left uninitialised, as zeroing them costs more
+  // than the rest of reading the question. `lower` has slack for eight-byte lowercasing.
+  std::array<std::uint8_t, dns::Name::kMaxWireLength + 8> lower;
+  std::size_t name_size = 0;
+  std::uint64_t hash = 0;  // zone::hash_lower_wire(name())
+  std::array<std::uint8_t, 128> label_starts;
+  std::size_t labels = 0;
+  std::uint16_t qtype = 0;
+  std::size_t question_end = 0;  // offset just past QTYPE/QCLASS
+  bool edns = false;
+  std::size_t max_size = dns::kClassicUdpSize;
+
+  std::span<const std::uint8_t> name() const { return {lower.data(), name_size}; }
+  std::span<const std::uint8_t> starts() const { return {label_starts.data(), labels}; }
+};
+
+std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
+
+void write_u16(std::uint8_t* p, std::uint16_t v) {
+  p[0] = static_cast<std::uint8_t>(v >> 8);
+  p[1] = static_cast<std::uint8_t>(v);
+}
+
+void write_u32(std::uint8_t* p, std::uint32_t v) {
+  write_u16(p, static_cast<std::uint16_t>(v >> 16));
+  write_u16(p + 2, static_cast<std::uint16_t>(v));
+}
+
+// Qtypes the general path treats specially: ANY, transfers, meta types, DS (answered from
+// the parent side of a cut) and the types that pull in additional-section addresses.
+bool needs_general_path(std::uint16_t qtype) {
+  auto type = static_cast<RRType>(qtype);
+  return type == RRType::DS || type == RRType::NS || type == RRType::MX || type == RRType::SRV ||
+         dns::is_meta_type(type);
+}
+
+// Reads a plain query: QR clear, opcode QUERY, one IN question with an uncompressed name,
+// nothing else but an optional version-0 OPT without options. False for anything else.
+bool read_query(std::span<const std::uint8_t> packet, Transport transport, FastQuery& query) {
+  const std::uint8_t* p = packet.data();
+  std::size_t size = packet.size();
+  if (size < dns::kHeaderSize + 5 || (p[2] & 0xF8) != 0) return false;  // QR and opcode
+  if (read_u16(p + 4) != 1 || read_u16(p + 6) != 0 || read_u16(p + 8) != 0 || read_u16(p + 10) > 1) return false;
+  std::size_t pos = dns::kHeaderSize;
+  while (true) {
+    std::uint8_t length = p[pos];
+    if (length == 0) break;
+    if (length > dns::Name::kMaxLabelLength || pos - dns::kHeaderSize + length + 2 > dns::Name::kMaxWireLength ||
+        pos + length + 1 >= size) {
+      return false;  // a pointer, an extended label type, too long or truncated
+    }
+    query.label_starts[query.labels++] = static_cast<std::uint8_t>(pos - dns::kHeaderSize);
+    pos += length + 1u;
+  }
+  query.name_size = pos + 1 - dns::kHeaderSize;
+  std::memcpy(query.lower.data(), p + dns::kHeaderSize, query.name_size);
+  zone::ascii_lower_in_place(query.lower.data(), query.name_size);
+  query.hash = zone::hash_lower_wire(query.name());
+  pos += 1;
+  if (pos + 4 > size || read_u16(p + pos + 2) != static_cast<std::uint16_t>(dns::RRClass::IN)) return false;
+  query.qtype = read_u16(p + pos);
+  query.question_end = pos + 4;
+  if (read_u16(p + 10) == 1) {
+    const std::uint8_t* opt = p + query.question_end;
+    if (query.question_end + kOptSize != size || opt[0] != 0 || read_u16(opt + 1) != static_cast<std::uint16_t>(RRType::OPT) ||
+        opt[6] != 0 || read_u16(opt + 9) != 0) {
+      return false;  // not a bare version-0 OPT: options and BADVERS go the general way
+    }
+    query.edns = true;
+  } else if (query.question_end != size) {
+    return false;
+  }
+  if (transport == Transport::kTcp) {
+    query.max_size = 65535;
+  } else if (query.edns) {
+    std::size_t requested = read_u16(p + query.question_end + 3);
+    query.max_size = std::min<std::size_t>(std::max<std::size_t>(requested, dns::kClassicUdpSize), kMaxUdpPayload);
+  }
+  return true;
+}
+
+// Writes header, question and (when present) OPT around a body of `body_size` bytes that
+// the caller fills at the returned offset.
+std::size_t start_response(std::span<const std::uint8_t> packet, const FastQuery& query, dns::Rcode rcode,
+                           std::uint16_t answers, std::uint16_t authorities, std::size_t body_size,
+                           std::vector<std::uint8_t>& response) {
+  std::size_t total = query.question_end + body_size + (query.edns ? kOptSize : 0);
+  response.resize(total);
+  std::uint8_t* out = response.data();
+  std::memcpy(out, packet.data(), query.question_end);  // ID and the question as the client wrote it
+  out[2] = static_cast<std::uint8_t>(0x80 | 0x04 | (packet[2] & 0x01));  // QR, AA, RD echoed; opcode QUERY
+  out[3] = static_cast<std::uint8_t>((packet[3] & 0x10) | static_cast<std::uint8_t>(rcode));  // CD echoed
+  write_u16(out + 4, 1);
+  write_u16(out + 6, answers);
+  write_u16(out + 8, authorities);
+  write_u16(out + 10, query.edns ? 1 : 0);
+  if (query.edns) {
+    std::uint8_t* opt = out + total - kOptSize;
+    std::memset(opt, 0, kOptSize);
+    write_u16(opt + 1, static_cast<std::uint16_t>(RRType::OPT));
+    write_u16(opt + 3, kMaxUdpPayload);
+  }
+  return query.question_end;
+}
+
+bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query, const zone::RRset& rrset,
+                    std::vector<std::uint8_t>& response) {
+  std::size_t body = 0;
+  for (const auto& rdata : rrset.rdatas) body += 12 + rdata.size();
+  if (query.question_end + body + (query.edns ? kOptSize : 0) > query.max_size) return false;  // TC: general path
+  std::size_t at = start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(rrset.rdatas.size()),
+                                  0, body, response);
+  std::uint8_t* out = response.data() + at;
+  for (const auto& rdata : rrset.rdatas) {
+    write_u16(out, 0xC000 | dns::kHeaderSize);  // the owner is the question name
+    write_u16(out + 2, static_cast<std::uint16_t>(rrset.type));
+    write_u16(out + 4, static_cast<std::uint16_t>(dns::RRClass::IN));
+    write_u32(out + 6, rrset.ttl);
+    write_u16(out + 10, static_cast<std::uint16_t>(rdata.size()));
+    std::memcpy(out + 12, rdata.data(), rdata.size());
+    out += 12 + rdata.size();
+  }
+  return true;
+}
+
+bool write_negative(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
+                    dns::Rcode rcode, std::vector<std::uint8_t>& response) {
+  std::size_t body = served.negative.size();
+  if (query.question_end + body + (query.edns ? kOptSize : 0) > query.max_size) return false;
+  std::size_t at = start_response(packet, query, rcode, 0, 1, body, response);
+  if (served.negative.append(query.name(), query.starts(), response.data() + at)) return true;
+  response.clear();
+  return false;
+}
+
+// Decides and writes the answer; false sends the query down the general path.
+bool answer(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
+            std::vector<std::uint8_t>& response, dns::Rcode& rcode) {
+  const zone::Zone& zone = *served.zone;
+  zone::NameLookup found = zone.lookup(query.name(), query.hash);
+  rcode = dns::Rcode::kNoError;
+  if (found.node != nullptr) {
+    if (found.node->delegated) return false;  // a referral
+    const zone::RRset* match = nullptr;
+    for (const auto& rrset : found.node->rrsets) {
+      if (rrset.type == RRType::CNAME) return false;  // a chain to follow
+      if (static_cast<std::uint16_t>(rrset.type) == query.qtype) match = &rrset;
+    }
+    if (match == nullptr) return write_negative(packet, query, served, rcode, response);
+    return match->plain && write_positive(packet, query, *match, response);
+  }
+  // A missing name may still be covered by a cut, a DNAME or a wildcard above it.
+  if (zone.has_cuts() || zone.has_dnames()) return false;
+  if (found.exists) return write_negative(packet, query, served, rcode, response);  // empty non-terminal
+  if (zone.has_wildcards()) return false;
+  rcode = dns::Rcode::kNxDomain;
+  return write_negative(packet, query, served, rcode, response);
+}
+
+}  // namespace
+
+bool try_fast_answer(const ZoneSet& zones, std::span<const std::uint8_t> packet, Transport transport,
+                     std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
+  FastQuery query;
+  if (!read_query(packet, transport, query) || needs_general_path(query.qtype)) return false;
+  const ServedZone* served = zones.find_lower(query.name(), query.starts());
+  if (served == nullptr) return false;
+  dns::Rcode rcode = dns::Rcode::kNoError;
+  if (!answer(packet, query, *served, response, rcode)) return false;
+  outcome.respond = true;
+  outcome.rcode = rcode;
+  outcome.qtype = static_cast<RRType>(query.qtype);
+  if (describe) {
+    auto qname = dns::Name::from_uncompressed(packet.subspan(dns::kHeaderSize, query.name_size));
+    if (qname) outcome.qname = *qname;
+  }
+  return true;
+}
+
+}  // namespace cutover::auth

@@ -1,0 +1,128 @@
+// The fast path must answer exactly as the general pipeline does: every query here goes
+// through answer_query (fast path first) and answer_query_general, and the bytes must match.
+#include "auth/fast_answer.h"
+
+#include <gtest/gtest.h>
+
+#include "auth/test_support.h"
+
+namespace cutover::auth {
+namespace {
+
+using dns::RRType;
+using testing::make_query;
+using testing::make_zone;
+
+std::shared_ptr<const zone::Zone> flat_zone() {
+  std::vector<std::string> lines = {
+      "flat.test. 3600 SOA ns1.flat.test. hostmaster.flat.test. 1 7200 900 1209600 300",
+      "flat.test. 3600 NS ns1.flat.test.",
+      "ns1.flat.test. 3600 A 192.0.2.53",
+      "www.flat.test. 300 A 192.0.2.1",
+      "www.flat.test. 300 A 192.0.2.2",
+      "www.flat.test. 300 AAAA 2001:db8::1",
+      "txt.flat.test. 300 TXT hello world",
+      "leaf.ent.flat.test. 300 A 192.0.2.9",
+      "mail.flat.test. 300 MX 10 www.flat.test.",
+      "alias.flat.test. 300 CNAME www.flat.test.",
+  };
+  for (int i = 0; i < 40; ++i) lines.push_back("big.flat.test. 300 TXT " + std::string(20, 'a' + i % 26) + std::to_string(i));
+  return make_zone("flat.test.", lines);
+}
+
+// MNAME outside the zone: its "test." suffix compresses into the question name.
+std::shared_ptr<const zone::Zone> outside_mname_zone() {
+  return make_zone("out.test.", {"out.test. 3600 SOA ns.other.test. admin.out.test. 7 7200 900 1209600 60",
+                                 "host.out.test. 60 A 192.0.2.7"});
+}
+
+// Cuts, wildcards and DNAMEs: the fast path must step aside for missing names.
+std::shared_ptr<const zone::Zone> shaped_zone() {
+  return make_zone("shaped.test.", {
+      "shaped.test. 3600 SOA ns1.shaped.test. hostmaster.shaped.test. 1 7200 900 1209600 300",
+      "shaped.test. 3600 NS ns1.shaped.test.",
+      "ns1.shaped.test. 3600 A 192.0.2.53",
+      "sub.shaped.test. 3600 NS ns.sub.shaped.test.",
+      "ns.sub.shaped.test. 3600 A 192.0.2.54",
+      "*.wild.shaped.test. 300 TXT wildcard",
+      "old.shaped.test. 300 DNAME new.shaped.test.",
+      "host.new.shaped.test. 300 A 192.0.2.8",
+  });
+}
+
+class FastAnswerTest : public ::testing::Test {
+ protected:
+  ZoneSet zones_{{flat_zone(), outside_mname_zone(), shaped_zone()}};
+  int fast_answers_ = 0;
+
+  void expect_same(const std::vector<std::uint8_t>& query, Transport transport, const std::string& label) {
+    std::vector<std::uint8_t> fast;
+    std::vector<std::uint8_t> general;
+    QueryOutcome fast_outcome = answer_query(zones_, query, transport, fast);
+    QueryOutcome general_outcome = answer_query_general(zones_, query, transport, general);
+    EXPECT_EQ(fast_outcome.respond, general_outcome.respond) << label;
+    EXPECT_EQ(fast_outcome.rcode, general_outcome.rcode) << label;
+    EXPECT_EQ(fast_outcome.qname, general_outcome.qname) << label;
+    EXPECT_EQ(fast, general) << label;
+    std::vector<std::uint8_t> probe;
+    QueryOutcome ignored;
+    if (try_fast_answer(zones_, query, transport, probe, ignored, true)) ++fast_answers_;
+  }
+};
+
+TEST_F(FastAnswerTest, MatchesGeneralPathForEveryShape) {
+  const std::vector<std::string> names = {
+      "www.flat.test.", "WwW.Flat.TEST.", "txt.flat.test.", "big.flat.test.", "nothing.flat.test.",
+      "ent.flat.test.", "leaf.ent.flat.test.", "flat.test.", "FLAT.test.", "mail.flat.test.", "alias.flat.test.",
+      "ns1.flat.test.", "x.ns1.flat.test.", "X.NS1.flat.test.", "hostmaster.flat.test.", "a.hostmaster.flat.test.",
+      "a.b.c.d.e.f.flat.test.", "host.out.test.", "missing.out.test.", "out.test.", "ns.sub.shaped.test.",
+      "deep.sub.shaped.test.", "x.wild.shaped.test.", "host.old.shaped.test.", "missing.shaped.test.",
+      "ns1.shaped.test.", "elsewhere.example.", "test.",
+  };
+  const std::vector<RRType> types = {RRType::A,    RRType::AAAA, RRType::TXT, RRType::MX,  RRType::NS,
+                                     RRType::SOA,  RRType::CNAME, RRType::ANY, RRType::DS, RRType::CAA};
+  for (const auto& name : names) {
+    for (RRType type : types) {
+      for (int edns = 0; edns < 4; ++edns) {
+        auto query = edns == 0 ? make_query(name, type) : make_query(name, type, true, edns == 1 ? 100 : edns == 2 ? 1232 : 4096);
+        for (Transport transport : {Transport::kUdp, Transport::kTcp}) {
+          expect_same(query, transport, name + " " + dns::type_to_text(type) + " edns " + std::to_string(edns));
+        }
+      }
+    }
+  }
+  EXPECT_GT(fast_answers_, 200);  // the fast path really answered most plain shapes
+}
+
+TEST_F(FastAnswerTest, OddPacketsTakeTheGeneralPath) {
+  auto base = make_query("www.flat.test.", RRType::A);
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> cases;
+  auto with = [&](const std::string& label, auto change) {
+    auto packet = base;
+    change(packet);
+    cases.emplace_back(label, packet);
+  };
+  with("trailing byte", [](auto& p) { p.push_back(0); });
+  with("truncated", [](auto& p) { p.resize(p.size() - 3); });
+  with("response bit", [](auto& p) { p[2] |= 0x80; });
+  with("opcode status", [](auto& p) { p[2] |= 0x10; });
+  with("two questions", [](auto& p) { p[5] = 2; });
+  with("an answer", [](auto& p) { p[7] = 1; });
+  with("class CH", [](auto& p) { p[p.size() - 1] = 3; });
+  with("compressed name", [](auto& p) { p.insert(p.begin() + 12, {0xC0, 0x0C}); p.resize(12 + 2 + 4); });
+  with("header only", [](auto& p) { p.resize(12); });
+  with("rd and cd echoed", [](auto& p) { p[2] |= 0x01; p[3] |= 0x10; });
+  auto edns = make_query("www.flat.test.", RRType::A, true);
+  cases.emplace_back("edns plain", edns);
+  auto version = edns;
+  version[version.size() - 5] = 1;
+  cases.emplace_back("edns version 1", version);
+  auto option = edns;
+  option[option.size() - 1] = 4;
+  for (std::uint8_t byte : {0, 10, 0, 0}) option.push_back(byte);
+  cases.emplace_back("edns with an option", option);
+  for (const auto& [label, packet] : cases) expect_same(packet, Transport::kUdp, label);
+}
+
+}  // namespace
+}  // namespace cutover::auth

@@ -1,0 +1,75 @@
+// The NameIndex table: linear probing over a power-of-two array of (hash tag, value).
+#include "zone/name_index.h"
+
+#include <bit>
+#include <cstring>
+
+namespace cutover::zone {
+
+namespace {
+
+constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ULL;
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t word) {
+  h = (h ^ word) * kMultiplier;
+  return h ^ (h >> 29);
+}
+
+}  // namespace
+
+std::uint64_t hash_lower_wire(std::span<const std::uint8_t> lower_wire) {
+  const std::uint8_t* p = lower_wire.data();
+  std::size_t size = lower_wire.size();
+  std::uint64_t h = size * kMultiplier;
+  for (; size >= 8; size -= 8, p += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = mix(h, word);
+  }
+  if (size > 0) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, p, size);
+    h = mix(h, word);
+  }
+  h *= kMultiplier;
+  return h ^ (h >> 32);
+}
+
+void ascii_lower_in_place(std::uint8_t* data, std::size_t size) {
+  for (std::size_t i = 0; i < size; i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, data + i, 8);
+    // Per byte: 0x80 where the byte is in 'A'..'Z' (high bit clear, >= 'A', not > 'Z'),
+    // which shifted down to 0x20 is the case bit.
+    std::uint64_t low7 = x & (0x7F * kOnes);
+    std::uint64_t at_least_a = low7 + (0x80 - 'A') * kOnes;
+    std::uint64_t above_z = low7 + (0x80 - 'Z' - 1) * kOnes;
+    std::uint64_t upper = at_least_a & ~above_z & ~x & (0x80 * kOnes);
+    x |= upper >> 2;
+    std::memcpy(data + i, &x, 8);
+  }
+}
+
+NameIndex::NameIndex(std::size_t expected) : slots_(std::bit_ceil(std::max<std::size_t>(expected * 2, 8))) {}
+
+void NameIndex::insert(std::uint64_t hash, std::uint32_t value) {
+  std::size_t mask = slots_.size() - 1;
+  std::size_t i = hash & mask;
+  while (slots_[i].value != kEmpty) i = (i + 1) & mask;
+  slots_[i] = Slot{static_cast<std::uint32_t>(hash >> 32), value};
+}
+
+bool same_name(const dns::Name& name, std::span<const std::uint8_t> lower_wire) {
+  const auto& wire = name.wire();
+  if (wire.size() != lower_wire.size()) return false;
+  // Zone files are mostly lowercase already, so the plain compare settles most lookups.
+  if (equal_bytes(wire.data(), lower_wire.data(), wire.size())) return true;
+  // Length bytes are below 64, so lowering every byte leaves them intact.
+  for (std::size_t i = 0; i < wire.size(); ++i) {
+    if (dns::ascii_lower(wire[i]) != lower_wire[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace cutover::zone

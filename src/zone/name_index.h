@@ -1,0 +1,71 @@
+// NameIndex: an open-addressing hash table from owner names (compared without case) to a
+// 32-bit value, probed with the lowercase wire form straight out of a query packet, so a
+// lookup allocates nothing. Built once, then read-only: thread-safe for readers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "dns/name.h"
+
+namespace cutover::zone {
+
+// A hash of lowercase wire bytes, eight at a time (names are short, so the per-byte loop of
+// FNV-1a would dominate a lookup).
+std::uint64_t hash_lower_wire(std::span<const std::uint8_t> lower_wire);
+
+// Lowercases `size` bytes in place, eight at a time; `data` must have room for `size`
+// rounded up to a multiple of eight. Label length bytes (< 64) are left alone.
+void ascii_lower_in_place(std::uint8_t* data, std::size_t size);
+
+// memcmp for the short strings names are, without a library call.
+inline bool equal_bytes(const std::uint8_t* a, const std::uint8_t* b, std::size_t size) {
+  for (; size >= 8; size -= 8, a += 8, b += 8) {
+    std::uint64_t x, y;
+    __builtin_memcpy(&x, a, 8);
+    __builtin_memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  for (; size > 0; --size) {
+    if (*a++ != *b++) return false;
+  }
+  return true;
+}
+
+class NameIndex {
+ public:
+  NameIndex() = default;
+  // Room for `expected` names at a load factor of at most one half.
+  explicit NameIndex(std::size_t expected);
+
+  // Adds `value` for a name not yet present (caller guarantees uniqueness).
+  void insert(std::uint64_t hash, std::uint32_t value);
+  // The stored value whose name `equal(value)` confirms, among those with this hash.
+  template <typename Equal>
+  std::optional<std::uint32_t> find(std::uint64_t hash, Equal&& equal) const {
+    if (slots_.empty()) return std::nullopt;
+    std::size_t mask = slots_.size() - 1;
+    auto tag = static_cast<std::uint32_t>(hash >> 32);
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.value == kEmpty) return std::nullopt;
+      if (slot.tag == tag && equal(slot.value)) return slot.value;
+    }
+  }
+  std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
+
+ private:
+  static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;
+  struct Slot {
+    std::uint32_t tag = 0;  // high half of the hash: most mismatches end here, without touching the name
+    std::uint32_t value = kEmpty;
+  };
+  std::vector<Slot> slots_;
+};
+
+// True when `name` (any case) has the lowercase wire form `lower_wire`.
+bool same_name(const dns::Name& name, std::span<const std::uint8_t> lower_wire);
+
+}  // namespace cutover::zone

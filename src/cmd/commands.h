@@ -14,5 +14,11 @@ void add_trace_command(CLI::App& app);
 void add_calc_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
 void add_lint_command(CLI::App& app);
+void add_set_command(CLI::App& app);
+void add_delete_command(CLI::App& app);
+void add_get_command(CLI::App& app);
+void add_history_command(CLI::App& app);
+void add_undo_command(CLI::App& app);
+void add_journal_command(CLI::App& app);
 
 }  // namespace cutover::cmd

@@ -18,6 +18,12 @@ int main(int argc, char** argv) {
   cutover::cmd::add_calc_command(app);
   cutover::cmd::add_plan_command(app);
   cutover::cmd::add_lint_command(app);
+  cutover::cmd::add_set_command(app);
+  cutover::cmd::add_delete_command(app);
+  cutover::cmd::add_get_command(app);
+  cutover::cmd::add_history_command(app);
+  cutover::cmd::add_undo_command(app);
+  cutover::cmd::add_journal_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -16,6 +16,7 @@
 #include "cmd/serve_config.h"
 #include "server/control_service.h"
 #include "server/server.h"
+#include "writes/writes_service.h"
 
 namespace cutover::cmd {
 namespace {
@@ -76,7 +77,12 @@ void run_serve(const ServeOptions& options) {
     std::string pid_file = config.pid_file;
     config::ControlConfig control = config.control;
     server::Server server([options] { return resolve_serve_config(options); }, std::move(config), logger);
-    if (!control.host.empty()) server.add_service(std::make_shared<server::ControlService>(control, logger));
+    std::shared_ptr<server::ControlService> control_service;
+    if (!control.host.empty()) control_service = std::make_shared<server::ControlService>(control, logger);
+    if (control_service) server.add_service(control_service);
+    if (auto writes = writes::WritesService::install(server, control_service.get(), server.config(), logger)) {
+      server.add_service(writes);
+    }
     status = server.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {
       if (!pid_file.empty()) {
         auto written = write_pid_file(pid_file, ::getpid());

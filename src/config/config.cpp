@@ -156,7 +156,9 @@ class Reader {
     bool has_file = false;
     YAML::Node order_names;
     std::string order_names_path;
-    each_entry(node, path, {"origin", "file", "rrset-order", "rrset-order-names"},
+    each_entry(node, path,
+               {"origin", "file", "rrset-order", "rrset-order-names", "notify", "allow-transfer", "transfer-key",
+                "allow-update", "primary", "primary-key"},
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "origin") {
                    zone.origin = name(value, key_path, nullptr);
@@ -167,6 +169,7 @@ class Reader {
                    has_file = true;
                  }
                  if (key == "rrset-order") zone.order.zone_default = order(value, key_path);
+                 read_zone_replication(key, value, key_path, label_, zone.replication);
                  if (key == "rrset-order-names") {
                    order_names = value;
                    order_names_path = key_path;
@@ -205,7 +208,7 @@ class Reader {
   Config document(const YAML::Node& root) const {
     Config config;
     config.source = label_;
-    each_entry(root, "", {"listen", "threads", "tcp", "log", "pid-file", "control", "zones"},
+    each_entry(root, "", {"listen", "threads", "tcp", "log", "pid-file", "control", "writes", "zones"},
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "listen") listen(value, key_path, config);
                  if (key == "threads") config.threads = count(value, key_path, kMaxThreads);
@@ -213,6 +216,7 @@ class Reader {
                  if (key == "log") log(value, key_path, config);
                  if (key == "pid-file") config.pid_file = path_value(value, key_path);
                  if (key == "control") control(value, key_path, config);
+                 if (key == "writes") read_writes(value, key_path, label_, base_dir_, config.writes);
                  if (key == "zones") zones(value, key_path, config);
                });
     if (config.listen.empty()) config.listen.push_back({kDefaultListen, *net::parse_socket_address(kDefaultListen)});

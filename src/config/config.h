@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "config/replication.h"
 #include "dns/name.h"
 #include "net/address.h"
 #include "net/tcp_listener.h"
@@ -47,6 +48,7 @@ struct ZoneConfig {
   // diagnostics.
   std::optional<std::string> text;
   zone::OrderPolicy order;
+  ZoneReplicationConfig replication;  // NOTIFY, transfer/update ACLs, primary
 };
 
 // The HTTP control API (pools, lab, writes). Off unless `control.listen` is set.
@@ -64,6 +66,7 @@ struct Config {
   LogConfig log;
   std::string pid_file;
   ControlConfig control;
+  WritesConfig writes;  // journal and TSIG keys
   std::vector<ZoneConfig> zones;
 };
 

@@ -1,0 +1,73 @@
+// HTTP calls to the control API for the write subcommands.
+#include "cmd/api_client.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <httplib.h>
+
+namespace cutover::cmd {
+
+void add_api_options(CLI::App& command, ApiOptions& options) {
+  command.add_option("--control", options.control, "ADDRESS:PORT of the server's control API")->capture_default_str();
+  command.add_option("--token", options.token, "Bearer token (default: $CUTOVER_TOKEN)");
+}
+
+void add_fence_options(CLI::App& command, FenceOptions& options) {
+  command.add_option("--expected-version", options.expected_version, "Apply only if the zone is at this version");
+  command.add_option("--plan-version", options.plan_version, "Apply only if above the last applied plan version");
+  command.add_flag("--allow-empty", options.allow_empty, "Allow a name to lose its last address record");
+  command.add_flag("--dry-run", options.dry_run, "Show the answers the write would change; apply nothing");
+  command.add_option("--who", options.who, "Writer name recorded in the history");
+}
+
+void put_fence(const FenceOptions& fence, nlohmann::json& body) {
+  if (fence.expected_version >= 0) body["expected_version"] = static_cast<std::uint64_t>(fence.expected_version);
+  if (fence.plan_version >= 0) body["plan_version"] = static_cast<std::uint64_t>(fence.plan_version);
+  if (fence.allow_empty) body["allow_empty"] = true;
+  if (fence.dry_run) body["dry_run"] = true;
+  body["who"] = fence.who.empty() ? "cli" : fence.who;
+}
+
+ApiReply api_call(const std::string& command, const ApiOptions& options, const std::string& method,
+                  const std::string& path, const nlohmann::json& body) {
+  auto colon = options.control.rfind(':');
+  if (colon == std::string::npos) {
+    std::fprintf(stderr, "cutover %s: --control must be ADDRESS:PORT\n", command.c_str());
+    throw CLI::RuntimeError(2);
+  }
+  std::string host = options.control.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  int port = std::atoi(options.control.c_str() + colon + 1);
+  httplib::Client client(host, port);
+  client.set_connection_timeout(5);
+  client.set_read_timeout(30);
+  std::string token = options.token;
+  if (token.empty() && std::getenv("CUTOVER_TOKEN") != nullptr) token = std::getenv("CUTOVER_TOKEN");
+  if (!token.empty()) client.set_bearer_token_auth(token);
+  auto result = method == "GET" ? client.Get(path) : client.Post(path, body.is_null() ? "{}" : body.dump(), "application/json");
+  if (!result) {
+    std::fprintf(stderr, "cutover %s: cannot reach %s: %s\n", command.c_str(), options.control.c_str(),
+                 httplib::to_string(result.error()).c_str());
+    throw CLI::RuntimeError(2);
+  }
+  ApiReply reply;
+  reply.status = result->status;
+  reply.body = nlohmann::json::parse(result->body, nullptr, false);
+  if (reply.body.is_discarded()) {
+    std::fprintf(stderr, "cutover %s: HTTP %d: %s\n", command.c_str(), result->status, result->body.c_str());
+    throw CLI::RuntimeError(2);
+  }
+  return reply;
+}
+
+void print_write_reply(const std::string& command, const ApiReply& reply) {
+  std::printf("%s\n", reply.body.dump(2).c_str());
+  if (reply.status != 200) {
+    std::string message = reply.body.value("message", reply.body.value("error", std::string("refused")));
+    std::fprintf(stderr, "cutover %s: %s\n", command.c_str(), message.c_str());
+    throw CLI::RuntimeError(1);
+  }
+}
+
+}  // namespace cutover::cmd

@@ -1,0 +1,57 @@
+// `cutover history ZONE`: lists the zone's journaled versions (who, what, when, serial and
+// the records each removed and added) from a running server.
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <string>
+
+#include "cmd/api_client.h"
+#include "cmd/commands.h"
+
+namespace cutover::cmd {
+namespace {
+
+struct HistoryOptions {
+  ApiOptions api;
+  std::string zone;
+  bool json = false;
+};
+
+std::string utc_time(long long at_ms) {
+  std::time_t seconds = static_cast<std::time_t>(at_ms / 1000);
+  std::tm parts{};
+  ::gmtime_r(&seconds, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &parts);
+  return std::string(text) + "." + std::to_string(1000 + at_ms % 1000).substr(1) + "Z";
+}
+
+}  // namespace
+
+void add_history_command(CLI::App& app) {
+  auto options = std::make_shared<HistoryOptions>();
+  auto* command = app.add_subcommand("history", "List a zone's versions: who changed what, when");
+  command->add_option("zone", options->zone, "Zone origin")->required();
+  command->add_flag("--json", options->json, "Print the API's JSON reply");
+  add_api_options(*command, options->api);
+  command->callback([options] {
+    ApiReply reply = api_call("history", options->api, "GET", "/zones/" + options->zone + "/history");
+    if (reply.status != 200) {
+      std::fprintf(stderr, "cutover history: %s\n", reply.body.value("error", std::string("failed")).c_str());
+      throw CLI::RuntimeError(1);
+    }
+    if (options->json) {
+      std::printf("%s\n", reply.body.dump(2).c_str());
+      return;
+    }
+    for (const auto& entry : reply.body["entries"]) {
+      std::printf("version %llu  serial %llu  %s  who=%s  what=%s\n", entry["version"].get<unsigned long long>(),
+                  entry["serial"].get<unsigned long long>(), utc_time(entry["at_ms"].get<long long>()).c_str(),
+                  entry["who"].get<std::string>().c_str(), entry["what"].get<std::string>().c_str());
+      for (const auto& line : entry["removed"]) std::printf("  - %s\n", line.get<std::string>().c_str());
+      for (const auto& line : entry["added"]) std::printf("  + %s\n", line.get<std::string>().c_str());
+    }
+  });
+}
+
+}  // namespace cutover::cmd

@@ -1,0 +1,168 @@
+// Reading the writes/replication config keys, and address ACL matching.
+#include "config/replication.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "config/config.h"
+#include "dns/base_encoding.h"
+
+namespace cutover::config {
+namespace {
+
+[[noreturn]] void fail(const std::string& label, const YAML::Node& node, const std::string& path,
+                       const std::string& message) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) throw ConfigError(fmt::format("{}: {}: {}", label, path, message));
+  throw ConfigError(fmt::format("{}:{}:{}: {}: {}", label, mark.line + 1, mark.column + 1, path, message));
+}
+
+std::string scalar(const std::string& label, const YAML::Node& node, const std::string& path) {
+  if (!node.IsScalar()) fail(label, node, path, "expected a single value");
+  return node.Scalar();
+}
+
+// A scalar or a sequence of scalars, as a list.
+std::vector<std::pair<std::string, YAML::Node>> scalars(const std::string& label, const YAML::Node& node,
+                                                        const std::string& path) {
+  std::vector<std::pair<std::string, YAML::Node>> out;
+  if (node.IsScalar()) {
+    out.emplace_back(node.Scalar(), node);
+    return out;
+  }
+  if (!node.IsSequence()) fail(label, node, path, "expected a value or a list of values");
+  for (std::size_t i = 0; i < node.size(); ++i) out.emplace_back(scalar(label, node[i], fmt::format("{}[{}]", path, i)), node[i]);
+  return out;
+}
+
+dns::Name absolute_name(const std::string& label, const YAML::Node& node, const std::string& path) {
+  std::string text = scalar(label, node, path);
+  if (text.empty() || text.back() != '.') text.push_back('.');
+  auto name = dns::Name::from_text(text);
+  if (!name) fail(label, node, path, "invalid name: " + name.error().message);
+  return name->lowercased();
+}
+
+std::optional<AddressPrefix> parse_prefix(std::string_view text) {
+  AddressPrefix prefix;
+  std::string address(text.substr(0, text.find('/')));
+  if (::inet_pton(AF_INET, address.c_str(), prefix.bytes) == 1) {
+    prefix.family = AF_INET;
+    prefix.bits = 32;
+  } else if (::inet_pton(AF_INET6, address.c_str(), prefix.bytes) == 1) {
+    prefix.family = AF_INET6;
+    prefix.bits = 128;
+  } else {
+    return std::nullopt;
+  }
+  if (auto slash = text.find('/'); slash != std::string_view::npos) {
+    unsigned bits = 0;
+    auto digits = text.substr(slash + 1);
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bits);
+    if (ec != std::errc() || end != digits.data() + digits.size() || bits > prefix.bits) return std::nullopt;
+    prefix.bits = bits;
+  }
+  return prefix;
+}
+
+}  // namespace
+
+bool prefix_matches(const AddressPrefix& prefix, const sockaddr_storage& address) {
+  const std::uint8_t* bytes = nullptr;
+  if (address.ss_family != prefix.family) return false;
+  if (address.ss_family == AF_INET) {
+    bytes = reinterpret_cast<const std::uint8_t*>(&reinterpret_cast<const sockaddr_in&>(address).sin_addr);
+  } else {
+    bytes = reinterpret_cast<const std::uint8_t*>(&reinterpret_cast<const sockaddr_in6&>(address).sin6_addr);
+  }
+  unsigned whole = prefix.bits / 8;
+  if (std::memcmp(bytes, prefix.bytes, whole) != 0) return false;
+  unsigned rest = prefix.bits % 8;
+  if (rest == 0) return true;
+  auto mask = static_cast<std::uint8_t>(0xFF << (8 - rest));
+  return (bytes[whole] & mask) == (prefix.bytes[whole] & mask);
+}
+
+bool acl_allows(const std::vector<AddressPrefix>& acl, const sockaddr_storage& address) {
+  for (const auto& prefix : acl) {
+    if (prefix_matches(prefix, address)) return true;
+  }
+  return false;
+}
+
+void read_writes(const YAML::Node& node, const std::string& path, const std::string& label,
+                 const std::string& base_dir, WritesConfig& out) {
+  if (!node.IsMap()) fail(label, node, path, "expected a mapping with journal and tsig-keys");
+  for (const auto& entry : node) {
+    std::string key = entry.first.Scalar();
+    std::string key_path = path + "." + key;
+    if (key == "journal") {
+      std::filesystem::path file(scalar(label, entry.second, key_path));
+      out.journal = file.is_absolute() ? file.string() : (std::filesystem::path(base_dir) / file).lexically_normal().string();
+    } else if (key == "tsig-keys") {
+      if (!entry.second.IsSequence()) fail(label, entry.second, key_path, "expected a list of keys");
+      for (std::size_t i = 0; i < entry.second.size(); ++i) {
+        const YAML::Node& item = entry.second[i];
+        std::string item_path = fmt::format("{}[{}]", key_path, i);
+        if (!item.IsMap() || !item["name"] || !item["algorithm"] || !item["secret"] || item.size() != 3) {
+          fail(label, item, item_path, "expected exactly name, algorithm and secret");
+        }
+        TsigKeyConfig key_config;
+        key_config.name = absolute_name(label, item["name"], item_path + ".name");
+        key_config.algorithm = absolute_name(label, item["algorithm"], item_path + ".algorithm");
+        std::string algorithm = key_config.algorithm.to_text();
+        if (algorithm != "hmac-sha256." && algorithm != "hmac-sha512.") {
+          fail(label, item["algorithm"], item_path + ".algorithm", "expected hmac-sha256 or hmac-sha512");
+        }
+        if (!dns::base64_decode(scalar(label, item["secret"], item_path + ".secret"), key_config.secret) ||
+            key_config.secret.empty()) {
+          fail(label, item["secret"], item_path + ".secret", "expected a base64 secret");
+        }
+        for (const auto& other : out.keys) {
+          if (other.name == key_config.name) fail(label, item, item_path, "key " + other.name.to_text() + " is listed twice");
+        }
+        out.keys.push_back(std::move(key_config));
+      }
+    } else {
+      fail(label, entry.first, key_path, "unknown key (expected one of: journal, tsig-keys)");
+    }
+  }
+}
+
+bool read_zone_replication(const std::string& key, const YAML::Node& value, const std::string& path,
+                           const std::string& label, ZoneReplicationConfig& out) {
+  if (key == "notify") {
+    for (const auto& [text, node] : scalars(label, value, path)) {
+      auto address = net::parse_socket_address(text);
+      if (!address) fail(label, node, path, address.error().message);
+      out.notify.push_back(*address);
+    }
+  } else if (key == "allow-transfer") {
+    for (const auto& [text, node] : scalars(label, value, path)) {
+      auto prefix = parse_prefix(text);
+      if (!prefix) fail(label, node, path, "expected an address or address/prefix-length, got '" + text + "'");
+      out.allow_transfer.push_back(*prefix);
+    }
+  } else if (key == "transfer-key") {
+    out.transfer_key = absolute_name(label, value, path).to_text();
+  } else if (key == "allow-update") {
+    for (const auto& [text, node] : scalars(label, value, path)) out.allow_update.push_back(absolute_name(label, node, path).to_text());
+  } else if (key == "primary") {
+    auto address = net::parse_socket_address(scalar(label, value, path));
+    if (!address) fail(label, value, path, address.error().message);
+    out.primary = *address;
+  } else if (key == "primary-key") {
+    out.primary_key = absolute_name(label, value, path).to_text();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace cutover::config

@@ -1,0 +1,49 @@
+// Notifier: sends NOTIFY (RFC 1996) for a zone to its configured secondaries after every
+// change, from one background thread, retrying each target a few times until it answers.
+// changed() never blocks (it only queues), so the write path may call it under its lock.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/log.h"
+#include "dns/name.h"
+#include "net/address.h"
+
+namespace cutover::xfr {
+
+class Notifier {
+ public:
+  // `targets` maps a zone origin (lowercased text) to the addresses to notify.
+  Notifier(std::map<std::string, std::vector<net::SocketAddress>> targets, base::Logger& logger);
+  ~Notifier();
+  Notifier(const Notifier&) = delete;
+  Notifier& operator=(const Notifier&) = delete;
+
+  void start();
+  void stop();
+  void changed(const dns::Name& zone, std::uint32_t serial);
+
+ private:
+  struct Pending {
+    dns::Name zone;
+    std::uint32_t serial = 0;
+  };
+  void run();
+  void send_all(const Pending& pending);
+
+  std::map<std::string, std::vector<net::SocketAddress>> targets_;
+  base::Logger& logger_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Pending> queue_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace cutover::xfr

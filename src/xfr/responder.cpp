@@ -1,0 +1,133 @@
+// AXFR/IXFR answers with ACL checks, and NOTIFY acknowledgement.
+#include "xfr/responder.h"
+
+#include "net/address.h"
+
+namespace cutover::xfr {
+namespace {
+
+using server::Intercept;
+
+// RFC 1035 §4.1.1: opcode in bits 3-6 of the third header byte.
+dns::Opcode opcode_of(std::span<const std::uint8_t> query) {
+  return static_cast<dns::Opcode>((query[2] >> 3) & 0x0F);
+}
+
+Messages error_reply(const dns::Message& query, dns::Rcode rcode) { return pack_messages(query, {}, rcode); }
+
+}  // namespace
+
+bool is_replication_request(std::span<const std::uint8_t> query) {
+  if (query.size() < dns::kHeaderSize || (query[2] & 0x80) != 0) return false;  // too short, or a response
+  dns::Opcode opcode = opcode_of(query);
+  if (opcode == dns::Opcode::kNotify || opcode == dns::Opcode::kUpdate) return true;
+  if (opcode != dns::Opcode::kQuery || query[4] != 0 || query[5] != 1) return false;
+  std::size_t pos = dns::kHeaderSize;
+  while (pos < query.size() && query[pos] != 0) {
+    if ((query[pos] & 0xC0) != 0) return false;  // no compression in a question
+    pos += query[pos] + 1U;
+  }
+  if (pos + 3 > query.size()) return false;
+  auto type = static_cast<std::uint16_t>((query[pos + 1] << 8) | query[pos + 2]);
+  return type == static_cast<std::uint16_t>(dns::RRType::AXFR) || type == static_cast<std::uint16_t>(dns::RRType::IXFR);
+}
+
+Responder::Responder(ZonesSnapshot zones, store::Store* store, std::map<std::string, config::ZoneReplicationConfig> acls,
+                     base::Logger& logger)
+    : zones_(std::move(zones)), store_(store), acls_(std::move(acls)), logger_(logger) {}
+
+const config::ZoneReplicationConfig* Responder::settings(const dns::Name& zone) const {
+  auto found = acls_.find(store::zone_key(zone));
+  return found == acls_.end() ? nullptr : &found->second;
+}
+
+Intercept Responder::handle(std::span<const std::uint8_t> query, net::Transport transport,
+                            const sockaddr_storage& client, Messages& responses) const {
+  if (!is_replication_request(query)) return Intercept::kContinue;
+  dns::Opcode opcode = opcode_of(query);
+  if (opcode == dns::Opcode::kUpdate) return Intercept::kContinue;  // the update handler runs first when enabled
+  auto message = dns::parse_message(query);
+  if (!message) {
+    if (opcode != dns::Opcode::kNotify) return Intercept::kContinue;  // the engine answers FORMERR
+    return Intercept::kDrop;
+  }
+  if (message->questions.size() != 1) return Intercept::kContinue;
+  if (opcode == dns::Opcode::kNotify) return notify(*message, client, responses);
+  return transfer(*message, transport, client, responses);
+}
+
+Intercept Responder::transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
+                              Messages& responses) const {
+  const dns::Question& question = query.questions.front();
+  auto zones = zones_();
+  const zone::Zone* zone = zones->find(question.name);
+  if (zone == nullptr || !(zone->origin() == question.name)) {
+    responses = error_reply(query, dns::Rcode::kNotAuth);
+    return Intercept::kRespond;
+  }
+  const auto* config = settings(zone->origin());
+  std::string peer = net::format_address(client);
+  if (config == nullptr || !config::acl_allows(config->allow_transfer, client)) {
+    logger_.warn("xfr.refused", {{"zone", zone->origin().to_text()}, {"client", peer}, {"reason", "not in allow-transfer"}});
+    responses = error_reply(query, dns::Rcode::kRefused);
+    return Intercept::kRespond;
+  }
+  std::shared_ptr<const zone::Zone> pinned;  // keep the zone alive while we read it
+  for (const auto& candidate : zones->zones()) {
+    if (candidate.get() == zone) pinned = candidate;
+  }
+  bool ixfr = question.type == dns::RRType::IXFR;
+  if (ixfr) {
+    // RFC 1995 §3: the client's SOA is in the authority section.
+    if (query.authorities.size() != 1 || query.authorities.front().type != dns::RRType::SOA) {
+      responses = error_reply(query, dns::Rcode::kFormErr);
+      return Intercept::kRespond;
+    }
+    auto client_soa = dns::parse_soa(query.authorities.front().rdata);
+    if (!client_soa) {
+      responses = error_reply(query, dns::Rcode::kFormErr);
+      return Intercept::kRespond;
+    }
+    auto records = ixfr_records(*zone, client_soa->serial, store_);
+    if (transport == net::Transport::kUdp && (!records || records->size() > 1)) {
+      // RFC 1995 §2: too much for UDP; the current SOA alone tells the client to use TCP.
+      records = std::vector<dns::ResourceRecord>{axfr_records(*zone).front()};
+    }
+    if (records) {
+      responses = pack_messages(query, *records);
+      logger_.info("xfr.ixfr", {{"zone", zone->origin().to_text()}, {"client", peer},
+                                {"from", std::to_string(client_soa->serial)},
+                                {"to", std::to_string(zone->soa_fields().serial)},
+                                {"records", std::to_string(records->size())}});
+      return Intercept::kRespond;
+    }
+    logger_.info("xfr.ixfr_fallback", {{"zone", zone->origin().to_text()}, {"client", peer},
+                                       {"from", std::to_string(client_soa->serial)},
+                                       {"reason", "serial not in the journal; sending the whole zone"}});
+  } else if (transport == net::Transport::kUdp) {
+    responses = error_reply(query, dns::Rcode::kFormErr);  // RFC 5936 §4.2: AXFR only over TCP
+    return Intercept::kRespond;
+  }
+  auto records = axfr_records(*zone);
+  responses = pack_messages(query, records);
+  logger_.info("xfr.axfr", {{"zone", zone->origin().to_text()}, {"client", peer},
+                            {"serial", std::to_string(zone->soa_fields().serial)},
+                            {"records", std::to_string(records.size())},
+                            {"messages", std::to_string(responses.size())}});
+  return Intercept::kRespond;
+}
+
+Intercept Responder::notify(const dns::Message& query, const sockaddr_storage& client, Messages& responses) const {
+  const dns::Question& question = query.questions.front();
+  const auto* config = settings(question.name);
+  if (config == nullptr || !config->primary) {
+    responses = error_reply(query, dns::Rcode::kNotAuth);
+    return Intercept::kRespond;
+  }
+  logger_.info("xfr.notify_received", {{"zone", question.name.to_text()}, {"from", net::format_address(client)}});
+  if (notify_listener_) notify_listener_(question.name);
+  responses = pack_messages(query, {});
+  return Intercept::kRespond;
+}
+
+}  // namespace cutover::xfr

@@ -1,0 +1,53 @@
+// The replication side of the query path: answers AXFR and IXFR for served zones (TCP; IXFR
+// over UDP gets the single-SOA reply that sends the client to TCP), restricted by each
+// zone's allow-transfer ACL, and acknowledges NOTIFY. Everything else is left to the answer
+// engine. Thread-safe: reads the published zone snapshot and the thread-safe store.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "auth/engine.h"
+#include "config/replication.h"
+#include "server/server.h"
+#include "store/store.h"
+#include "xfr/transfer.h"
+
+namespace cutover::xfr {
+
+class Responder {
+ public:
+  using ZonesSnapshot = std::function<std::shared_ptr<const auth::ZoneSet>()>;
+  // Told about a NOTIFY for a zone this server pulls (secondary role).
+  using NotifyListener = std::function<void(const dns::Name& zone)>;
+
+  // `store` may be null (no journal: IXFR always falls back to AXFR); it must outlive the
+  // responder. `acls` maps a zone origin (lowercased text) to its replication settings.
+  Responder(ZonesSnapshot zones, store::Store* store, std::map<std::string, config::ZoneReplicationConfig> acls,
+            base::Logger& logger);
+
+  void set_notify_listener(NotifyListener listener) { notify_listener_ = std::move(listener); }
+
+  server::Intercept handle(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
+                           Messages& responses) const;
+
+ private:
+  server::Intercept transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
+                             Messages& responses) const;
+  server::Intercept notify(const dns::Message& query, const sockaddr_storage& client, Messages& responses) const;
+  const config::ZoneReplicationConfig* settings(const dns::Name& zone) const;
+
+  ZonesSnapshot zones_;
+  store::Store* store_;
+  std::map<std::string, config::ZoneReplicationConfig> acls_;
+  base::Logger& logger_;
+  NotifyListener notify_listener_;
+};
+
+// True when the first question of `query` is AXFR/IXFR or its opcode is NOTIFY or UPDATE,
+// read from the raw bytes without a full parse (the fast path for ordinary queries).
+bool is_replication_request(std::span<const std::uint8_t> query);
+
+}  // namespace cutover::xfr

@@ -12,6 +12,7 @@ packages=(
   libasio-dev libcpp-httplib-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev
   bind9-dnsutils knot-dnsutils bind9-utils
   python3 dnsperf
+  unbound bind9 knot-resolver pdns-recursor dnsmasq
   nsd knot bind9 sqlite3
 )
 

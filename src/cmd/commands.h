@@ -14,6 +14,7 @@ void add_trace_command(CLI::App& app);
 void add_calc_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
 void add_lint_command(CLI::App& app);
+void add_lab_command(CLI::App& app);
 void add_set_command(CLI::App& app);
 void add_delete_command(CLI::App& app);
 void add_get_command(CLI::App& app);

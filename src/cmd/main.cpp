@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   cutover::cmd::add_calc_command(app);
   cutover::cmd::add_plan_command(app);
   cutover::cmd::add_lint_command(app);
+  cutover::cmd::add_lab_command(app);
   cutover::cmd::add_set_command(app);
   cutover::cmd::add_delete_command(app);
   cutover::cmd::add_get_command(app);

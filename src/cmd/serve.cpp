@@ -14,6 +14,7 @@
 #include "cmd/commands.h"
 #include "cmd/pid_file.h"
 #include "cmd/serve_config.h"
+#include "lab/authority/lab_authority.h"
 #include "server/control_service.h"
 #include "server/server.h"
 #include "writes/writes_service.h"
@@ -63,7 +64,7 @@ void print_embedded_hint(const net::SocketAddress& address) {
                dig.c_str(), dig.c_str(), dig.c_str(), dig.c_str());
 }
 
-void run_serve(const ServeOptions& options) {
+void run_serve(const ServeOptions& options, bool lab) {
   // Blocked before any thread starts, so every thread inherits the mask and only
   // sigwaitinfo in the main thread ever sees these signals.
   sigset_t signals = control_signals();
@@ -79,6 +80,11 @@ void run_serve(const ServeOptions& options) {
     server::Server server([options] { return resolve_serve_config(options); }, std::move(config), logger);
     std::shared_ptr<server::ControlService> control_service;
     if (!control.host.empty()) control_service = std::make_shared<server::ControlService>(control, logger);
+    if (lab) {
+      if (!control_service) throw config::ConfigError("--lab needs the control API (--control ADDRESS:PORT)");
+      // Added before the control service so the lab zones are published before its API opens.
+      server.add_service(std::make_shared<lab::LabAuthority>(server, control_service->http()));
+    }
     if (control_service) server.add_service(control_service);
     if (auto writes = writes::WritesService::install(server, control_service.get(), server.config(), logger)) {
       server.add_service(writes);
@@ -88,7 +94,7 @@ void run_serve(const ServeOptions& options) {
         auto written = write_pid_file(pid_file, ::getpid());
         if (!written) logger.warn("pid_file.failed", {{"reason", written.error().message}});
       }
-      if (embedded) print_embedded_hint(addresses.front());
+      if (embedded && !lab) print_embedded_hint(addresses.front());
     });
     if (!pid_file.empty()) ::unlink(pid_file.c_str());
   } catch (const config::ConfigError& e) {
@@ -110,7 +116,10 @@ void add_serve_command(CLI::App& app) {
   command->add_option("--log-level", options->log_level, "debug, info, warn or error");
   command->add_flag("--query-log", options->query_log, "Log one line per query");
   command->add_option("--control", options->control, "ADDRESS:PORT of the HTTP control API (port 0: any free port)");
-  command->callback([options] { run_serve(*options); });
+  auto lab = std::make_shared<bool>(false);
+  command->add_flag("--lab", *lab, "Lab authority: zones, records, outages set at runtime through the control API "
+                                   "(/lab/...), for `cutover lab`");
+  command->callback([options, lab] { run_serve(*options, *lab); });
 }
 
 }  // namespace cutover::cmd

@@ -1,0 +1,125 @@
+// `cutover lab`: run the resolver-clock experiments against real resolvers (run), re-check a
+// saved run's reports against its raw observations (check), compare two runs (compare).
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cmd/commands.h"
+#include "lab/experiments/experiment.h"
+#include "lab/process.h"
+#include "lab/authority/authority_process.h"
+#include "lab/report/results_file.h"
+#include "lab/resolvers/resolver.h"
+#include "lab/runner.h"
+
+namespace cutover::cmd {
+namespace {
+
+struct LabRunOptions {
+  std::string resolvers = "unbound,bind";
+  std::string experiments = "all";
+  std::string out_dir;
+  std::string compare;
+  std::uint16_t authority_port = 0;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+void fail(const std::string& message, int code = 2) {
+  std::fprintf(stderr, "cutover lab: %s\n", message.c_str());
+  throw CLI::RuntimeError(code);
+}
+
+void run_lab_command(const LabRunOptions& options) {
+  lab::RunOptions run;
+  run.resolvers = options.resolvers == "all" ? lab::builtin_resolver_names() : split_list(options.resolvers);
+  for (const auto& resolver : run.resolvers) {
+    if (!lab::make_resolver(resolver)) fail("unknown resolver " + resolver + " (unbound, bind, kresd, pdns-recursor, dnsmasq, external:ADDR:PORT)");
+  }
+  std::vector<std::string> known;
+  for (const auto& experiment : lab::experiments()) known.push_back(experiment.id);
+  run.experiments = options.experiments == "all" ? known : split_list(options.experiments);
+  for (const auto& id : run.experiments) {
+    if (std::find(known.begin(), known.end(), id) == known.end()) fail("unknown experiment " + id);
+  }
+  run.out_dir = options.out_dir;
+  run.cutover_binary = lab::self_executable();
+  run.authority_port = options.authority_port;
+  lab::install_interrupt_handler();
+  auto results = lab::run_lab(run, stdout);
+  if (!results) fail(results.error().message, 1);
+  auto written = lab::write_reports(*results, options.out_dir);
+  if (!written) fail(written.error().message, 1);
+  int errors = 0, findings = 0;
+  for (const auto& result : results->cases) {
+    errors += result.verdict == lab::Verdict::kError;
+    findings += result.verdict == lab::Verdict::kFail;
+  }
+  std::printf("wall time %.1f s; %zu cases, %d outside tolerance (findings), %d could not be measured\n"
+              "wrote %s/results.json, report.md, report.html\n",
+              results->wall_seconds, results->cases.size(), findings, errors, options.out_dir.c_str());
+  if (!options.compare.empty()) {
+    auto before = lab::read_results(options.compare);
+    if (!before) fail(before.error().message, 1);
+    std::string text = lab::render_compare(*before, *results);
+    std::FILE* file = std::fopen((options.out_dir + "/compare.md").c_str(), "w");
+    if (file != nullptr) {
+      std::fputs(text.c_str(), file);
+      std::fclose(file);
+    }
+    std::fputs(text.c_str(), stdout);
+  }
+  if (errors > 0) throw CLI::RuntimeError(3);
+}
+
+}  // namespace
+
+void add_lab_command(CLI::App& app) {
+  auto* lab = app.add_subcommand("lab", "Measure resolver clocks (TTL, negative, stale, failure, delegation) against "
+                                        "real resolvers on loopback");
+  lab->require_subcommand(1);
+
+  auto options = std::make_shared<LabRunOptions>();
+  auto* run = lab->add_subcommand("run", "Run experiments; exit 3 when a case could not be measured");
+  run->add_option("--resolvers", options->resolvers,
+                  "Comma list: unbound,bind,kresd,pdns-recursor,dnsmasq,external:ADDR:PORT or all");
+  run->add_option("--experiments", options->experiments, "Comma list of E1,E2,E3,E4,E5,E9 or all");
+  run->add_option("--out", options->out_dir, "Directory for results.json, report.md, report.html")->required();
+  run->add_option("--compare", options->compare, "An earlier results.json to compare this run with");
+  run->add_option("--authority-port", options->authority_port,
+                  "Fixed DNS port of the lab authority on 127.0.0.1 (for external resolvers)");
+  run->callback([options] { run_lab_command(*options); });
+
+  auto dir = std::make_shared<std::string>();
+  auto* check = lab->add_subcommand("check", "Re-derive every measured value and report.md from results.json");
+  check->add_option("DIR", *dir, "A lab output directory")->required();
+  check->callback([dir] {
+    auto problems = lab::check_reports(*dir);
+    for (const auto& problem : problems) std::printf("inconsistent: %s\n", problem.c_str());
+    if (!problems.empty()) throw CLI::RuntimeError(1);
+    std::printf("%s: results.json and report.md agree with the raw observations\n", dir->c_str());
+  });
+
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto* compare = lab->add_subcommand("compare", "Show the cases that differ between two runs");
+  compare->add_option("BEFORE_AFTER", *files, "Two results.json files")->required()->expected(2);
+  compare->callback([files] {
+    auto before = lab::read_results((*files)[0]);
+    auto after = lab::read_results((*files)[1]);
+    if (!before || !after) fail(!before ? before.error().message : after.error().message, 1);
+    std::fputs(lab::render_compare(*before, *after).c_str(), stdout);
+  });
+}
+
+}  // namespace cutover::cmd

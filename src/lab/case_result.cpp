@@ -1,0 +1,181 @@
+// Measured value, delta and verdict from raw observations; JSON form of a case.
+#include "lab/case_result.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cutover::lab {
+namespace {
+
+using Json = nlohmann::json;
+
+bool has_answer(const Observation& observation) {
+  return observation.rcode == "NOERROR" && !observation.answer.empty();
+}
+
+// Rounded to the millisecond: the report prints three decimals, and a re-derivation from
+// results.json must give the same digits.
+double millis(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
+
+}  // namespace
+
+std::string rule_to_text(Rule rule) {
+  switch (rule) {
+    case Rule::kFirstAnswer: return "first_answer";
+    case Rule::kFirstOk: return "first_ok";
+    case Rule::kLastOk: return "last_ok";
+  }
+  return "first_answer";
+}
+
+std::optional<Rule> rule_from_text(const std::string& text) {
+  for (Rule rule : {Rule::kFirstAnswer, Rule::kFirstOk, Rule::kLastOk}) {
+    if (rule_to_text(rule) == text) return rule;
+  }
+  return std::nullopt;
+}
+
+std::string verdict_to_text(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass: return "pass";
+    case Verdict::kFail: return "fail";
+    case Verdict::kNotSupported: return "not supported";
+    case Verdict::kError: return "error";
+  }
+  return "error";
+}
+
+std::optional<Verdict> verdict_from_text(const std::string& text) {
+  for (Verdict verdict : {Verdict::kPass, Verdict::kFail, Verdict::kNotSupported, Verdict::kError}) {
+    if (verdict_to_text(verdict) == text) return verdict;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> derive_measured(const CaseResult& result) {
+  std::optional<double> found;
+  for (const auto& observation : result.observations) {
+    bool match = false;
+    switch (result.rule) {
+      case Rule::kFirstAnswer:
+        match = observation.rcode == "NOERROR" &&
+                std::find(observation.answer.begin(), observation.answer.end(), result.rule_value) !=
+                    observation.answer.end();
+        break;
+      case Rule::kFirstOk:
+      case Rule::kLastOk: match = has_answer(observation); break;
+    }
+    if (!match) continue;
+    if (result.rule == Rule::kLastOk) {
+      if (!found || observation.sent > *found) found = observation.sent;
+    } else if (!found || observation.sent < *found) {
+      found = observation.sent;
+    }
+  }
+  if (found) found = millis(*found);
+  return found;
+}
+
+double distance_to(const Expectation& expectation, double measured) {
+  if (measured < expectation.low) return measured - expectation.low;
+  if (measured > expectation.high) return measured - expectation.high;
+  return 0;
+}
+
+void judge(CaseResult& result) {
+  result.measured = derive_measured(result);
+  result.delta.reset();
+  result.matched.clear();
+  if (!result.measured) {
+    result.verdict = Verdict::kFail;
+    return;
+  }
+  const Expectation* best = nullptr;
+  double best_delta = 0;
+  for (const auto& expectation : result.expected) {
+    double delta = distance_to(expectation, *result.measured);
+    if (best == nullptr || std::abs(delta) < std::abs(best_delta)) {
+      best = &expectation;
+      best_delta = delta;
+    }
+  }
+  if (best == nullptr) {
+    result.verdict = Verdict::kError;
+    return;
+  }
+  result.delta = millis(best_delta);
+  result.matched = best->label;
+  bool inside = *result.delta >= result.tolerance.below - 1e-9 && *result.delta <= result.tolerance.above + 1e-9;
+  result.verdict = inside ? Verdict::kPass : Verdict::kFail;
+}
+
+Json to_json(const CaseResult& result) {
+  Json expected = Json::array();
+  for (const auto& expectation : result.expected) {
+    expected.push_back({{"label", expectation.label}, {"low", expectation.low}, {"high", expectation.high}});
+  }
+  Json observations = Json::array();
+  for (const auto& observation : result.observations) {
+    Json entry{{"sent", observation.sent}, {"received", observation.received}, {"rcode", observation.rcode},
+               {"answer", observation.answer}};
+    entry["ttl"] = observation.ttl ? Json(*observation.ttl) : Json(nullptr);
+    observations.push_back(std::move(entry));
+  }
+  auto optional = [](const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); };
+  return Json{{"resolver", result.resolver},
+              {"version", result.version},
+              {"experiment", result.experiment},
+              {"case", result.name},
+              {"config", result.config},
+              {"expected", expected},
+              {"tolerance", {{"below", result.tolerance.below}, {"above", result.tolerance.above}}},
+              {"rule", rule_to_text(result.rule)},
+              {"rule_value", result.rule_value},
+              {"measured", optional(result.measured)},
+              {"delta", optional(result.delta)},
+              {"matched", result.matched},
+              {"pass", result.verdict == Verdict::kPass},
+              {"verdict", verdict_to_text(result.verdict)},
+              {"note", result.note},
+              {"log_tail", result.log_tail},
+              {"fill_phase", result.fill_phase},
+              {"window", result.window},
+              {"details", result.details},
+              {"observations", observations}};
+}
+
+CaseResult case_from_json(const Json& json) {
+  CaseResult result;
+  result.resolver = json.at("resolver").get<std::string>();
+  result.version = json.value("version", "");
+  result.experiment = json.at("experiment").get<std::string>();
+  result.name = json.at("case").get<std::string>();
+  result.config = json.value("config", "");
+  for (const auto& entry : json.at("expected")) {
+    result.expected.push_back({entry.value("label", ""), entry.at("low").get<double>(), entry.at("high").get<double>()});
+  }
+  result.tolerance = {json.at("tolerance").at("below").get<double>(), json.at("tolerance").at("above").get<double>()};
+  result.rule = rule_from_text(json.value("rule", "")).value_or(Rule::kFirstAnswer);
+  result.rule_value = json.value("rule_value", "");
+  if (!json.at("measured").is_null()) result.measured = json.at("measured").get<double>();
+  if (!json.at("delta").is_null()) result.delta = json.at("delta").get<double>();
+  result.matched = json.value("matched", "");
+  result.verdict = verdict_from_text(json.value("verdict", "")).value_or(Verdict::kError);
+  result.note = json.value("note", "");
+  result.log_tail = json.value("log_tail", "");
+  result.fill_phase = json.value("fill_phase", -1.0);
+  result.window = json.value("window", 0.0);
+  result.details = json.value("details", Json::object());
+  for (const auto& entry : json.at("observations")) {
+    Observation observation;
+    observation.sent = entry.at("sent").get<double>();
+    observation.received = entry.at("received").get<double>();
+    observation.rcode = entry.at("rcode").get<std::string>();
+    observation.answer = entry.at("answer").get<std::vector<std::string>>();
+    if (!entry.at("ttl").is_null()) observation.ttl = entry.at("ttl").get<std::uint32_t>();
+    result.observations.push_back(std::move(observation));
+  }
+  return result;
+}
+
+}  // namespace cutover::lab

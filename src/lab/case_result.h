@@ -1,0 +1,82 @@
+// CaseResult: one measured case of one experiment on one resolver, with every raw observation,
+// and the arithmetic that turns observations into a measured value, a delta and a verdict.
+// The same derive/judge functions run when measuring and when checking a saved results.json,
+// so a report can always be re-derived from its raw data. Plain values; thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cutover::lab {
+
+// One poll of the resolver. Times are seconds relative to the case's reference moment.
+struct Observation {
+  double sent = 0;
+  double received = 0;
+  std::string rcode;                // "NOERROR", "NXDOMAIN", ... or "TIMEOUT"/"ERROR"
+  std::vector<std::string> answer;  // rdata text of the answer RRs of the asked type
+  std::optional<std::uint32_t> ttl;  // answer TTL, or the SOA TTL of a negative reply
+};
+
+// An expected value: a point (low == high) or a range, with a label ("parent", "RFC 9520").
+struct Expectation {
+  std::string label;
+  double low = 0;
+  double high = 0;
+};
+
+struct Tolerance {
+  double below = -1.2;
+  double above = 1.5;
+};
+
+// Which observation the measured value is read from.
+enum class Rule {
+  kFirstAnswer,  // first poll whose answer holds `rule_value`
+  kFirstOk,      // first NOERROR poll with an answer
+  kLastOk,       // last NOERROR poll with an answer
+};
+std::string rule_to_text(Rule rule);
+std::optional<Rule> rule_from_text(const std::string& text);
+
+enum class Verdict { kPass, kFail, kNotSupported, kError };
+std::string verdict_to_text(Verdict verdict);
+std::optional<Verdict> verdict_from_text(const std::string& text);
+
+struct CaseResult {
+  std::string resolver;
+  std::string version;
+  std::string experiment;  // "E1"
+  std::string name;        // unique within the experiment and resolver, e.g. "ttl5-default"
+  std::string config;      // the resolver configuration label
+  std::vector<Expectation> expected;
+  Tolerance tolerance;
+  Rule rule = Rule::kFirstAnswer;
+  std::string rule_value;
+  std::optional<double> measured;
+  std::optional<double> delta;
+  std::string matched;  // label of the expectation the delta is taken against
+  Verdict verdict = Verdict::kError;
+  std::string note;      // why not supported, what failed, or what a finding means
+  std::string log_tail;  // of the resolver, when the case could not be measured
+  double fill_phase = -1;  // realtime fraction of a second at the cache fill (-1: none)
+  double window = 0;      // how long the polls ran, seconds after the reference
+  nlohmann::json details = nlohmann::json::object();  // experiment-specific facts
+  std::vector<Observation> observations;
+};
+
+// The measured value by the case's rule, or nullopt when no observation qualifies.
+std::optional<double> derive_measured(const CaseResult& result);
+// Fills measured, delta, matched and verdict from the observations (for measurable cases).
+void judge(CaseResult& result);
+// Signed distance from `measured` to an expectation (0 inside a range).
+double distance_to(const Expectation& expectation, double measured);
+
+nlohmann::json to_json(const CaseResult& result);
+CaseResult case_from_json(const nlohmann::json& json);
+
+}  // namespace cutover::lab

@@ -1,0 +1,114 @@
+// Unit tests: measured values from raw observations, verdicts, expectation arithmetic, JSON.
+#include "lab/case_result.h"
+
+#include <gtest/gtest.h>
+
+#include "lab/expectations.h"
+
+namespace cutover::lab {
+namespace {
+
+Observation poll(double sent, const std::string& rcode, std::vector<std::string> answer = {}) {
+  return Observation{sent, sent + 0.001, rcode, std::move(answer), std::nullopt};
+}
+
+CaseResult flip_case() {
+  CaseResult result;
+  result.rule = Rule::kFirstAnswer;
+  result.rule_value = "192.0.2.2";
+  result.expected = {{"TTL", 5, 5}};
+  result.observations = {poll(0.2, "NOERROR", {"192.0.2.1"}), poll(5.4, "NOERROR", {"192.0.2.1"}),
+                         poll(5.6, "NOERROR", {"192.0.2.2"}), poll(5.8, "NOERROR", {"192.0.2.2"})};
+  return result;
+}
+
+TEST(DeriveMeasured, FirstAnswerIsTheFirstPollWithTheValue) {
+  EXPECT_DOUBLE_EQ(*derive_measured(flip_case()), 5.6);
+}
+
+TEST(DeriveMeasured, LastOkIgnoresFailuresAfterIt) {
+  CaseResult result;
+  result.rule = Rule::kLastOk;
+  result.observations = {poll(1, "NOERROR", {"a"}), poll(2, "SERVFAIL"), poll(3, "NOERROR", {"a"}), poll(4, "TIMEOUT")};
+  EXPECT_DOUBLE_EQ(*derive_measured(result), 3);
+}
+
+TEST(DeriveMeasured, NothingQualifiesGivesNoValue) {
+  CaseResult result = flip_case();
+  result.rule_value = "198.51.100.1";
+  EXPECT_FALSE(derive_measured(result).has_value());
+  judge(result);
+  EXPECT_EQ(result.verdict, Verdict::kFail);
+}
+
+TEST(Judge, InsideToleranceEdgesPass) {
+  CaseResult result = flip_case();
+  result.observations = {poll(6.5, "NOERROR", {"192.0.2.2"})};
+  judge(result);
+  EXPECT_DOUBLE_EQ(*result.delta, 1.5);
+  EXPECT_EQ(result.verdict, Verdict::kPass);
+  result.observations = {poll(3.8, "NOERROR", {"192.0.2.2"})};
+  judge(result);
+  EXPECT_EQ(result.verdict, Verdict::kPass);
+  result.observations = {poll(3.7, "NOERROR", {"192.0.2.2"})};
+  judge(result);
+  EXPECT_EQ(result.verdict, Verdict::kFail);
+  result.observations = {poll(6.6, "NOERROR", {"192.0.2.2"})};
+  judge(result);
+  EXPECT_EQ(result.verdict, Verdict::kFail);
+}
+
+TEST(Judge, RangeHasZeroDeltaInside) {
+  CaseResult result;
+  result.rule = Rule::kFirstOk;
+  result.expected = {{"RFC 9520", 1, 300}};
+  result.observations = {poll(42, "NOERROR", {"a"})};
+  judge(result);
+  EXPECT_DOUBLE_EQ(*result.delta, 0);
+  EXPECT_EQ(result.verdict, Verdict::kPass);
+  result.observations = {poll(-0.5 + 0.3, "NOERROR", {"a"})};
+  judge(result);
+  EXPECT_NEAR(*result.delta, -1.2, 1e-9);
+}
+
+TEST(Judge, AlternativesPickTheNearestExpectation) {
+  CaseResult result;
+  result.rule = Rule::kFirstOk;
+  result.expected = {{"parent", 5, 5}, {"child", 29, 29}};
+  result.observations = {poll(30.2, "NOERROR", {"a"})};
+  judge(result);
+  EXPECT_EQ(result.matched, "child");
+  EXPECT_NEAR(*result.delta, 1.2, 1e-9);
+}
+
+TEST(Expectations, Arithmetic) {
+  EXPECT_EQ(clamped_ttl(5, 15, std::nullopt), 15);
+  EXPECT_EQ(clamped_ttl(20, std::nullopt, 8), 8);
+  EXPECT_EQ(clamped_ttl(20, std::nullopt, std::nullopt), 20);
+  EXPECT_EQ(negative_ttl(30, 6, std::nullopt), 6);
+  EXPECT_EQ(negative_ttl(8, 8, std::nullopt), 8);
+  EXPECT_EQ(negative_ttl(20, 20, 3), 3);
+  EXPECT_DOUBLE_EQ(remaining_ttl(12, 1.2), 10.8);
+  EXPECT_DOUBLE_EQ(remaining_ttl(3, 4), 0);
+  EXPECT_EQ(last_answer(5, 15), 20);
+  EXPECT_EQ(last_answer(5, std::nullopt), 5);
+}
+
+TEST(CaseJson, RoundTripKeepsEverythingJudged) {
+  CaseResult result = flip_case();
+  result.resolver = "unbound";
+  result.experiment = "E1";
+  result.name = "ttl5-default";
+  result.observations.back().ttl = 4;
+  judge(result);
+  CaseResult back = case_from_json(to_json(result));
+  EXPECT_EQ(back.name, "ttl5-default");
+  EXPECT_EQ(back.observations.size(), 4u);
+  EXPECT_EQ(*back.observations.back().ttl, 4u);
+  EXPECT_EQ(back.verdict, result.verdict);
+  EXPECT_DOUBLE_EQ(*back.measured, *result.measured);
+  EXPECT_EQ(to_json(back), to_json(result));
+}
+
+}  // namespace
+}  // namespace cutover::lab

@@ -1,0 +1,72 @@
+// The experiment framework: an experiment is a list of cases (CaseSpec), each with a unique
+// name, the resolver configuration it needs and a run function that drives the lab authority,
+// polls the resolver and records raw observations and expectations into a CaseResult.
+// Experiments are registered in one explicit list (experiments()). Case run functions are
+// called concurrently, each on its own thread, and share only thread-safe objects.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "lab/authority/authority_process.h"
+#include "lab/case_result.h"
+#include "lab/resolvers/instance.h"
+#include "lab/resolvers/resolver.h"
+
+namespace cutover::lab {
+
+class DelegationLab;
+
+// What the cases of one resolver share.
+struct LabEnv {
+  const ResolverAdapter* adapter = nullptr;
+  std::string version;
+  std::string tag;  // DNS-safe resolver label used in case names, e.g. "unbound"
+  AuthorityProcess* authority = nullptr;
+  std::string zone;  // the lab zone resolvers stub to, e.g. "cutover-lab."
+  InstancePool* pool = nullptr;
+  DelegationLab* delegation = nullptr;  // E8's three-tier lab; nullptr when it could not start
+};
+
+// A case cannot be measured (the lab failed, not the resolver): thrown by run functions.
+class LabError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Unwraps a lab operation's result or throws LabError.
+template <typename T>
+T need(base::Result<T> result) {
+  if (!result) throw LabError(result.error().message);
+  return std::move(*result);
+}
+
+struct CaseContext {
+  const LabEnv& env;
+  ResolverInstance& resolver;
+  // A DNS name unique to this case and resolver: "<label>.<tag>.<zone>".
+  std::string name(const std::string& label) const { return label + "." + env.tag + "." + env.zone; }
+};
+
+struct CaseSpec {
+  std::string experiment;
+  std::string name;
+  ResolverConfig config;  // upstream left as kStub with empty fields is filled in by the runner
+  std::string isolation;  // non-empty: the case gets a resolver instance of its own
+  std::function<void(CaseContext&, CaseResult&)> run;
+};
+
+struct ExperimentInfo {
+  std::string id;
+  std::string title;
+  std::function<std::vector<CaseSpec>(const LabEnv&)> cases;
+};
+
+// E1..E9 (and E10 when the pools module is present), in report order.
+const std::vector<ExperimentInfo>& experiments();
+
+}  // namespace cutover::lab

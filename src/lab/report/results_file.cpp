@@ -1,0 +1,178 @@
+// results.json in and out, writing every report file, and the consistency check.
+#include "lab/report/results_file.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "lab/experiments/experiment.h"
+
+namespace cutover::lab {
+namespace {
+
+using Json = nlohmann::json;
+
+base::Status write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) return base::make_error(base::ErrorCode::kIo, "cannot write " + path);
+  return {};
+}
+
+bool same(const std::optional<double>& a, const std::optional<double>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || std::abs(*a - *b) < 0.0005;
+}
+
+}  // namespace
+
+Json results_to_json(const RunResults& results) {
+  Json resolvers = Json::array();
+  for (const auto& resolver : results.resolvers) {
+    resolvers.push_back({{"name", resolver.name}, {"version", resolver.version}, {"status", resolver.status}});
+  }
+  Json cases = Json::array();
+  for (const auto& result : results.cases) cases.push_back(to_json(result));
+  return Json{{"started", results.started},
+              {"wall_seconds", std::round(results.wall_seconds * 10) / 10},
+              {"authority", results.authority},
+              {"resolvers", resolvers},
+              {"cases", cases}};
+}
+
+base::Result<RunResults> results_from_json(const Json& json) {
+  try {
+    RunResults results;
+    results.started = json.value("started", "");
+    results.wall_seconds = json.value("wall_seconds", 0.0);
+    results.authority = json.value("authority", "");
+    for (const auto& resolver : json.at("resolvers")) {
+      results.resolvers.push_back({resolver.at("name").get<std::string>(), resolver.value("version", ""),
+                                   resolver.value("status", "")});
+    }
+    for (const auto& entry : json.at("cases")) results.cases.push_back(case_from_json(entry));
+    return results;
+  } catch (const Json::exception& e) {
+    return base::make_error(base::ErrorCode::kMalformed, std::string("results.json: ") + e.what());
+  }
+}
+
+base::Result<RunResults> read_results(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return base::make_error(base::ErrorCode::kNotFound, "cannot read " + path);
+  Json json = Json::parse(in, nullptr, false);
+  if (json.is_discarded()) return base::make_error(base::ErrorCode::kMalformed, path + ": not JSON");
+  return results_from_json(json);
+}
+
+base::Status write_reports(const RunResults& results, const std::string& dir) {
+  auto json = write_file(dir + "/results.json", results_to_json(results).dump(1) + "\n");
+  if (!json) return json;
+  auto markdown = write_file(dir + "/report.md", render_markdown(results));
+  if (!markdown) return markdown;
+  return write_file(dir + "/report.html", render_html(results));
+}
+
+std::vector<std::string> check_reports(const std::string& dir) {
+  std::vector<std::string> problems;
+  auto results = read_results(dir + "/results.json");
+  if (!results) return {results.error().message};
+  for (const auto& stored : results->cases) {
+    std::string where = fmt::format("{} {} {}", stored.resolver, stored.experiment, stored.name);
+    if (stored.verdict == Verdict::kError || stored.verdict == Verdict::kNotSupported) {
+      if (!stored.observations.empty() && stored.verdict == Verdict::kNotSupported) {
+        problems.push_back(where + ": not supported but has observations");
+      }
+      continue;
+    }
+    CaseResult derived = stored;
+    judge(derived);
+    if (!same(derived.measured, stored.measured)) problems.push_back(where + ": measured does not follow from the observations");
+    if (!same(derived.delta, stored.delta)) problems.push_back(where + ": delta does not follow from measured and expected");
+    if (derived.verdict != stored.verdict) problems.push_back(where + ": verdict does not follow from delta and tolerance");
+  }
+  std::ifstream in(dir + "/report.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    problems.push_back("cannot read report.md");
+  } else if (text.str() != render_markdown(*results)) {
+    problems.push_back("report.md is not what results.json gives");
+  }
+  return problems;
+}
+
+std::string seconds_text(const std::optional<double>& value, bool sign) {
+  if (!value) return "—";
+  return sign ? fmt::format("{:+.3f}", *value) : fmt::format("{:.3f}", *value);
+}
+
+std::string expected_text(const CaseResult& result) {
+  std::string out;
+  for (const auto& expectation : result.expected) {
+    if (!out.empty()) out += " / ";
+    if (result.expected.size() > 1) out += expectation.label + " ";
+    out += expectation.low == expectation.high ? fmt::format("{:g}", expectation.low)
+                                               : fmt::format("{:g}–{:g}", expectation.low, expectation.high);
+  }
+  return out.empty() ? "—" : out;
+}
+
+std::string pass_text(const CaseResult& result) {
+  switch (result.verdict) {
+    case Verdict::kPass: return "yes";
+    case Verdict::kFail: return "**no**";
+    case Verdict::kNotSupported: return "not supported";
+    case Verdict::kError: return "error";
+  }
+  return "error";
+}
+
+std::string detail_text(const CaseResult& result) {
+  if (result.verdict == Verdict::kNotSupported || result.verdict == Verdict::kError) {
+    return result.note.substr(0, result.note.find('\n'));
+  }
+  const Json& details = result.details;
+  std::string out;
+  if (details.contains("fill") && details["fill"].contains("ttl")) {
+    out = fmt::format("1st TTL {}", details["fill"]["ttl"].get<std::uint32_t>());
+  }
+  if (result.experiment == "E3") {
+    std::string stale;
+    for (const auto& ttl : details.value("stale_ttls", Json::array())) {
+      if (stale.find(std::to_string(ttl.get<int>())) == std::string::npos) stale += (stale.empty() ? "" : ",") + std::to_string(ttl.get<int>());
+    }
+    out = fmt::format("1st fail {}, ok/fail {}/{}, stale TTL {}, polls {}",
+                      details.value("first_failure", Json()).is_null() ? std::string("none")
+                                                                      : fmt::format("{:.2f}", details["first_failure"].get<double>()),
+                      details.value("ok", 0), details.value("failed", 0), stale.empty() ? "none" : stale,
+                      details.value("pattern", ""));
+  } else if (result.experiment == "E9") {
+    out = fmt::format("failed reply {} after {:.2f} s, {} queries during outage, {} in all",
+                      details["failed_reply"].value("rcode", "?"), details["failed_reply"].value("after", 0.0),
+                      details.value("queries_during_outage", 0), details.value("authority_queries", 0));
+  } else if (result.experiment == "E4" && details.contains("flip_after_fill")) {
+    out += fmt::format(", flip {:.2f} s after fill", details["flip_after_fill"].get<double>());
+  } else if (result.experiment == "E8" && !result.matched.empty()) {
+    out = "follows " + result.matched;
+  }
+  if (!result.measured) out += (out.empty() ? "" : "; ") + result.note;
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> experiments_present(const RunResults& results) {
+  std::vector<std::pair<std::string, std::string>> present;
+  for (const auto& experiment : experiments()) {
+    for (const auto& result : results.cases) {
+      if (result.experiment == experiment.id) {
+        present.emplace_back(experiment.id, experiment.title);
+        break;
+      }
+    }
+  }
+  return present;
+}
+
+}  // namespace cutover::lab

@@ -1,0 +1,120 @@
+// Unit tests: report.md follows results.json, and the consistency check catches a measured
+// value, a verdict or a report line that does not follow from the raw observations.
+#include "lab/report/results_file.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace cutover::lab {
+namespace {
+
+RunResults sample() {
+  RunResults results;
+  results.started = "2026-01-01T00:00:00Z";
+  results.wall_seconds = 12.5;
+  results.authority = "127.0.0.1:5353";
+  results.resolvers = {{"unbound", "1.17.1", "ok"}, {"kresd", "5.6.0", "ok"}};
+  CaseResult pass;
+  pass.resolver = "unbound";
+  pass.version = "1.17.1";
+  pass.experiment = "E1";
+  pass.name = "ttl5-default";
+  pass.config = "default";
+  pass.expected = {{"TTL", 5, 5}};
+  pass.rule_value = "192.0.2.2";
+  pass.observations = {{0.2, 0.201, "NOERROR", {"192.0.2.1"}, 5}, {5.4, 5.401, "NOERROR", {"192.0.2.2"}, 5}};
+  pass.details["fill"] = {{"ttl", 5}};
+  judge(pass);
+  CaseResult unsupported;
+  unsupported.resolver = "kresd";
+  unsupported.version = "5.6.0";
+  unsupported.experiment = "E2";
+  unsupported.name = "soa20-min20-neg3";
+  unsupported.config = "neg3";
+  unsupported.verdict = Verdict::kNotSupported;
+  unsupported.note = "no negative cap";
+  results.cases = {pass, unsupported};
+  return results;
+}
+
+class ReportsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/lab-report-XXXXXX";
+    dir_ = ::mkdtemp(pattern);
+  }
+  void TearDown() override {
+    for (const char* file : {"results.json", "report.md", "report.html"}) std::remove((dir_ + "/" + file).c_str());
+    ::rmdir(dir_.c_str());
+  }
+  std::string read(const std::string& file) {
+    std::ifstream in(dir_ + "/" + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+  void write(const std::string& file, const std::string& text) { std::ofstream(dir_ + "/" + file) << text; }
+  std::string dir_;
+};
+
+TEST_F(ReportsTest, WrittenReportsAreConsistent) {
+  ASSERT_TRUE(write_reports(sample(), dir_));
+  EXPECT_TRUE(check_reports(dir_).empty());
+  std::string markdown = read("report.md");
+  EXPECT_NE(markdown.find("| unbound | 1.17.1 | ttl5-default | default | 5 | 5.400 | +0.400 | yes | 1st TTL 5 |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| kresd | 5.6.0 | soa20-min20-neg3 | neg3 | — | — | — | not supported | no negative cap |"),
+            std::string::npos);
+  EXPECT_NE(read("report.html").find("<table>"), std::string::npos);
+}
+
+TEST_F(ReportsTest, ResultsRoundTrip) {
+  auto back = results_from_json(results_to_json(sample()));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(render_markdown(*back), render_markdown(sample()));
+}
+
+TEST_F(ReportsTest, TamperedMeasuredValueIsCaught) {
+  RunResults results = sample();
+  results.cases[0].measured = 4.0;
+  ASSERT_TRUE(write_reports(results, dir_));
+  auto problems = check_reports(dir_);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("measured"), std::string::npos);
+}
+
+TEST_F(ReportsTest, WrongVerdictIsCaught) {
+  RunResults results = sample();
+  results.cases[0].verdict = Verdict::kFail;
+  ASSERT_TRUE(write_reports(results, dir_));
+  EXPECT_FALSE(check_reports(dir_).empty());
+}
+
+TEST_F(ReportsTest, EditedReportIsCaught) {
+  ASSERT_TRUE(write_reports(sample(), dir_));
+  std::string markdown = read("report.md");
+  markdown.replace(markdown.find("5.400"), 5, "5.100");
+  write("report.md", markdown);
+  auto problems = check_reports(dir_);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("report.md"), std::string::npos);
+}
+
+TEST(Compare, ShowsChangedVerdictsAndLargeShifts) {
+  RunResults before = sample();
+  RunResults after = sample();
+  after.cases[0].observations[1].sent = 7.2;
+  after.cases[0].version = "1.22.0";
+  judge(after.cases[0]);
+  std::string text = render_compare(before, after);
+  EXPECT_NE(text.find("verdict changed"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 of 2 cases differ"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cutover::lab

@@ -1,0 +1,47 @@
+// External resolver (`external:ADDR:PORT`): one the user runs and configures. The lab cannot
+// change its settings, so only cases with default cache settings and the stub upstream run.
+#include "client/query.h"
+#include "lab/resolvers/resolver.h"
+
+namespace cutover::lab {
+namespace {
+
+class External : public ResolverAdapter {
+ public:
+  External(std::string host, std::uint16_t port, std::string text)
+      : host_(std::move(host)), port_(port), text_(std::move(text)) {}
+
+  std::string name() const override { return "external:" + text_; }
+  std::string program() const override { return {}; }
+  std::string version() const override { return "external"; }
+  std::string unsupported(const ResolverConfig& config) const override {
+    if (!config.cache.is_default()) return "the lab cannot change an external resolver's cache settings";
+    if (config.upstream.kind != Upstream::Kind::kStub) return "an external resolver cannot be pointed at the lab root";
+    return {};
+  }
+  LaunchPlan plan(const std::string&, std::uint16_t, const ResolverConfig&) const override { return {}; }
+  bool external() const override { return true; }
+  std::string external_host() const override { return host_; }
+  std::uint16_t external_port() const override { return port_; }
+
+ protected:
+  std::vector<std::string> version_command() const override { return {}; }
+
+ private:
+  std::string host_;
+  std::uint16_t port_;
+  std::string text_;
+};
+
+}  // namespace
+
+std::unique_ptr<ResolverAdapter> make_external(const std::string& address) {
+  auto parsed = client::parse_server(address);
+  if (!parsed) return nullptr;
+  std::string text = net::format_address(parsed->storage);
+  std::string host = text.substr(0, text.rfind(':'));
+  if (!host.empty() && host.front() == '[') host = host.substr(1, host.size() - 2);
+  return std::make_unique<External>(host, parsed->port(), address);
+}
+
+}  // namespace cutover::lab

@@ -1,0 +1,81 @@
+// ResolverAdapter: what the lab needs to know to run one resolver product: its config for a
+// set of cache settings, its command line, its version, and which settings it cannot express
+// (reported as "not supported", never skipped silently). One file per resolver; adding a
+// resolver is one new file and one line in registry.cpp. Adapters are stateless and thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cutover::lab {
+
+// The cache knobs an experiment asks for; unset means the product's default.
+struct CacheSettings {
+  std::optional<std::uint32_t> ttl_floor;
+  std::optional<std::uint32_t> ttl_cap;
+  std::optional<std::uint32_t> negative_cap;
+  std::optional<std::uint32_t> stale_window;  // serve-stale on, with this window in seconds
+  // "default", or the knobs joined, e.g. "floor15", "cap8", "neg3", "stale15".
+  std::string label() const;
+  bool is_default() const { return label() == "default"; }
+};
+
+// Where the resolver sends queries: the lab zone to one lab authority (stub/forward), or
+// everything from root hints (a lab root server on port 53 of a loopback address).
+struct Upstream {
+  enum class Kind { kStub, kRootHints };
+  Kind kind = Kind::kStub;
+  std::string zone;       // stub: the lab zone, e.g. "cutover-lab."
+  std::string host;       // stub: authority address; root hints: the root server's address
+  std::uint16_t port = 53;
+  std::string root_name = "a.root-servers.lab.";
+};
+
+struct ResolverConfig {
+  CacheSettings cache;
+  Upstream upstream;
+};
+
+// Files to write into the instance directory and the command that runs the resolver in the
+// foreground on 127.0.0.1:`port`.
+struct LaunchPlan {
+  std::vector<std::pair<std::string, std::string>> files;  // name inside the directory, content
+  std::vector<std::string> argv;
+};
+
+class ResolverAdapter {
+ public:
+  virtual ~ResolverAdapter() = default;
+  virtual std::string name() const = 0;
+  // The executable (checked in PATH before anything runs).
+  virtual std::string program() const = 0;
+  // The product version as the program reports it (empty when it cannot be run).
+  virtual std::string version() const;
+  // Empty when the product can express `config`, else the reason it cannot.
+  virtual std::string unsupported(const ResolverConfig& config) const = 0;
+  virtual LaunchPlan plan(const std::string& dir, std::uint16_t port, const ResolverConfig& config) const = 0;
+  // An external resolver is not started by the lab: it already listens at address().
+  virtual bool external() const { return false; }
+  virtual std::string external_host() const { return {}; }
+  virtual std::uint16_t external_port() const { return 0; }
+
+ protected:
+  // The first dotted version number in `text` (e.g. "BIND 9.18.49-1" -> "9.18.49").
+  static std::string first_version(const std::string& text);
+  virtual std::vector<std::string> version_command() const = 0;
+};
+
+// The adapter for a --resolvers entry: unbound, bind, kresd, pdns-recursor, dnsmasq or
+// external:ADDR:PORT. nullptr for an unknown name.
+std::unique_ptr<ResolverAdapter> make_resolver(const std::string& spec);
+// The names `all` stands for.
+std::vector<std::string> builtin_resolver_names();
+
+// Root hints in master-file form (named.root), used by unbound, BIND and the PowerDNS Recursor.
+std::string root_hints_file(const Upstream& upstream);
+
+}  // namespace cutover::lab

@@ -1,0 +1,98 @@
+// Unit tests: the config each resolver adapter writes for the lab's cache settings, and the
+// settings each reports as not supported.
+#include <gtest/gtest.h>
+
+#include "lab/resolvers/resolver.h"
+
+namespace cutover::lab {
+namespace {
+
+ResolverConfig stub(CacheSettings cache = {}) {
+  return {cache, {Upstream::Kind::kStub, "cutover-lab.", "127.0.0.1", 5353}};
+}
+
+std::string config_text(const std::string& resolver, const ResolverConfig& config) {
+  auto adapter = make_resolver(resolver);
+  LaunchPlan plan = adapter->plan("/tmp/x", 6000, config);
+  std::string text;
+  for (const auto& [file, content] : plan.files) text += content;
+  return text;
+}
+
+TEST(ResolverConfig, LabelsNameTheKnobs) {
+  EXPECT_EQ(CacheSettings{}.label(), "default");
+  EXPECT_EQ(CacheSettings{.ttl_floor = 15}.label(), "floor15");
+  EXPECT_EQ((CacheSettings{.ttl_cap = 8, .stale_window = 15}.label()), "cap8-stale15");
+}
+
+TEST(ResolverConfig, UnboundStubAndKnobs) {
+  std::string text = config_text("unbound", stub({.ttl_floor = 15, .ttl_cap = 8, .negative_cap = 3, .stale_window = 15}));
+  for (const char* line : {"port: 6000", "do-not-query-localhost: no", "module-config: \"iterator\"",
+                           "qname-minimisation: no", "prefetch: no", "cache-min-ttl: 15", "cache-max-ttl: 8",
+                           "cache-max-negative-ttl: 3", "serve-expired: yes", "serve-expired-ttl: 15",
+                           "name: \"cutover-lab.\"", "stub-addr: 127.0.0.1@5353"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line;
+  }
+  EXPECT_EQ(config_text("unbound", stub()).find("cache-min-ttl"), std::string::npos);
+}
+
+TEST(ResolverConfig, BindUsesTheGlobalPortForStubs) {
+  std::string text = config_text("bind", stub({.ttl_floor = 15, .negative_cap = 3, .stale_window = 15}));
+  for (const char* line : {"listen-on port 6000", "port 5353;", "dnssec-validation no;", "qname-minimization off;",
+                           "prefetch 0;", "min-cache-ttl 15;", "max-ncache-ttl 3;", "max-stale-ttl 15;",
+                           "type static-stub; server-addresses { 127.0.0.1; }", "controls { };"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line;
+  }
+}
+
+TEST(ResolverConfig, BindRootHintsHasNoOutgoingPort) {
+  ResolverConfig config{{}, {Upstream::Kind::kRootHints, "", "127.53.0.1", 53}};
+  std::string text = config_text("bind", config);
+  EXPECT_EQ(text.find("  port "), std::string::npos);
+  EXPECT_NE(text.find("type hint"), std::string::npos);
+  EXPECT_NE(text.find("a.root-servers.lab. 3600000 IN A 127.53.0.1"), std::string::npos);
+}
+
+TEST(ResolverConfig, KresdStubAndStaleWindow) {
+  std::string text = config_text("kresd", stub({.ttl_cap = 8, .stale_window = 15}));
+  EXPECT_NE(text.find("net.listen('127.0.0.1', 6000"), std::string::npos);
+  EXPECT_NE(text.find("policy.STUB({'127.0.0.1@5353'})"), std::string::npos);
+  EXPECT_NE(text.find("cache.max_ttl(8)"), std::string::npos);
+  EXPECT_NE(text.find("ttl + 15 > 0"), std::string::npos);
+  EXPECT_NE(text.find("NO_MINIMIZE"), std::string::npos);
+}
+
+TEST(ResolverConfig, PdnsRecursorForwardZone) {
+  std::string text = config_text("pdns-recursor", stub({.ttl_floor = 15, .negative_cap = 3}));
+  for (const char* line : {"local-port=6000", "forward-zones=cutover-lab.=127.0.0.1:5353", "dnssec=off",
+                           "qname-minimization=no", "minimum-ttl-override=15", "max-negative-ttl=3", "dont-query=\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line;
+  }
+}
+
+TEST(ResolverConfig, DnsmasqServerLine) {
+  std::string text = config_text("dnsmasq", stub({.ttl_floor = 15, .stale_window = 15}));
+  EXPECT_NE(text.find("server=/cutover-lab/127.0.0.1#5353"), std::string::npos);
+  EXPECT_NE(text.find("min-cache-ttl=15"), std::string::npos);
+  EXPECT_NE(text.find("use-stale-cache=15"), std::string::npos);
+}
+
+TEST(ResolverConfig, UnsupportedSettingsSayWhy) {
+  EXPECT_FALSE(make_resolver("kresd")->unsupported(stub({.negative_cap = 3})).empty());
+  EXPECT_FALSE(make_resolver("dnsmasq")->unsupported(stub({.negative_cap = 3})).empty());
+  EXPECT_FALSE(make_resolver("pdns-recursor")->unsupported(stub({.stale_window = 15})).empty());
+  EXPECT_TRUE(make_resolver("pdns-recursor")->unsupported(stub({.stale_window = 30})).empty());
+  ResolverConfig roots{{}, {Upstream::Kind::kRootHints, "", "127.53.0.1", 53}};
+  EXPECT_FALSE(make_resolver("dnsmasq")->unsupported(roots).empty());
+  EXPECT_TRUE(make_resolver("unbound")->unsupported(roots).empty());
+  auto external = make_resolver("external:127.0.0.1:5300");
+  ASSERT_NE(external, nullptr);
+  EXPECT_TRUE(external->external());
+  EXPECT_EQ(external->external_port(), 5300);
+  EXPECT_TRUE(external->unsupported(stub()).empty());
+  EXPECT_FALSE(external->unsupported(stub({.ttl_cap = 8})).empty());
+  EXPECT_EQ(make_resolver("coredns"), nullptr);
+}
+
+}  // namespace
+}  // namespace cutover::lab

@@ -1,0 +1,51 @@
+// Unbound adapter: `unbound -d -c unbound.conf`, iterator only (no validator), stub zone to the
+// lab authority or root hints. Foreground-as-root settings per docs/lab.md.
+#include <fmt/format.h>
+
+#include "lab/resolvers/resolver.h"
+
+namespace cutover::lab {
+namespace {
+
+class Unbound : public ResolverAdapter {
+ public:
+  std::string name() const override { return "unbound"; }
+  std::string program() const override { return "unbound"; }
+  std::string unsupported(const ResolverConfig&) const override { return {}; }
+
+  LaunchPlan plan(const std::string& dir, std::uint16_t port, const ResolverConfig& config) const override {
+    const CacheSettings& cache = config.cache;
+    std::string conf = fmt::format(
+        "server:\n"
+        "  interface: 127.0.0.1\n  port: {}\n  do-ip6: no\n  do-not-query-localhost: no\n"
+        "  username: \"\"\n  chroot: \"\"\n  directory: \"{}\"\n  pidfile: \"{}/unbound.pid\"\n"
+        "  use-syslog: no\n  logfile: \"\"\n  verbosity: 1\n  num-threads: 1\n"
+        "  module-config: \"iterator\"\n  qname-minimisation: no\n  prefetch: no\n"
+        "  access-control: 127.0.0.0/8 allow\n",
+        port, dir, dir);
+    if (cache.ttl_floor) conf += fmt::format("  cache-min-ttl: {}\n", *cache.ttl_floor);
+    if (cache.ttl_cap) conf += fmt::format("  cache-max-ttl: {}\n", *cache.ttl_cap);
+    if (cache.negative_cap) conf += fmt::format("  cache-max-negative-ttl: {}\n", *cache.negative_cap);
+    if (cache.stale_window) conf += fmt::format("  serve-expired: yes\n  serve-expired-ttl: {}\n", *cache.stale_window);
+    LaunchPlan plan;
+    if (config.upstream.kind == Upstream::Kind::kRootHints) {
+      conf += fmt::format("  root-hints: \"{}/root.hints\"\n", dir);
+      plan.files.emplace_back("root.hints", root_hints_file(config.upstream));
+    } else {
+      conf += fmt::format("stub-zone:\n  name: \"{}\"\n  stub-addr: {}@{}\n", config.upstream.zone,
+                          config.upstream.host, config.upstream.port);
+    }
+    plan.files.emplace_back("unbound.conf", conf);
+    plan.argv = {"unbound", "-d", "-c", dir + "/unbound.conf"};
+    return plan;
+  }
+
+ protected:
+  std::vector<std::string> version_command() const override { return {"unbound", "-V"}; }
+};
+
+}  // namespace
+
+std::unique_ptr<ResolverAdapter> make_unbound() { return std::make_unique<Unbound>(); }
+
+}  // namespace cutover::lab

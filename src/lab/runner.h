@@ -1,0 +1,41 @@
+// LabRunner: `cutover lab run`. Starts the lab authority, then for every resolver and every
+// chosen experiment runs all cases at once (each on its own thread, each with a unique name),
+// starting resolver instances on first use, and collects the CaseResults. Progress lines go
+// to the given stream. Not thread-safe itself; run() is called once.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "lab/case_result.h"
+
+namespace cutover::lab {
+
+struct RunOptions {
+  std::vector<std::string> resolvers;    // names or external:ADDR:PORT
+  std::vector<std::string> experiments;  // E1 ...
+  std::string out_dir;
+  std::string cutover_binary;
+  std::string zone = "cutover-lab.";
+  std::uint16_t authority_port = 0;  // 0: any free port
+};
+
+struct ResolverSummary {
+  std::string name;
+  std::string version;
+  std::string status;  // "ok", or why it did not run
+};
+
+struct RunResults {
+  std::vector<ResolverSummary> resolvers;
+  std::vector<CaseResult> cases;
+  double wall_seconds = 0;
+  std::string started;  // UTC, ISO 8601
+  std::string authority;  // address of the lab authority
+};
+
+base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress);
+
+}  // namespace cutover::lab

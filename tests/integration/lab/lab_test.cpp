@@ -1,0 +1,110 @@
+// Integration tests of `cutover lab`: the CI subset (E1, E2, E4 on Unbound and BIND) must run
+// with every case measured, and its report must follow from its raw observations; the lab
+// authority's control API changes answers at runtime. Needs unbound and named (Debian
+// packages unbound, bind9); skipped with a message when they are missing.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "support/dig.h"
+#include "support/process.h"
+
+namespace cutover::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+bool installed(const char* program) {
+  return run_command({"sh", "-c", std::string("command -v ") + program}, 5s).exit_code == 0;
+}
+
+TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
+  if (!installed("unbound") || !installed("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
+  std::string out = make_temp_dir("lab-ci");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments",
+                                   "E1,E2,E4", "--out", out},
+                                  240s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  // Exit 3 means a case could not be measured: that fails CI; findings (exit 0) do not.
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  ASSERT_EQ(results["resolvers"].size(), 2u);
+  for (const auto& resolver : results["resolvers"]) {
+    EXPECT_EQ(resolver["status"], "ok");
+    EXPECT_FALSE(resolver["version"].get<std::string>().empty());
+  }
+  // 4 E1 + 8 E2 + 10 E4 cases per resolver.
+  ASSERT_EQ(results["cases"].size(), 44u);
+  for (const auto& item : results["cases"]) {
+    std::string where = item["resolver"].get<std::string>() + " " + item["case"].get<std::string>();
+    for (const char* field : {"resolver", "version", "experiment", "case", "expected", "measured", "delta",
+                              "tolerance", "pass", "observations"}) {
+      EXPECT_TRUE(item.contains(field)) << where << " lacks " << field;
+    }
+    EXPECT_NE(item["verdict"], "error") << where << ": " << item["note"];
+    if (item["verdict"] == "pass" || item["verdict"] == "fail") {
+      EXPECT_FALSE(item["measured"].is_null()) << where;
+      EXPECT_FALSE(item["observations"].empty()) << where;
+    }
+  }
+
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+  EXPECT_NE(read_file(out + "/report.md").find("## E4."), std::string::npos);
+  EXPECT_NE(read_file(out + "/report.html").find("<svg"), std::string::npos);
+}
+
+TEST(Lab, CheckRejectsAReportThatDoesNotFollowFromTheObservations) {
+  std::string out = make_temp_dir("lab-check");
+  write_file(out + "/results.json", R"({"started":"x","wall_seconds":1,"authority":"a","resolvers":[],"cases":[
+    {"resolver":"unbound","version":"1","experiment":"E1","case":"c","config":"default",
+     "expected":[{"label":"TTL","low":5,"high":5}],"tolerance":{"below":-1.2,"above":1.5},
+     "rule":"first_answer","rule_value":"192.0.2.2","measured":9.0,"delta":4.0,"matched":"TTL",
+     "pass":false,"verdict":"fail","note":"","log_tail":"","fill_phase":0.5,"window":15,"details":{},
+     "observations":[{"sent":5.2,"received":5.21,"rcode":"NOERROR","answer":["192.0.2.2"],"ttl":5}]}]})");
+  write_file(out + "/report.md", "# edited by hand\n");
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_NE(check.out.find("measured does not follow"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("report.md is not what results.json gives"), std::string::npos) << check.out;
+}
+
+TEST(Lab, AuthorityControlApiChangesAnswersAtRuntime) {
+  std::string dir = make_temp_dir("lab-authority");
+  std::uint16_t dns_port = free_port();
+  std::uint16_t control_port = free_port();
+  ChildProcess server({CUTOVER_BINARY, "serve", "--lab", "--listen", "127.0.0.1:" + std::to_string(dns_port),
+                       "--control", "127.0.0.1:" + std::to_string(control_port)},
+                      dir + "/serve.log");
+  std::string base = "http://127.0.0.1:" + std::to_string(control_port);
+  auto curl = [&](const std::string& method, const std::string& path, const std::string& body) {
+    return run_command({"curl", "-s", "-X", method, "-d", body, base + path}, 5s);
+  };
+  CommandResult zone;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    zone = curl("PUT", "/lab/zones/t.lab.", R"({"soa_ttl":60,"minimum":6,"negative":"uncapped"})");
+    if (zone.out.find("at_ns") != std::string::npos) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_NE(zone.out.find("at_ns"), std::string::npos) << zone.out << server.log();
+  ASSERT_NE(curl("PUT", "/lab/rrsets/www.t.lab./A", R"({"ttl":5,"data":["192.0.2.7"]})").out.find("at_ns"),
+            std::string::npos);
+  std::string at = "@127.0.0.1";
+  std::string port = std::to_string(dns_port);
+  CommandResult answer = run_command({"dig", at, "-p", port, "+short", "www.t.lab.", "A"}, 5s);
+  EXPECT_EQ(answer.out, "192.0.2.7\n");
+  CommandResult negative = run_command({"dig", at, "-p", port, "+noall", "+authority", "nope.t.lab.", "A"}, 5s);
+  EXPECT_NE(negative.out.find("\t60\tIN\tSOA"), std::string::npos) << negative.out;
+  curl("PUT", "/lab/outage/name/www.t.lab.", R"({"mode":"refuse"})");
+  CommandResult refused = run_command({"dig", at, "-p", port, "www.t.lab.", "A"}, 5s);
+  EXPECT_NE(refused.out.find("status: REFUSED"), std::string::npos) << refused.out;
+  CommandResult counts = run_command({"curl", "-s", base + "/lab/counts"}, 5s);
+  EXPECT_NE(counts.out.find(R"("name":"www.t.lab.","type":"A")"), std::string::npos) << counts.out;
+  EXPECT_NE(curl("PUT", "/lab/rrsets/www.t.lab./A", R"({"ttl":5,"data":["bad"]})").out.find("error"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cutover::testing

@@ -158,7 +158,6 @@ void start_child(std::vector<char*>& args, int log, pid_t parent, const std::str
   std::fprintf(stderr, "exec %s: %s\n", args[0], std::strerror(errno));
   ::_exit(127);
 }
-}
 
 }  // namespace
 

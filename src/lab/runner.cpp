@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <ctime>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "lab/authority/authority_process.h"
+#include "lab/authority/delegation_lab.h"
 #include "lab/clock.h"
 #include "lab/experiments/experiment.h"
 #include "lab/process.h"
@@ -76,6 +78,18 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
       if (id == experiment.id) chosen.push_back(&experiment);
     }
   }
+  std::unique_ptr<DelegationLab> delegation;
+  if (std::find(options.experiments.begin(), options.experiments.end(), "E8") != options.experiments.end()) {
+    auto started = DelegationLab::start(options.cutover_binary, work);
+    if (started) {
+      delegation = std::move(*started);
+      std::fprintf(progress, "three-tier lab: root and parent %s:53, old child %s:53, new child %s:53\n",
+                   delegation->root_address().c_str(), delegation->old_server().host().c_str(),
+                   delegation->new_server().host().c_str());
+    } else {
+      std::fprintf(progress, "three-tier lab failed, E8 cases will say why: %s\n", started.error().message.c_str());
+    }
+  }
 
   std::vector<std::unique_ptr<ResolverRun>> runs;
   for (std::size_t i = 0; i < options.resolvers.size(); ++i) {
@@ -98,6 +112,7 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     run->env.authority = authority->get();
     run->env.zone = options.zone;
     run->env.pool = run->pool.get();
+    run->env.delegation = delegation.get();
     results.resolvers.push_back({run->adapter->name(), run->env.version, run->status});
     runs.push_back(std::move(run));
   }

@@ -1,0 +1,82 @@
+// E8: parent vs child NS TTL. Each case gets its own child zone under "e8.", delegated by the
+// parent to the old server; the resolver starts from root hints and is filled once, then the
+// parent moves the delegation to the new server (1 s after the fill) and the resolver is asked
+// a fresh name every second. Expected: the parent's or the child's NS TTL minus the time from
+// fill to change; the report says which one the resolver followed.
+#include <fmt/format.h>
+
+#include "lab/authority/delegation_lab.h"
+#include "lab/clock.h"
+#include "lab/expectations.h"
+#include "lab/experiments/common.h"
+#include "lab/probe.h"
+
+namespace cutover::lab {
+namespace {
+
+void serve_child(AuthorityProcess& server, const std::string& child, const std::string& ns_label,
+                 std::uint32_t child_ttl, const std::string& address) {
+  std::string ns = ns_label + "." + child;
+  need(server.put_zone(child, 60, 60));
+  need(server.put_rrset(child, "NS", child_ttl, {ns}));
+  need(server.put_rrset(ns, "A", child_ttl, {server.host()}));
+  need(server.put_rrset("*." + child, "A", 60, {address}));
+}
+
+void delegate(AuthorityProcess& parent, const std::string& child, const std::string& ns_label,
+              std::uint32_t parent_ttl, const std::string& server_host) {
+  std::string ns = ns_label + "." + child;
+  need(parent.put_rrset(ns, "A", parent_ttl, {server_host}));
+  need(parent.put_rrset(child, "NS", parent_ttl, {ns}));
+}
+
+void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, CaseContext& context, CaseResult& result) {
+  DelegationLab* lab = context.env.delegation;
+  if (lab == nullptr) throw LabError("the three-tier lab is not running");
+  std::string child = fmt::format("p{}c{}.{}.{}", parent_ttl, child_ttl, context.env.tag, DelegationLab::kParent);
+  serve_child(lab->old_server(), child, "ns-old", child_ttl, kOldAddress);
+  serve_child(lab->new_server(), child, "ns-new", child_ttl, kNewAddress);
+  delegate(lab->top(), child, "ns-old", parent_ttl, lab->old_server().host());
+  std::int64_t filled = fill_cache(context, result, "fill." + child);
+  sleep_until(after(filled, 1));
+  need(lab->top().put_rrset("ns-new." + child, "A", parent_ttl, {lab->new_server().host()}));
+  std::int64_t moved = need(lab->top().put_rrset(child, "NS", parent_ttl, {"ns-new." + child}));
+  need(lab->top().delete_name("ns-old." + child));
+  double since_fill = seconds_between(filled, moved);
+  result.details["parent_ns_ttl"] = parent_ttl;
+  result.details["child_ns_ttl"] = child_ttl;
+  result.details["moved_after_fill"] = since_fill;
+  result.expected = {point("parent", remaining_ttl(parent_ttl, since_fill)),
+                     point("child", remaining_ttl(child_ttl, since_fill))};
+  double window = std::max(parent_ttl, child_ttl) + 15.0;
+  for (int poll = 0; poll < static_cast<int>(window); ++poll) {
+    sleep_until(after(moved, poll));
+    Observation observation = ask(context.resolver.address(), fmt::format("q{}.{}", poll, child), dns::RRType::A,
+                                  moved, std::chrono::milliseconds(900));
+    result.observations.push_back(observation);
+    if (observation.rcode == "NOERROR" && !observation.answer.empty() && observation.answer.front() == kNewAddress) break;
+  }
+  result.rule = Rule::kFirstAnswer;
+  result.rule_value = kNewAddress;
+  result.window = window;
+}
+
+}  // namespace
+
+std::vector<CaseSpec> e8_cases(const LabEnv& env) {
+  std::vector<CaseSpec> specs;
+  for (auto [parent_ttl, child_ttl] : {std::pair{6U, 30U}, std::pair{30U, 6U}}) {
+    ResolverConfig config;
+    config.upstream.kind = Upstream::Kind::kRootHints;
+    config.upstream.port = 53;
+    config.upstream.root_name = DelegationLab::kRootServer;
+    if (env.delegation != nullptr) config.upstream.host = env.delegation->root_address();
+    specs.push_back({"E8", fmt::format("parent{}-child{}", parent_ttl, child_ttl), config, "",
+                     [parent_ttl, child_ttl](CaseContext& context, CaseResult& result) {
+                       run_switch(parent_ttl, child_ttl, context, result);
+                     }});
+  }
+  return specs;
+}
+
+}  // namespace cutover::lab

@@ -12,8 +12,9 @@ packages=(
   libasio-dev libcpp-httplib-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev
   bind9-dnsutils knot-dnsutils bind9-utils
   python3 dnsperf
-  unbound bind9 knot-resolver pdns-recursor dnsmasq
   nsd knot bind9 sqlite3
+  openssl iproute2
+  unbound bind9 knot-resolver pdns-recursor dnsmasq
 )
 
 missing=()

@@ -10,6 +10,10 @@
 #include "dns/types.h"
 #include "zone/zone.h"
 
+namespace cutover::pool {
+struct PoolAnswer;
+}  // namespace cutover::pool
+
 namespace cutover::auth {
 
 struct PlannedRRset {
@@ -29,6 +33,7 @@ struct AnswerPlan {
   std::vector<PlannedRRset> answer;
   std::vector<PlannedRRset> authority;
   std::vector<PlannedRRset> additional;
+  const pool::PoolAnswer* pool = nullptr;  // set when a health-checked pool answered
 };
 
 }  // namespace cutover::auth

@@ -48,6 +48,7 @@ QueryOutcome finish(QueryOutcome outcome, const AnswerPlan& plan, ResponseFrame 
   response = encode_answer(plan, std::move(frame));
   outcome.respond = true;
   outcome.rcode = plan.rcode;
+  outcome.pool = plan.pool;
   return outcome;
 }
 
@@ -67,7 +68,7 @@ QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> qu
 }
 
 QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                                  std::vector<std::uint8_t>& response) {
+                                  std::vector<std::uint8_t>& response, const pool::PoolAnswers* pools) {
   QueryOutcome outcome;
   auto header = dns::parse_header(query);
   if (!header || header->qr) return outcome;  // unreadable, or a response: never answer those
@@ -112,7 +113,7 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   if (zone == nullptr) return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);
 
   bool minimal_any = transport == Transport::kUdp;
-  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any);
+  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, pools);
   return finish(std::move(outcome), plan, std::move(frame), response);
 }
 

@@ -12,6 +12,11 @@
 #include "dns/types.h"
 #include "zone/zone.h"
 
+namespace cutover::pool {
+class PoolAnswers;
+struct PoolAnswer;
+}  // namespace cutover::pool
+
 namespace cutover::auth {
 
 enum class Transport { kUdp, kTcp };
@@ -46,6 +51,8 @@ struct QueryOutcome {
   dns::Rcode rcode = dns::Rcode::kNoError;
   dns::Name qname;
   dns::RRType qtype = dns::RRType::A;
+  // The pool that answered, if any; valid while the PoolAnswers snapshot is held.
+  const pool::PoolAnswer* pool = nullptr;
 };
 
 // Largest UDP payload we ever advertise or send (DNS flag day 2020).
@@ -57,6 +64,10 @@ QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> qu
                           std::vector<std::uint8_t>& response, bool describe = true);
 // The general pipeline alone, without the fast path; the fast path must match it byte for byte.
 QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                                  std::vector<std::uint8_t>& response);
+                                  std::vector<std::uint8_t>& response, const pool::PoolAnswers* pools = nullptr);
+// The same with health-checked pools: names owned by a pool are answered from `pools`
+// (which the caller keeps alive until it is done with the outcome). In pool_plan.cpp.
+QueryOutcome answer_query(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> query,
+                          Transport transport, std::vector<std::uint8_t>& response, bool describe = true);
 
 }  // namespace cutover::auth

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "auth/pool_plan.h"
+
 namespace cutover::auth {
 namespace {
 
@@ -113,7 +115,8 @@ const zone::Node* find_wildcard(const zone::Zone& zone, const Name& name) {
 
 }  // namespace
 
-AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, bool minimal_any) {
+AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, bool minimal_any,
+                       const pool::PoolAnswers* pools) {
   AnswerPlan plan;
   plan.authoritative = true;
   Name name = qname;
@@ -128,6 +131,10 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
     if (cut != nullptr) {
       plan_referral(zone, *cut, plan);
       plan.authoritative = !plan.answer.empty();
+      return plan;
+    }
+    if (const pool::PoolAnswer* pool = pools != nullptr ? pools->find(name) : nullptr) {
+      if (!plan_pool_answer(*pool, name, qtype, plan)) add_negative_soa(zone, plan);  // never NXDOMAIN
       return plan;
     }
 

@@ -7,6 +7,8 @@
 namespace cutover::cmd {
 
 void add_serve_command(CLI::App& app);
+void add_status_command(CLI::App& app);
+void add_explain_command(CLI::App& app);
 void add_reload_command(CLI::App& app);
 void add_check_zone_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);

@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "cutover 0.1.0");
   cutover::cmd::add_serve_command(app);
+  cutover::cmd::add_status_command(app);
+  cutover::cmd::add_explain_command(app);
   cutover::cmd::add_reload_command(app);
   cutover::cmd::add_check_zone_command(app);
   cutover::cmd::add_sweep_command(app);

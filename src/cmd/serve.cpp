@@ -15,7 +15,9 @@
 #include "cmd/pid_file.h"
 #include "cmd/serve_config.h"
 #include "lab/authority/lab_authority.h"
+#include "cmd/demo_endpoints.h"
 #include "server/control_service.h"
+#include "server/pool_service.h"
 #include "server/server.h"
 #include "writes/writes_service.h"
 
@@ -50,7 +52,7 @@ sigset_t control_signals() {
   return set;
 }
 
-void print_embedded_hint(const net::SocketAddress& address) {
+void print_embedded_hint(const net::SocketAddress& address, std::uint16_t control_port) {
   std::string text = net::format_address(address.storage);
   std::string host = text.substr(0, text.rfind(':'));
   if (host.front() == '[') host = host.substr(1, host.size() - 2);  // dig wants a bare IPv6 address
@@ -62,6 +64,14 @@ void print_embedded_hint(const net::SocketAddress& address) {
                "        %s anything.wild.example.test TXT\n"
                "        %s host.sub.example.test A      (a referral)\n",
                dig.c_str(), dig.c_str(), dig.c_str(), dig.c_str());
+  if (control_port == 0) return;
+  std::string api = "127.0.0.1:" + std::to_string(control_port);
+  std::fprintf(stderr,
+               "  pool: %s app.example.test A      (127.0.0.11 while healthy)\n"
+               "        cutover status --control %s\n"
+               "        curl -d '' http://%s/demo/endpoints/127.0.0.11/stop   (watch the answer move)\n"
+               "        curl -d '' http://%s/pools/app/endpoints/127.0.0.11/drain\n",
+               dig.c_str(), api.c_str(), api.c_str(), api.c_str());
 }
 
 void run_serve(const ServeOptions& options, bool lab) {
@@ -85,6 +95,9 @@ void run_serve(const ServeOptions& options, bool lab) {
       // Added before the control service so the lab zones are published before its API opens.
       server.add_service(std::make_shared<lab::LabAuthority>(server, control_service->http()));
     }
+    control::ControlServer* api = control_service ? &control_service->http() : nullptr;
+    if (embedded && !lab) server.add_service(std::make_shared<DemoEndpoints>(logger, api));
+    server.add_service(std::make_shared<server::PoolService>(server, logger, api));
     if (control_service) server.add_service(control_service);
     if (auto writes = writes::WritesService::install(server, control_service.get(), server.config(), logger)) {
       server.add_service(writes);
@@ -94,7 +107,7 @@ void run_serve(const ServeOptions& options, bool lab) {
         auto written = write_pid_file(pid_file, ::getpid());
         if (!written) logger.warn("pid_file.failed", {{"reason", written.error().message}});
       }
-      if (embedded && !lab) print_embedded_hint(addresses.front());
+      if (embedded && !lab) print_embedded_hint(addresses.front(), api ? api->port() : 0);
     });
     if (!pid_file.empty()) ::unlink(pid_file.c_str());
   } catch (const config::ConfigError& e) {

@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "config/pool_config.h"
+#include "config/yaml_reader.h"
 #include "control/control_server.h"
 
 namespace cutover::config {
@@ -20,80 +22,14 @@ namespace {
 constexpr std::size_t kMaxThreads = 64;
 
 // Walks one parsed document, turning every problem into a ConfigError with its place.
-class Reader {
+class Reader : public YamlReader {
  public:
-  Reader(std::string label, std::string base_dir) : label_(std::move(label)), base_dir_(std::move(base_dir)) {}
-
-  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& path, const std::string& message) const {
-    if (mark.is_null()) throw ConfigError(fmt::format("{}: {}: {}", label_, path, message));
-    throw ConfigError(fmt::format("{}:{}:{}: {}: {}", label_, mark.line + 1, mark.column + 1, path, message));
-  }
-
-  // Calls `visit(key, value, path)` for each entry after checking the key is allowed.
-  template <typename Visit>
-  void each_entry(const YAML::Node& node, const std::string& path, std::initializer_list<std::string_view> allowed,
-                  Visit visit) const {
-    if (node.IsNull()) return;
-    if (!node.IsMap()) fail(node.Mark(), path, "expected a mapping");
-    std::set<std::string> seen;
-    for (const auto& entry : node) {
-      std::string key = entry.first.Scalar();
-      std::string key_path = path.empty() ? key : path + "." + key;
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        fail(entry.first.Mark(), key_path, "unknown key (expected one of: " + join(allowed) + ")");
-      }
-      if (!seen.insert(key).second) fail(entry.first.Mark(), key_path, "duplicate key");
-      visit(key, entry.second, key_path);
-    }
-  }
-
-  std::string scalar(const YAML::Node& node, const std::string& path) const {
-    if (!node.IsScalar()) fail(node.Mark(), path, "expected a single value");
-    return node.Scalar();
-  }
-
-  bool boolean(const YAML::Node& node, const std::string& path) const {
-    bool value = false;
-    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) fail(node.Mark(), path, "expected true or false");
-    return value;
-  }
-
-  std::size_t count(const YAML::Node& node, const std::string& path, std::size_t max) const {
-    std::string text = scalar(node, path);
-    std::size_t value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value == 0 || value > max) {
-      fail(node.Mark(), path, fmt::format("expected a whole number from 1 to {}", max));
-    }
-    return value;
-  }
-
-  std::chrono::milliseconds duration(const YAML::Node& node, const std::string& path) const {
-    auto value = parse_duration(scalar(node, path));
-    if (!value || value->count() == 0) fail(node.Mark(), path, "expected a positive duration like 10s or 500ms");
-    return *value;
-  }
+  using YamlReader::YamlReader;
 
   zone::RRsetOrder order(const YAML::Node& node, const std::string& path) const {
     auto value = parse_rrset_order(scalar(node, path));
     if (!value) fail(node.Mark(), path, "expected fixed, cyclic or random");
     return *value;
-  }
-
-  dns::Name name(const YAML::Node& node, const std::string& path, const dns::Name* origin) const {
-    std::string text = scalar(node, path);
-    if (origin != nullptr && text == "@") return *origin;
-    if (origin == nullptr && (text.empty() || text.back() != '.')) text.push_back('.');
-    auto parsed = dns::Name::from_text(text, origin);
-    if (!parsed) fail(node.Mark(), path, "invalid domain name: " + parsed.error().message);
-    return *parsed;
-  }
-
-  std::string path_value(const YAML::Node& node, const std::string& path) const {
-    std::string text = scalar(node, path);
-    if (text.empty()) fail(node.Mark(), path, "expected a file path");
-    std::filesystem::path file(text);
-    return file.is_absolute() ? text : (std::filesystem::path(base_dir_) / file).lexically_normal().string();
   }
 
   void listen(const YAML::Node& node, const std::string& path, Config& config) const {
@@ -208,7 +144,9 @@ class Reader {
   Config document(const YAML::Node& root) const {
     Config config;
     config.source = label_;
-    each_entry(root, "", {"listen", "threads", "tcp", "log", "pid-file", "control", "writes", "zones"},
+    YAML::Node pools_node;
+    std::string pools_path;
+    each_entry(root, "", {"listen", "threads", "tcp", "log", "pid-file", "control", "writes", "zones", "pools"},
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "listen") listen(value, key_path, config);
                  if (key == "threads") config.threads = count(value, key_path, kMaxThreads);
@@ -218,23 +156,17 @@ class Reader {
                  if (key == "control") control(value, key_path, config);
                  if (key == "writes") read_writes(value, key_path, label_, base_dir_, config.writes);
                  if (key == "zones") zones(value, key_path, config);
+                 if (key == "pools") {
+                   pools_node = value;
+                   pools_path = key_path;
+                 }
                });
+    // Pools are read last: each must lie inside one of the zones, wherever they are listed.
+    if (!pools_path.empty()) read_pools(*this, pools_node, pools_path, config);
     if (config.listen.empty()) config.listen.push_back({kDefaultListen, *net::parse_socket_address(kDefaultListen)});
     return config;
   }
 
- private:
-  static std::string join(std::initializer_list<std::string_view> words) {
-    std::string out;
-    for (auto word : words) {
-      if (!out.empty()) out += ", ";
-      out += word;
-    }
-    return out;
-  }
-
-  std::string label_;
-  std::string base_dir_;
 };
 
 }  // namespace

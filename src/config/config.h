@@ -16,6 +16,7 @@
 #include "dns/name.h"
 #include "net/address.h"
 #include "net/tcp_listener.h"
+#include "pool/pool_spec.h"
 #include "zone/zone.h"
 
 namespace cutover::config {
@@ -68,6 +69,7 @@ struct Config {
   ControlConfig control;
   WritesConfig writes;  // journal and TSIG keys
   std::vector<ZoneConfig> zones;
+  std::vector<pool::PoolSpec> pools;  // health-checked names inside the zones
 };
 
 // Reads and validates a config file; relative paths in it are taken relative to its

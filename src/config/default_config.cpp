@@ -16,6 +16,18 @@ zones:
     file: example.test.zone
     rrset-order: cyclic
     rrset-order-names: {text: fixed}
+# The control API (/status, /metrics, drain) on a free loopback port, printed at startup.
+control: {listen: "127.0.0.1:0"}
+# A health-checked failover pool over two demo HTTP endpoints that `cutover serve` starts
+# itself (src/cmd/demo_endpoints.h): 127.0.0.11 answers while healthy, 127.0.0.12 after.
+pools:
+  app:
+    name: app.example.test
+    shape: failover
+    check: {type: http, path: /health, body-contains: ok, interval: 1s, timeout: 500ms, fall: 2, rise: 2}
+    endpoints:
+      - {address: 127.0.0.11, port: 5380, priority: 1}
+      - {address: 127.0.0.12, port: 5380, priority: 2}
 )";
 
 constexpr const char* kDefaultZone = R"($ORIGIN example.test.

@@ -31,12 +31,23 @@ std::uint32_t PoolAnswer::ttl_at(const FamilyAnswer& family, base::SteadyTime no
 
 PoolAnswers::PoolAnswers(std::vector<PoolAnswer> pools) : pools_(std::move(pools)) {
   std::sort(pools_.begin(), pools_.end(), [](const auto& x, const auto& y) { return x.owner.canonical_compare(y.owner) < 0; });
+  for (const auto& pool : pools_) lower_wires_.push_back(pool.owner.lowercased().wire());
 }
 
 const PoolAnswer* PoolAnswers::find(const dns::Name& owner) const {
   auto it = std::lower_bound(pools_.begin(), pools_.end(), owner,
                              [](const PoolAnswer& pool, const dns::Name& name) { return pool.owner.canonical_compare(name) < 0; });
   return it != pools_.end() && it->owner == owner ? &*it : nullptr;
+}
+
+bool PoolAnswers::owns_wire(std::span<const std::uint8_t> wire) const {
+  for (const auto& owner : lower_wires_) {
+    if (owner.size() != wire.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < wire.size() && same; ++i) same = dns::ascii_lower(wire[i]) == owner[i];
+    if (same) return true;
+  }
+  return false;
 }
 
 base::Result<PoolRecords> select_records(const PoolAnswer& pool, dns::RRType type, base::SteadyTime now) {

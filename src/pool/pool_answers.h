@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,10 +70,14 @@ class PoolAnswers {
   explicit PoolAnswers(std::vector<PoolAnswer> pools);
 
   const PoolAnswer* find(const dns::Name& owner) const;
+  // The same for an uncompressed wire name in any letter case; no allocation.
+  bool owns_wire(std::span<const std::uint8_t> wire) const;
+  bool empty() const { return pools_.empty(); }
   const std::vector<PoolAnswer>& pools() const { return pools_; }
 
  private:
   std::vector<PoolAnswer> pools_;  // sorted by owner
+  std::vector<std::vector<std::uint8_t>> lower_wires_;
 };
 
 // The records of `type` to answer now. Weighted draws use a per-thread generator.

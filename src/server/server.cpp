@@ -59,7 +59,11 @@ bool Server::handle_stream(std::span<const std::uint8_t> query, const sockaddr_s
   return request_handler_(query, net::Transport::kTcp, client, responses) != Intercept::kContinue;
 }
 
+void Server::set_query_observer(QueryObserver observer) { observer_ = std::move(observer); }
+
 void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.store(std::move(zones)); }
+
+void Server::publish_pools(std::shared_ptr<const pool::PoolAnswers> pools) { pools_.store(std::move(pools)); }
 
 int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
   logger_.info("serve.start", {{"config", config_.source}, {"zones", std::to_string(config_.zones.size())}});
@@ -132,9 +136,10 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
     if (decision == Intercept::kRespond) return true;
   }
   std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
+  std::shared_ptr<const pool::PoolAnswers> pools = pools_.load();  // held until the outcome is used
   bool udp = transport == net::Transport::kUdp;
   auth::QueryOutcome outcome =
-      auth::answer_query(*zones, query, udp ? auth::Transport::kUdp : auth::Transport::kTcp, response);
+      auth::answer_query(*zones, pools.get(), query, udp ? auth::Transport::kUdp : auth::Transport::kTcp, response);
   if (query_log_.load(std::memory_order_relaxed)) {
     logger_.info("query", {{"client", net::format_address(client)},
                            {"qname", outcome.qname.to_text()},
@@ -142,6 +147,7 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
                            {"rcode", outcome.respond ? dns::rcode_to_text(outcome.rcode) : "dropped"},
                            {"transport", udp ? "udp" : "tcp"}});
   }
+  if (observer_ && outcome.respond) observer_(outcome);
   return outcome.respond;
 }
 

@@ -20,6 +20,7 @@
 #include "config/config.h"
 #include "net/address.h"
 #include "net/handler.h"
+#include "pool/pool_answers.h"
 
 namespace cutover::server {
 
@@ -44,6 +45,8 @@ enum class Intercept { kContinue, kDrop, kRespond };
 // Sees every query before the engine. kRespond sends what it wrote into `response`.
 using QueryInterceptor =
     std::function<Intercept(std::span<const std::uint8_t> query, net::Transport transport, std::vector<std::uint8_t>& response)>;
+// Told the outcome of every answered query (metrics); runs on the listener threads.
+using QueryObserver = std::function<void(const auth::QueryOutcome& outcome)>;
 
 // Sees every query before the interceptor and the engine, with the client's address, and may
 // answer with several messages (zone transfers over TCP; over UDP only the first is sent).
@@ -71,12 +74,15 @@ class Server {
   // Extensions, registered before run().
   void add_service(std::shared_ptr<Service> service);
   void set_interceptor(QueryInterceptor interceptor);
+  void set_query_observer(QueryObserver observer);
   void set_request_handler(RequestHandler handler);
   void set_zone_load_handler(ZoneLoadHandler handler);
 
   // Swaps the served zones at once: each query sees the old set or the new one, never a mix.
   void publish(std::shared_ptr<const auth::ZoneSet> zones);
   std::shared_ptr<const auth::ZoneSet> zones() const { return zones_.load(); }
+  // Swaps the health-checked pool answers; the next query sees them.
+  void publish_pools(std::shared_ptr<const pool::PoolAnswers> pools);
   const config::Config& config() const { return config_; }
   base::Logger& logger() { return logger_; }
 
@@ -102,7 +108,9 @@ class Server {
   QueryInterceptor interceptor_;
   RequestHandler request_handler_;
   ZoneLoadHandler zone_load_handler_;
+  QueryObserver observer_;
   std::atomic<std::shared_ptr<const auth::ZoneSet>> zones_;
+  std::atomic<std::shared_ptr<const pool::PoolAnswers>> pools_;
   std::atomic<bool> query_log_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <curl/curl.h>
 
+#include <cstring>
 #include <ctime>
 #include <mutex>
 
@@ -99,6 +100,10 @@ class HttpProbe : public Probe {
     bool body_truncated = code == CURLE_WRITE_ERROR && capture.body.size() >= capture.limit;
     if (code != CURLE_OK && !body_truncated) {
       std::string reason = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
+      long os_errno = 0;  // curl's own text drops the system's reason (refused, unreachable)
+      if (curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &os_errno) == CURLE_OK && os_errno != 0) {
+        reason += fmt::format(" ({})", std::strerror(static_cast<int>(os_errno)));
+      }
       ProbeOutcome outcome = code == CURLE_OUT_OF_MEMORY || code == CURLE_FAILED_INIT ? ProbeOutcome::kError
                                                                                       : ProbeOutcome::kFail;
       return timer.finish(outcome, fmt::format("{}: {}", curl_easy_strerror(code), reason));

@@ -1,0 +1,118 @@
+// `cutover status`: asks a running server's control API for GET /status and prints every
+// pool and endpoint as a readable table (or the raw JSON with --json).
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "cmd/commands.h"
+#include "config/config.h"
+
+namespace cutover::cmd {
+namespace {
+
+struct StatusOptions {
+  std::string control = "127.0.0.1:8053";
+  std::string token;
+  bool json = false;
+};
+
+std::string text_of(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_null()) return "-";
+  return value.dump();
+}
+
+std::string answer_text(const nlohmann::json& answer) {
+  std::string out;
+  for (const auto& [type, family] : answer.items()) {
+    std::string addresses;
+    for (const auto& address : family["addresses"]) addresses += (addresses.empty() ? "" : " ") + text_of(address);
+    out += fmt::format("{}{} {} [{}, ttl {}]", out.empty() ? "" : "; ", type, addresses.empty() ? "(none)" : addresses,
+                       text_of(family["mode"]), text_of(family["ttl"]));
+  }
+  return out.empty() ? "(none)" : out;
+}
+
+void print_table(const nlohmann::json& status) {
+  for (const auto& pool : status["pools"]) {
+    const auto& detection = pool["detection"];
+    std::printf("pool %s  %s  shape %s  when-all-down %s  queries %s\n", text_of(pool["name"]).c_str(),
+                text_of(pool["owner"]).c_str(), text_of(pool["shape"]).c_str(), text_of(pool["when_all_down"]).c_str(),
+                text_of(pool.value("queries", nlohmann::json(0))).c_str());
+    std::printf("  answer: %s\n", answer_text(pool["answer"]).c_str());
+    std::printf("  detection D %.1f-%.1f s, ttl %s s, worst D+K %.1f s\n",
+                detection["d_min_ms"].get<double>() / 1000, detection["d_max_ms"].get<double>() / 1000,
+                text_of(detection["ttl_s"]).c_str(), detection["worst_d_plus_k_ms"].get<double>() / 1000);
+    if (pool.contains("nodata_negative_ttl")) {
+      std::printf("  nodata answers are cached by resolvers for %s s (the zone's negative TTL)\n",
+                  text_of(pool["nodata_negative_ttl"]).c_str());
+    }
+    std::printf("  %-28s %-6s %-6s %-8s %-9s %-10s %-44s %s\n", "ENDPOINT", "PORT", "CHECK", "STATE", "OVERRIDE",
+                "LATENCY", "LAST PROBE", "LAST CHANGE");
+    for (const auto& endpoint : pool["endpoints"]) {
+      std::string probe = "-";
+      std::string latency = "-";
+      if (endpoint["last_probe"].is_object()) {
+        probe = text_of(endpoint["last_probe"]["result"]) + ": " + text_of(endpoint["last_probe"]["detail"]);
+        latency = fmt::format("{:.1f} ms", endpoint["last_probe"]["latency_ms"].get<double>());
+      }
+      if (probe.size() > 44) probe = probe.substr(0, 41) + "...";
+      std::string change = "-";
+      if (!endpoint["transitions"].empty()) {
+        const auto& last = endpoint["transitions"].back();
+        change = text_of(last["from"]) + "->" + text_of(last["to"]) + " " + text_of(last["at"]);
+      }
+      std::printf("  %-28s %-6s %-6s %-8s %-9s %-10s %-44s %s\n", text_of(endpoint["address"]).c_str(),
+                  text_of(endpoint["port"]).c_str(), text_of(endpoint["check"]).c_str(),
+                  text_of(endpoint["state"]).c_str(), text_of(endpoint["override"]).c_str(), latency.c_str(),
+                  probe.c_str(), change.c_str());
+    }
+  }
+}
+
+void run_status(const StatusOptions& options) {
+  auto listen = config::parse_control_listen(options.control);
+  if (!listen) {
+    std::fprintf(stderr, "cutover status: --control: %s\n", listen.error().message.c_str());
+    throw CLI::RuntimeError(2);
+  }
+  httplib::Client client(listen->host, listen->port);
+  client.set_connection_timeout(std::chrono::seconds(3));
+  client.set_read_timeout(std::chrono::seconds(5));
+  httplib::Headers headers;
+  if (!options.token.empty()) headers.emplace("Authorization", "Bearer " + options.token);
+  auto reply = client.Get("/status", headers);
+  if (!reply || reply->status != 200) {
+    std::fprintf(stderr, "cutover status: no status from %s: %s\n", options.control.c_str(),
+                 reply ? ("HTTP " + std::to_string(reply->status)).c_str() : httplib::to_string(reply.error()).c_str());
+    throw CLI::RuntimeError(1);
+  }
+  if (options.json) {
+    std::fputs(reply->body.c_str(), stdout);
+    return;
+  }
+  auto status = nlohmann::json::parse(reply->body, nullptr, false);
+  if (status.is_discarded() || !status.contains("pools")) {
+    std::fprintf(stderr, "cutover status: the reply is not a cutover status document\n");
+    throw CLI::RuntimeError(1);
+  }
+  if (status["pools"].empty()) std::printf("no pools configured\n");
+  print_table(status);
+}
+
+}  // namespace
+
+void add_status_command(CLI::App& app) {
+  auto options = std::make_shared<StatusOptions>();
+  auto* command = app.add_subcommand("status", "Show the pools, endpoint health and current answers of a running server");
+  command->add_option("--control", options->control, "ADDRESS:PORT of the server's control API")->capture_default_str();
+  command->add_option("--token", options->token, "Bearer token of the control API");
+  command->add_flag("--json", options->json, "Print the raw /status JSON");
+  command->callback([options] { run_status(*options); });
+}
+
+}  // namespace cutover::cmd

@@ -1,0 +1,18 @@
+// The `pools:` section of the config: health-checked names, their endpoints and checks.
+// Read strictly, like the rest of the config; internal to src/config. Stateless.
+#pragma once
+
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "config/config.h"
+#include "config/yaml_reader.h"
+
+namespace cutover::config {
+
+// Reads `pools:` into config.pools; every pool must lie inside one of config.zones.
+// Throws ConfigError with the offending path (e.g. pools.app.endpoints[1].address).
+void read_pools(const YamlReader& reader, const YAML::Node& node, const std::string& path, Config& config);
+
+}  // namespace cutover::config

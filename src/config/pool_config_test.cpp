@@ -1,0 +1,104 @@
+// The pools section of the config: inheritance of the pool check, per-endpoint overrides,
+// and rejection of bad values with file:line:col and the config path.
+#include <gtest/gtest.h>
+
+#include "config/config.h"
+
+namespace cutover::config {
+namespace {
+
+constexpr const char* kZones = "zones:\n  - {origin: example.test., file: z.db}\n";
+
+Config parse(const std::string& pools) { return parse_config(std::string(kZones) + "pools:\n" + pools, "t.yaml", "/d"); }
+
+std::string error_of(const std::string& pools) {
+  try {
+    parse(pools);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PoolConfig, ReadsAPoolWithInheritedAndOverriddenChecks) {
+  Config config = parse(
+      "  app:\n"
+      "    name: app.example.test\n"
+      "    shape: weighted\n"
+      "    max-answers: 2\n"
+      "    ttl: 30s\n"
+      "    when-all-down: fallback\n"
+      "    fallback: [192.0.2.99]\n"
+      "    check: {type: http, path: /health, interval: 5s, timeout: 1s, fall: 4, expect-status: '200-299,301'}\n"
+      "    endpoints:\n"
+      "      - {address: 192.0.2.30, port: 8080, weight: 3}\n"
+      "      - {address: '2001:db8::30', port: 8080, check: {timeout: 2s, fall: 2}}\n");
+  ASSERT_EQ(config.pools.size(), 1u);
+  const pool::PoolSpec& spec = config.pools[0];
+  EXPECT_EQ(spec.name, "app");
+  EXPECT_EQ(spec.owner.to_text(), "app.example.test.");
+  EXPECT_EQ(spec.shape, "weighted");
+  EXPECT_EQ(spec.max_answers, 2u);
+  EXPECT_EQ(spec.ttl, 30u);
+  EXPECT_EQ(spec.when_all_down, pool::AllDownPolicy::kFallback);
+  ASSERT_EQ(spec.endpoints.size(), 2u);
+  EXPECT_EQ(spec.endpoints[0].weight, 3u);
+  EXPECT_EQ(spec.endpoints[0].check.fall, 4);
+  EXPECT_EQ(spec.endpoints[0].check.http.path, "/health");
+  ASSERT_EQ(spec.endpoints[0].check.http.expect_status.size(), 2u);
+  EXPECT_EQ(spec.endpoints[0].check.http.expect_status[1].low, 301);
+  EXPECT_EQ(spec.endpoints[1].check.fall, 2);
+  EXPECT_EQ(spec.endpoints[1].check.timeout, std::chrono::seconds(2));
+  EXPECT_EQ(spec.endpoints[1].check.interval, std::chrono::seconds(5));
+  EXPECT_EQ(spec.endpoints[1].check.http.path, "/health");
+}
+
+TEST(PoolConfig, DefaultsAreDocumented) {
+  Config config = parse("  app: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n");
+  const pool::PoolSpec& spec = config.pools.at(0);
+  EXPECT_EQ(spec.shape, "failover");
+  EXPECT_EQ(spec.ttl, 60u);
+  EXPECT_EQ(spec.when_all_down, pool::AllDownPolicy::kFailOpen);
+  EXPECT_EQ(spec.check.type, "tcp");
+  EXPECT_EQ(spec.check.interval, std::chrono::seconds(10));
+  EXPECT_EQ(spec.check.timeout, std::chrono::seconds(2));
+  EXPECT_EQ(spec.check.fall, 3);
+  EXPECT_EQ(spec.check.rise, 2);
+}
+
+TEST(PoolConfig, RejectsBadPoolsWithTheirPlaceAndPath) {
+  struct Case {
+    std::string pools;
+    std::string error;
+  };
+  const std::string ok_endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
+  std::vector<Case> cases = {
+      {"  app:\n    name: app.example.test\n    check: {type: smtp}\n" + ok_endpoint,
+       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, http, https, tcp)"},
+      {"  app:\n    name: app.example.test\n    check: {interval: -5s}\n" + ok_endpoint,
+       "pools.app.check.interval: expected a positive duration"},
+      {"  app:\n    name: app.example.test\n    check: {fall: 0}\n" + ok_endpoint, "pools.app.check.fall: expected a whole number from 1"},
+      {"  app:\n    name: app.example.test\n    check: {rise: 0}\n" + ok_endpoint, "pools.app.check.rise: expected a whole number from 1"},
+      {"  app:\n    name: app.other.test\n" + ok_endpoint, "pools.app.name: app.other.test. is outside every zone"},
+      {"  app:\n    name: app.example.test\n    check: {interval: 1s, timeout: 2s}\n" + ok_endpoint,
+       "pools.app.endpoints[0]: check timeout (2000 ms) must not exceed its interval (1000 ms)"},
+      {"  app:\n    name: app.example.test\n    check: {type: tcp, path: /}\n" + ok_endpoint,
+       "pools.app.check.path: only for http and https checks, this one is tcp"},
+      {"  app:\n    name: app.example.test\n    endpoints: [{address: 192.0.2.1}]\n",
+       "pools.app.endpoints[0]: a tcp check needs a port"},
+      {"  app:\n    name: app.example.test\n    shape: roundrobin\n" + ok_endpoint, "pools.app.shape: unknown shape 'roundrobin'"},
+      {"  app:\n    name: app.example.test\n    when-all-down: fallback\n" + ok_endpoint, "needs a 'fallback' list"},
+      {"  app:\n    name: app.example.test\n    endpoints: []\n", "pools.app.endpoints: expected a non-empty list"},
+      {"  app:\n    name: app.example.test\n    colour: red\n" + ok_endpoint, "pools.app.colour: unknown key"},
+      {"  a: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n"
+       "  b: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n",
+       "pools.b.name: app.example.test. already belongs to pool a"},
+  };
+  for (const auto& test : cases) {
+    std::string error = error_of(test.pools);
+    EXPECT_NE(error.find(test.error), std::string::npos) << "expected: " << test.error << "\ngot: " << error;
+  }
+}
+
+}  // namespace
+}  // namespace cutover::config

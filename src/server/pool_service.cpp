@@ -1,0 +1,188 @@
+// PoolService: config -> monitored endpoints; health snapshot -> pool answers -> Server.
+#include "server/pool_service.h"
+
+#include <fmt/format.h>
+
+#include "pool/detection.h"
+
+namespace cutover::server {
+namespace {
+
+std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<pool::PoolSpec>& specs) {
+  std::vector<health::MonitoredEndpoint> out;
+  for (const auto& spec : specs) {
+    for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
+      const pool::EndpointSpec& endpoint = spec.endpoints[i];
+      health::MonitoredEndpoint monitored;
+      monitored.pool = spec.name;
+      monitored.pool_name = spec.owner;
+      monitored.address = endpoint.address;
+      monitored.port = endpoint.port;
+      monitored.check = endpoint.check;
+      monitored.wait_for_first_check = spec.wait_for_first_check;
+      // Spread the pool's probes over the interval instead of firing them together.
+      monitored.start_offset = endpoint.check.interval * static_cast<long>(i) / static_cast<long>(spec.endpoints.size());
+      out.push_back(std::move(monitored));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+PoolService::PoolService(Server& server, base::Logger& logger, control::ControlServer* control)
+    : server_(server), logger_(logger) {
+  health::register_builtin_probes(probes_);
+  pool::register_builtin_policies(policies_);
+  builder_ = std::make_unique<pool::AnswerBuilder>(policies_, std::vector<pool::PoolSpec>{});
+  monitor_ = std::make_unique<health::HealthMonitor>(
+      probes_, clock_, logger_, [this](std::shared_ptr<const health::HealthSnapshot> snapshot) { on_health(snapshot); });
+  server_.set_query_observer([this](const auth::QueryOutcome& outcome) {
+    auto code = static_cast<std::size_t>(outcome.rcode);
+    if (code < rcodes_.size()) rcodes_[code].fetch_add(1, std::memory_order_relaxed);
+    if (outcome.pool != nullptr && outcome.pool->counters) {
+      outcome.pool->counters->queries.fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  if (control != nullptr) add_pool_routes(*control, *this);
+}
+
+PoolService::~PoolService() { stop(); }
+
+base::Status PoolService::start() {
+  const auto& specs = server_.config().pools;
+  auto applied = apply(specs);
+  if (!applied) return applied;
+  std::chrono::milliseconds first_round{0};
+  for (const auto& spec : specs) {
+    pool::DetectionWindow window = pool::detection_window(spec);
+    logger_.info("pool.configured", {{"pool", spec.name},
+                                     {"name", spec.owner.to_text()},
+                                     {"shape", spec.shape},
+                                     {"endpoints", std::to_string(spec.endpoints.size())},
+                                     {"d_min_ms", std::to_string(window.d_min.count())},
+                                     {"d_max_ms", std::to_string(window.d_max.count())},
+                                     {"ttl", std::to_string(spec.ttl)},
+                                     {"worst_d_plus_k_ms", std::to_string(window.worst_d_plus_k.count())}});
+    if (!spec.wait_for_first_check) continue;
+    for (const auto& endpoint : spec.endpoints) {
+      first_round = std::max(first_round, endpoint.check.interval + endpoint.check.timeout);
+    }
+  }
+  // Called before the listeners open, so waiting here is what delays the first answers.
+  if (first_round.count() > 0 && !monitor_->wait_for_first_verdicts(first_round)) {
+    logger_.warn("pool.first_check_incomplete", {{"waited_ms", std::to_string(first_round.count())}});
+  }
+  return {};
+}
+
+void PoolService::stop() { monitor_->stop(); }
+
+base::Status PoolService::reload(const config::Config& next) { return apply(next.pools); }
+
+base::Status PoolService::apply(const std::vector<pool::PoolSpec>& specs) {
+  auto checked = check_against_zones(specs);
+  if (!checked) return checked;
+  {
+    auto builder = std::make_unique<pool::AnswerBuilder>(policies_, specs);
+    std::lock_guard lock(builder_mutex_);
+    builder->adopt_state_from(*builder_);
+    builder_ = std::move(builder);
+  }
+  // Publishes a first snapshot through on_health before any probe has run.
+  return monitor_->configure(monitored_endpoints(specs));
+}
+
+base::Status PoolService::check_against_zones(const std::vector<pool::PoolSpec>& specs) const {
+  auto zones = server_.zones();
+  for (const auto& spec : specs) {
+    const zone::Zone* zone = zones ? zones->find(spec.owner) : nullptr;
+    auto problem = [&](const std::string& what) {
+      return base::make_error(base::ErrorCode::kInvalidArgument, fmt::format("pools.{}.name: {} {}", spec.name,
+                                                                              spec.owner.to_text(), what));
+    };
+    if (zone == nullptr) return problem("is outside every served zone");
+    if (zone->find_delegation(spec.owner) != nullptr) return problem("lies at or below a delegation");
+    const zone::Node* node = zone->find(spec.owner);
+    if (node != nullptr && !node->rrsets.empty()) {
+      return problem("also has static records in zone " + zone->origin().to_text() +
+                     " (a name is either a pool or zone data)");
+    }
+  }
+  return {};
+}
+
+void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>& snapshot) {
+  std::vector<pool::AllDownEvent> events;
+  std::shared_ptr<const pool::PoolAnswers> answers;
+  {
+    std::lock_guard lock(builder_mutex_);
+    answers = builder_->build(*snapshot, events);
+  }
+  server_.publish_pools(answers);
+  answers_.store(answers);
+  for (const auto& event : events) {
+    const pool::PoolAnswer* pool = nullptr;
+    for (const auto& candidate : answers->pools()) {
+      if (candidate.pool == event.pool) pool = &candidate;
+    }
+    std::string negative = "-";
+    if (event.policy == pool::AllDownPolicy::kNoData && pool != nullptr) {
+      auto ttl = negative_ttl(pool->owner);
+      if (ttl) negative = std::to_string(*ttl);
+    }
+    if (event.all_down) {
+      logger_.warn("pool.all_down", {{"pool", event.pool},
+                                     {"type", dns::type_to_text(event.type)},
+                                     {"policy", pool::all_down_to_text(event.policy)},
+                                     {"nodata_negative_ttl", negative}});
+    } else {
+      logger_.info("pool.recovered", {{"pool", event.pool}, {"type", dns::type_to_text(event.type)}});
+    }
+  }
+}
+
+std::optional<std::uint32_t> PoolService::negative_ttl(const dns::Name& name) const {
+  auto zones = server_.zones();
+  const zone::Zone* zone = zones ? zones->find(name) : nullptr;
+  if (zone == nullptr) return std::nullopt;
+  return zone->negative_ttl();
+}
+
+pool::StatusInput PoolService::status_input(const std::vector<pool::PoolSpec>& specs,
+                                            const std::vector<health::EndpointReport>& reports,
+                                            const pool::PoolAnswers* answers) const {
+  pool::StatusInput input;
+  input.specs = &specs;
+  input.reports = &reports;
+  input.answers = answers;
+  input.negative_ttl = [this](const dns::Name& name) { return negative_ttl(name); };
+  input.clock = &clock_;
+  return input;
+}
+
+std::string PoolService::status_json() const {
+  std::vector<pool::PoolSpec> specs;
+  {
+    std::lock_guard lock(builder_mutex_);
+    specs = builder_->specs();
+  }
+  auto reports = monitor_->reports();
+  auto answers = answers_.load();
+  return pool::render_status_json(status_input(specs, reports, answers.get()));
+}
+
+std::string PoolService::metrics_text() const {
+  auto reports = monitor_->reports();
+  auto answers = answers_.load();
+  std::vector<pool::PoolSpec> none;
+  pool::RcodeCounts rcodes{};
+  for (std::size_t i = 0; i < rcodes.size(); ++i) rcodes[i] = rcodes_[i].load(std::memory_order_relaxed);
+  return pool::render_metrics(status_input(none, reports, answers.get()), rcodes);
+}
+
+base::Status PoolService::set_override(const std::string& pool, const std::string& address, health::Override value) {
+  return monitor_->set_override(pool, address, value);
+}
+
+}  // namespace cutover::server

@@ -17,6 +17,7 @@ namespace {
 using Json = nlohmann::json;
 constexpr int kStartAttempts = 4;
 constexpr std::int64_t kStartTimeoutNs = 5'000'000'000;
+constexpr int kHttpAttempts = 4;
 
 }  // namespace
 
@@ -75,12 +76,19 @@ net::SocketAddress AuthorityProcess::dns_address() const {
 
 base::Result<std::string> AuthorityProcess::call(const std::string& method, const std::string& path,
                                                  const std::string& body) {
-  httplib::Client http("127.0.0.1", control_port_);
-  http.set_connection_timeout(2, 0);
-  http.set_read_timeout(5, 0);
-  httplib::Result result = method == "GET"    ? http.Get(path)
-                           : method == "PUT"  ? http.Put(path, body, "application/json")
-                                              : http.Delete(path);
+  // Every route is idempotent, so a transport failure (a burst of cases opening connections
+  // at once can overrun the listener) is retried; the reply's at_ns is the one that counts.
+  httplib::Result result(nullptr, httplib::Error::Unknown);
+  for (int attempt = 0; attempt < kHttpAttempts; ++attempt) {
+    httplib::Client http("127.0.0.1", control_port_);
+    http.set_connection_timeout(2, 0);
+    http.set_read_timeout(5, 0);
+    result = method == "GET"   ? http.Get(path)
+             : method == "PUT" ? http.Put(path, body, "application/json")
+                               : http.Delete(path);
+    if (result) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50 * (attempt + 1)));
+  }
   if (!result) {
     return base::make_error(base::ErrorCode::kIo, method + " " + path + ": " + httplib::to_string(result.error()));
   }

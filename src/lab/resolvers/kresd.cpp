@@ -40,7 +40,8 @@ class Kresd : public ResolverAdapter {
       conf += fmt::format("policy.add(policy.suffix(policy.STUB({{'{}@{}'}}), {{todname('{}')}}))\n",
                           config.upstream.host, config.upstream.port, config.upstream.zone);
     } else {
-      conf += fmt::format("hints.root({{['{}'] = '{}'}})\n", config.upstream.root_name, config.upstream.host);
+      conf += fmt::format("modules.load('hints > iterate')\nhints.root({{['{}'] = '{}'}})\n", config.upstream.root_name,
+                          config.upstream.host);
     }
     LaunchPlan plan;
     plan.files.emplace_back("kresd.conf", conf);

@@ -77,6 +77,8 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
 
   stop_checkers(checkers_);
   auto start = std::chrono::steady_clock::now();
+  std::uint64_t first_publish = 0;
+  if (!publisher_.joinable()) publisher_ = std::thread([this] { publish_loop(); });
   {
     std::lock_guard lock(mutex_);
     for (auto& entry : fresh) {
@@ -98,7 +100,7 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
     auto shortest = std::chrono::milliseconds(1000);
     for (const auto& entry : entries_) shortest = std::min(shortest, entry->spec.check.interval);
     tick_period_ = std::clamp(shortest / 4, std::chrono::milliseconds(50), std::chrono::milliseconds(1000));
-    publish();
+    first_publish = request_publish();
     for (auto& entry : entries_) {
       Entry* raw = entry.get();
       checkers_.push_back(std::make_unique<Checker>(std::move(entry->next_probe), entry->target,
@@ -106,6 +108,7 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
                                                     [this, raw](const ProbeResult& result) { on_result(*raw, result); }));
     }
   }
+  wait_published(first_publish);  // the new pools answer before any probe has run
   for (auto& checker : checkers_) checker->start();
   if (!ticker_.joinable()) ticker_ = std::thread([this] { tick_loop(); });
   logger_.info("health.configured", {{"endpoints", std::to_string(endpoints.size())}});
@@ -124,8 +127,11 @@ void HealthMonitor::stop() {
     std::lock_guard lock(mutex_);
     stopping_ = true;
     tick_wake_.notify_all();
+    publish_wake_.notify_all();
+    published_cv_.notify_all();
   }
   if (ticker_.joinable()) ticker_.join();
+  if (publisher_.joinable()) publisher_.join();
   stop_checkers(checkers_);
 }
 
@@ -137,7 +143,7 @@ void HealthMonitor::on_result(Entry& entry, const ProbeResult& result) {
   if (result.cert_days_left) entry.cert_days_left = result.cert_days_left;
   if (entry.machine.report(kLocalChecker, result.outcome, clock_.now())) {
     changed(entry, fmt::format("{}: {}", outcome_to_text(result.outcome), result.detail));
-    publish();
+    request_publish();
   }
   verdicts_.notify_all();
 }
@@ -160,19 +166,43 @@ void HealthMonitor::changed(Entry& entry, const std::string& reason) {
                {"reason", reason}});
 }
 
-void HealthMonitor::publish() {
-  auto started = std::chrono::steady_clock::now();
-  auto snapshot = std::make_shared<HealthSnapshot>();
-  snapshot->version = ++version_;
-  snapshot->endpoints.reserve(entries_.size());
-  for (const auto& entry : entries_) {
-    snapshot->endpoints.push_back(EndpointView{entry->spec.pool, entry->spec.address, entry->machine.effective(),
-                                               entry->machine.serving(), entry->machine.suspicion_deadline()});
+std::uint64_t HealthMonitor::request_publish() {
+  if (!oldest_pending_) oldest_pending_ = std::chrono::steady_clock::now();
+  publish_wake_.notify_one();
+  return ++requested_;
+}
+
+void HealthMonitor::wait_published(std::uint64_t sequence) {
+  std::unique_lock lock(mutex_);
+  published_cv_.wait(lock, [&] { return published_ >= sequence || stopping_; });
+}
+
+void HealthMonitor::publish_loop() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    publish_wake_.wait(lock, [this] { return stopping_ || requested_ > published_; });
+    if (stopping_) return;
+    std::uint64_t covered = requested_;
+    auto since = *oldest_pending_;
+    oldest_pending_.reset();
+    auto snapshot = std::make_shared<HealthSnapshot>();
+    snapshot->version = ++version_;
+    snapshot->endpoints.reserve(entries_.size());
+    for (const auto& entry : entries_) {
+      snapshot->endpoints.push_back(EndpointView{entry->spec.pool, entry->spec.address, entry->machine.effective(),
+                                                 entry->machine.serving(), entry->machine.suspicion_deadline()});
+    }
+    snapshot_ = snapshot;
+    lock.unlock();
+    if (listener_) listener_(snapshot);  // builds and swaps the answers; checkers keep reporting meanwhile
+    auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - since);
+    logger_.debug("health.published", {{"version", std::to_string(snapshot->version)},
+                                       {"changes", std::to_string(covered - published_)},
+                                       {"change_to_answer_us", std::to_string(took.count())}});
+    lock.lock();
+    published_ = covered;
+    published_cv_.notify_all();
   }
-  snapshot_ = snapshot;
-  if (listener_) listener_(snapshot);
-  auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
-  logger_.debug("health.published", {{"version", std::to_string(version_)}, {"took_us", std::to_string(took.count())}});
 }
 
 void HealthMonitor::tick_loop() {
@@ -186,7 +216,7 @@ void HealthMonitor::tick_loop() {
       changed(*entry, fmt::format("checker stalled: no probe result for {} intervals", kStallIntervals));
       any = true;
     }
-    if (any) publish();
+    if (any) request_publish();
   }
 }
 
@@ -200,17 +230,23 @@ bool HealthMonitor::wait_for_first_verdicts(std::chrono::milliseconds limit) {
 }
 
 base::Status HealthMonitor::set_override(const std::string& pool, const std::string& address, Override value) {
-  std::lock_guard lock(mutex_);
-  for (auto& entry : entries_) {
-    if (entry->spec.pool != pool || entry->spec.address != address) continue;
-    logger_.info("health.override", {{"pool", pool}, {"endpoint", address}, {"override", override_to_text(value)}});
-    if (entry->machine.set_override(value, clock_.now())) {
-      changed(*entry, std::string("operator override ") + override_to_text(value));
-      publish();
+  std::uint64_t sequence = 0;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto& entry) {
+      return entry->spec.pool == pool && entry->spec.address == address;
+    });
+    if (it == entries_.end()) {
+      return base::make_error(base::ErrorCode::kNotFound, fmt::format("pool {} has no endpoint {}", pool, address));
     }
-    return {};
+    logger_.info("health.override", {{"pool", pool}, {"endpoint", address}, {"override", override_to_text(value)}});
+    if ((*it)->machine.set_override(value, clock_.now())) {
+      changed(**it, std::string("operator override ") + override_to_text(value));
+      sequence = request_publish();
+    }
   }
-  return base::make_error(base::ErrorCode::kNotFound, fmt::format("pool {} has no endpoint {}", pool, address));
+  wait_published(sequence);  // the caller's next query sees the override
+  return {};
 }
 
 std::shared_ptr<const HealthSnapshot> HealthMonitor::snapshot() const {

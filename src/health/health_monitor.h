@@ -1,9 +1,12 @@
 // HealthMonitor: runs one Checker per endpoint, feeds their results to the endpoints'
 // state machines, and publishes a new HealthSnapshot (through the listener) on every change
-// that can alter an answer: the next query after a verdict already sees it. Also holds
-// operator overrides, which survive reconfigure() (SIGHUP). Thread-safe; the listener is
-// called with the monitor's lock held (so snapshots arrive in order) and must not call
-// back into the monitor.
+// that can alter an answer. A publisher thread wakes at the change and publishes before
+// anything else happens to it, so the next query after a verdict already sees it; changes
+// that land while it builds are folded into its next snapshot, so a burst (a restart, a
+// whole rack failing) costs a few rebuilds, not one per endpoint, and checkers never wait
+// on a rebuild. Also holds operator overrides, which survive reconfigure() (SIGHUP).
+// Thread-safe; the listener runs on the publisher thread only (snapshots arrive in order)
+// and must not call back into the monitor.
 #pragma once
 
 #include <condition_variable>
@@ -68,7 +71,11 @@ class HealthMonitor {
 
   void on_result(Entry& entry, const ProbeResult& result);
   void changed(Entry& entry, const std::string& reason);  // with mutex_ held
-  void publish();                                         // with mutex_ held
+  // Marks a change to publish (with mutex_ held); returns its sequence number.
+  std::uint64_t request_publish();
+  // Blocks until the change `sequence` has been published (without mutex_ held).
+  void wait_published(std::uint64_t sequence);
+  void publish_loop();
   void tick_loop();
   void stop_checkers(std::vector<std::unique_ptr<Checker>>& checkers);
 
@@ -82,6 +89,12 @@ class HealthMonitor {
   std::vector<std::unique_ptr<Entry>> entries_;  // sorted by (pool, address)
   std::shared_ptr<const HealthSnapshot> snapshot_;
   std::uint64_t version_ = 0;
+  std::uint64_t requested_ = 0;   // changes asked to be published
+  std::uint64_t published_ = 0;   // changes whose snapshot the listener has seen
+  std::optional<std::chrono::steady_clock::time_point> oldest_pending_;
+  std::condition_variable publish_wake_;
+  std::condition_variable published_cv_;
+  std::thread publisher_;
   std::chrono::milliseconds tick_period_{1000};
   bool stopping_ = false;
 

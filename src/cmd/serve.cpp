@@ -81,13 +81,19 @@ void run_serve(const ServeOptions& options, bool lab) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   int status = 1;
   try {
-    config::Config config = resolve_serve_config(options);
+    // The lab serves only its own zones: the built-in example's pools would point at nothing.
+    auto resolve = [options, lab] {
+      config::Config resolved = resolve_serve_config(options);
+      if (lab && serves_embedded_default(options)) resolved.pools.clear();
+      return resolved;
+    };
+    config::Config config = resolve();
     LogSink sink(config.log.file);
     base::Logger logger(sink.file(), config.log.level);
     bool embedded = serves_embedded_default(options);
     std::string pid_file = config.pid_file;
     config::ControlConfig control = config.control;
-    server::Server server([options] { return resolve_serve_config(options); }, std::move(config), logger);
+    server::Server server(resolve, std::move(config), logger);
     std::shared_ptr<server::ControlService> control_service;
     if (!control.host.empty()) control_service = std::make_shared<server::ControlService>(control, logger);
     if (lab) {

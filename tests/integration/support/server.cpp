@@ -13,8 +13,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The server logs the address it bound, with the port the kernel picked for port 0.
-constexpr const char* kListenLogPrefix = "listen address=127.0.0.1:";
+// The server logs the address it bound, with the port the kernel picked for port 0. The
+// leading space keeps "control.listen address=..." (the HTTP API) from matching.
+constexpr const char* kListenLogPrefix = " listen address=127.0.0.1:";
 
 std::vector<std::string> serve_argv(const ServerSpec& spec, std::uint16_t port) {
   std::vector<std::string> argv = {CUTOVER_BINARY, "serve", "--listen", "127.0.0.1:" + std::to_string(port)};

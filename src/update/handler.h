@@ -1,0 +1,43 @@
+// UpdateHandler: answers RFC 2136 UPDATE requests. Checks the TSIG (RFC 8945), the zone and
+// the zone's allow-update keys, prescans the sections, and turns the update into ONE
+// Store::write whose precondition evaluates the prerequisites under the store's lock, so
+// the fence, floor and journal apply and nothing is applied partially. Thread-safe (the
+// store is; the handler's own state is read-only after construction).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/log.h"
+#include "store/store.h"
+#include "tsig/key.h"
+
+namespace cutover::update {
+
+class UpdateHandler {
+ public:
+  using Clock = std::function<std::uint64_t()>;  // seconds since the epoch
+
+  // `store` may be null (no journal configured): every update is refused. `allow_update`
+  // maps a zone key (store::zone_key) to the TSIG key names that may update it. `store` and
+  // `logger` must outlive the handler.
+  UpdateHandler(store::Store* store, tsig::KeyRing keys, std::map<std::string, std::vector<dns::Name>> allow_update,
+                base::Logger& logger, Clock clock = {});
+
+  // The response to one UPDATE request, or empty when it is too short to answer (no header).
+  // `client` names the sender in logs and history.
+  std::vector<std::uint8_t> handle(std::span<const std::uint8_t> request, const std::string& client) const;
+
+ private:
+  store::Store* store_;
+  tsig::KeyRing keys_;
+  std::map<std::string, std::vector<dns::Name>> allow_update_;
+  base::Logger& logger_;
+  Clock clock_;
+};
+
+}  // namespace cutover::update

@@ -1,0 +1,32 @@
+// An RFC 2136 UPDATE message as read from the wire: the zone section, the prerequisite
+// section and the update section (§2). Records of class ANY or NONE may have empty rdata,
+// which the ordinary message parser would refuse for typed rdata. Stateless; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "base/result.h"
+#include "dns/message.h"
+
+namespace cutover::update {
+
+struct UpdateMessage {
+  dns::Header header;
+  dns::Name zone;                    // ZNAME
+  dns::RRClass zone_class = dns::RRClass::IN;  // ZCLASS
+  std::vector<dns::ResourceRecord> prerequisites;
+  std::vector<dns::ResourceRecord> updates;
+};
+
+// Fails (kMalformed: answer FORMERR) when the message does not parse, ZOCOUNT is not 1 or
+// ZTYPE is not SOA (§3.1.1). The additional section is read and ignored (the TSIG in it
+// is checked separately).
+base::Result<UpdateMessage> parse_update(std::span<const std::uint8_t> wire);
+
+// The reply to `request`: same ID and opcode, QR set, the zone section echoed when known.
+std::vector<std::uint8_t> update_response(const dns::Header& request, const dns::Name* zone, dns::RRClass zone_class,
+                                          dns::Rcode rcode);
+
+}  // namespace cutover::update

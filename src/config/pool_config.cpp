@@ -39,11 +39,12 @@ class PoolReader {
     bool has_endpoints = false;
     YAML::Node check_node;
     YAML::Node endpoints_node;
+    YAML::Node serve_node;
     std::string check_path;
     std::string endpoints_path;
     reader_.each_entry(node, path,
                        {"name", "shape", "max-answers", "ttl", "when-all-down", "fallback", "suspicion-ttl",
-                        "wait-for-first-check", "check", "endpoints"},
+                        "wait-for-first-check", "serve", "check", "endpoints"},
                        [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                          if (key == "name") {
                            spec.owner = reader_.name(value, key_path, nullptr);
@@ -56,6 +57,10 @@ class PoolReader {
                          if (key == "fallback") spec.fallback = addresses(value, key_path);
                          if (key == "suspicion-ttl") spec.suspicion_ttl = reader_.boolean(value, key_path);
                          if (key == "wait-for-first-check") spec.wait_for_first_check = reader_.boolean(value, key_path);
+                         if (key == "serve") {
+                           spec.serve = serve_mode(value, key_path);
+                           serve_node = value;
+                         }
                          if (key == "check") {
                            has_check = true;
                            check_node = value;
@@ -89,10 +94,35 @@ class PoolReader {
     if (spec.when_all_down == pool::AllDownPolicy::kFallback && spec.fallback.empty()) {
       reader_.fail(node.Mark(), path, "when-all-down: fallback needs a 'fallback' list of addresses");
     }
+    if (spec.serve == pool::ServeMode::kMaterialize) check_materialize(spec, serve_node, path + ".serve", config);
     return spec;
   }
 
  private:
+  pool::ServeMode serve_mode(const YAML::Node& node, const std::string& path) const {
+    std::string text = reader_.scalar(node, path);
+    if (text == "per-query") return pool::ServeMode::kPerQuery;
+    if (text == "materialize") return pool::ServeMode::kMaterialize;
+    reader_.fail(node.Mark(), path, "expected per-query or materialize");
+  }
+
+  // Materialized answers are zone records written through the journaled write path, with
+  // one TTL and one record set for every query.
+  void check_materialize(const pool::PoolSpec& spec, const YAML::Node& node, const std::string& path,
+                         const Config& config) const {
+    if (config.writes.journal.empty()) {
+      reader_.fail(node.Mark(), path, "materialize writes the pool's answer through the write path, which needs a "
+                                      "journal (writes.journal)");
+    }
+    if (spec.shape == "weighted") {
+      reader_.fail(node.Mark(), path, "a weighted pool draws per query and cannot be materialized (use failover or "
+                                      "all-healthy)");
+    }
+    if (spec.suspicion_ttl) {
+      reader_.fail(node.Mark(), path, "suspicion-ttl changes the TTL per query and cannot be materialized");
+    }
+  }
+
   std::string shape(const YAML::Node& node, const std::string& path) const {
     std::string text = reader_.scalar(node, path);
     if (!policies_.knows(text)) reader_.fail(node.Mark(), path, "unknown shape '" + text + "' (expected " + list(policies_.shapes()) + ")");

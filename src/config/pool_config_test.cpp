@@ -100,5 +100,35 @@ TEST(PoolConfig, RejectsBadPoolsWithTheirPlaceAndPath) {
   }
 }
 
+TEST(PoolConfig, MaterializeNeedsAJournalAndOneAnswerForEveryQuery) {
+  const std::string pool = "  app:\n    name: app.example.test\n    serve: materialize\n";
+  const std::string endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
+  EXPECT_NE(error_of(pool + endpoint).find("t.yaml:6:12: pools.app.serve: materialize writes the pool's answer "
+                                           "through the write path, which needs a journal (writes.journal)"),
+            std::string::npos);
+  auto with_journal = [](const std::string& pools) {
+    return parse_config("writes: {journal: j.db}\n" + std::string(kZones) + "pools:\n" + pools, "t.yaml", "/d");
+  };
+  Config config = with_journal(pool + endpoint);
+  EXPECT_EQ(config.pools.at(0).serve, pool::ServeMode::kMaterialize);
+  EXPECT_EQ(parse("  app: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n").pools.at(0).serve,
+            pool::ServeMode::kPerQuery);
+  for (const auto& [extra, error] : std::vector<std::pair<std::string, std::string>>{
+           {"    shape: weighted\n", "pools.app.serve: a weighted pool draws per query"},
+           {"    suspicion-ttl: true\n", "pools.app.serve: suspicion-ttl changes the TTL per query"},
+           {"    serve: sometimes\n", "duplicate key"}}) {
+    std::string got;
+    try {
+      with_journal(pool + extra + endpoint);
+    } catch (const ConfigError& e) {
+      got = e.what();
+    }
+    EXPECT_NE(got.find(error), std::string::npos) << got;
+  }
+  EXPECT_NE(error_of("  app:\n    name: app.example.test\n    serve: sometimes\n" + endpoint)
+                .find("pools.app.serve: expected per-query or materialize"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace cutover::config

@@ -4,6 +4,8 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace cutover::pool {
@@ -114,6 +116,10 @@ std::shared_ptr<const PoolAnswers> AnswerBuilder::build(const health::HealthSnap
     answer.owner = spec.owner;
     answer.ttl = spec.ttl;
     answer.suspicion_ttl = spec.suspicion_ttl;
+    answer.settled = std::all_of(spec.endpoints.begin(), spec.endpoints.end(), [&](const EndpointSpec& endpoint) {
+      const health::EndpointView* view = health.find(spec.name, endpoint.address);
+      return view != nullptr && view->effective != health::HealthState::kUnknown;
+    });
     answer.a = build_family(spec, dns::RRType::A, health);
     answer.aaaa = build_family(spec, dns::RRType::AAAA, health);
     answer.counters = counters_[spec.name];

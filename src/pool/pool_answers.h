@@ -48,6 +48,8 @@ struct PoolAnswer {
   dns::Name owner;
   std::uint32_t ttl = kDefaultPoolTtl;
   bool suspicion_ttl = false;
+  // Every endpoint has a verdict (or an override): the answer no longer rests on `unknown`.
+  bool settled = false;
   FamilyAnswer a;
   FamilyAnswer aaaa;
   std::shared_ptr<PoolCounters> counters;

@@ -25,6 +25,12 @@ enum class AllDownPolicy {
 
 const char* all_down_to_text(AllDownPolicy policy);
 
+// How a pool's answer reaches clients.
+enum class ServeMode {
+  kPerQuery,     // the engine answers each query from the latest health snapshot
+  kMaterialize,  // the answer is written into the zone as ordinary records (secondaries serve it)
+};
+
 struct EndpointSpec {
   std::string address;     // numeric IPv4 (answered as A) or IPv6 (AAAA)
   std::uint16_t port = 0;  // 0: the probe type's default
@@ -46,6 +52,7 @@ struct PoolSpec {
   // until it could be declared down.
   bool suspicion_ttl = false;
   bool wait_for_first_check = false;
+  ServeMode serve = ServeMode::kPerQuery;
   health::CheckSettings check;
   std::vector<EndpointSpec> endpoints;
 };

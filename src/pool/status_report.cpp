@@ -85,6 +85,7 @@ std::string render_status_json(const StatusInput& input) {
     pool["ttl"] = spec.ttl;
     pool["when_all_down"] = all_down_to_text(spec.when_all_down);
     pool["suspicion_ttl"] = spec.suspicion_ttl;
+    pool["serve"] = spec.serve == ServeMode::kMaterialize ? "materialize" : "per-query";
     if (spec.when_all_down == AllDownPolicy::kNoData && input.negative_ttl) {
       auto negative = input.negative_ttl(spec.owner);
       pool["nodata_negative_ttl"] = negative ? json(*negative) : json(nullptr);

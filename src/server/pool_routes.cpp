@@ -21,7 +21,7 @@ void add_pool_routes(control::ControlServer& control, PoolService& service) {
                  health::Override value = action == "drain"      ? health::Override::kDrain
                                           : action == "force-up" ? health::Override::kForceUp
                                                                  : health::Override::kNone;
-                 auto done = service.set_override(pool, address, value);
+                 auto done = service.set_override(pool, address, value, "api@" + request.remote_addr);
                  nlohmann::json body;
                  if (!done) {
                    body["error"] = done.error().message;

@@ -1,12 +1,42 @@
 // PoolService: config -> monitored endpoints; health snapshot -> pool answers -> Server.
 #include "server/pool_service.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "pool/detection.h"
 
 namespace cutover::server {
 namespace {
+
+// How long an override on a materialized pool waits for its journaled write before replying.
+constexpr std::chrono::seconds kOverrideWriteWait{10};
+
+// The records materialize mode writes at a pool's name (TXT: the all-down nodata marker).
+bool is_materialized_type(dns::RRType type) {
+  return type == dns::RRType::A || type == dns::RRType::AAAA || type == dns::RRType::TXT;
+}
+
+bool is_materialized(const std::vector<pool::PoolSpec>& specs, const std::string& pool) {
+  return std::any_of(specs.begin(), specs.end(), [&](const pool::PoolSpec& spec) {
+    return spec.name == pool && spec.serve == pool::ServeMode::kMaterialize;
+  });
+}
+
+// The answers the engine serves per query: `answers` itself when no pool is materialized,
+// else a copy without the materialized pools.
+std::shared_ptr<const pool::PoolAnswers> per_query_only(const std::shared_ptr<const pool::PoolAnswers>& answers,
+                                                        const std::vector<pool::PoolSpec>& specs) {
+  bool any = std::any_of(specs.begin(), specs.end(),
+                         [](const pool::PoolSpec& spec) { return spec.serve == pool::ServeMode::kMaterialize; });
+  if (!any) return answers;
+  std::vector<pool::PoolAnswer> kept;
+  for (const auto& answer : answers->pools()) {
+    if (!is_materialized(specs, answer.pool)) kept.push_back(answer);
+  }
+  return std::make_shared<const pool::PoolAnswers>(std::move(kept));
+}
 
 std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<pool::PoolSpec>& specs) {
   std::vector<health::MonitoredEndpoint> out;
@@ -89,6 +119,7 @@ base::Status PoolService::apply(const std::vector<pool::PoolSpec>& specs) {
     builder->adopt_state_from(*builder_);
     builder_ = std::move(builder);
   }
+  if (sink_) sink_->configure(specs);
   // Publishes a first snapshot through on_health before any probe has run.
   return monitor_->configure(monitored_endpoints(specs));
 }
@@ -104,7 +135,9 @@ base::Status PoolService::check_against_zones(const std::vector<pool::PoolSpec>&
     if (zone == nullptr) return problem("is outside every served zone");
     if (zone->find_delegation(spec.owner) != nullptr) return problem("lies at or below a delegation");
     const zone::Node* node = zone->find(spec.owner);
-    if (node != nullptr && !node->rrsets.empty()) {
+    if (node != nullptr && std::any_of(node->rrsets.begin(), node->rrsets.end(), [&](const zone::RRset& rrset) {
+          return !(sink_ && spec.serve == pool::ServeMode::kMaterialize && is_materialized_type(rrset.type));
+        })) {
       return problem("also has static records in zone " + zone->origin().to_text() +
                      " (a name is either a pool or zone data)");
     }
@@ -115,12 +148,17 @@ base::Status PoolService::check_against_zones(const std::vector<pool::PoolSpec>&
 void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>& snapshot) {
   std::vector<pool::AllDownEvent> events;
   std::shared_ptr<const pool::PoolAnswers> answers;
+  std::shared_ptr<const pool::PoolAnswers> per_query;
   {
     std::lock_guard lock(builder_mutex_);
     answers = builder_->build(*snapshot, events);
+    per_query = sink_ ? per_query_only(answers, builder_->specs()) : answers;
   }
-  server_.publish_pools(answers);
+  // A materialized pool is answered from its zone records, on the primary as on the
+  // secondaries, so the engine must not see it as a pool.
+  server_.publish_pools(per_query);
   answers_.store(answers);
+  if (per_query != answers) sink_->submit(answers);
   for (const auto& event : events) {
     const pool::PoolAnswer* pool = nullptr;
     for (const auto& candidate : answers->pools()) {
@@ -181,8 +219,24 @@ std::string PoolService::metrics_text() const {
   return pool::render_metrics(status_input(none, reports, answers.get()), rcodes);
 }
 
-base::Status PoolService::set_override(const std::string& pool, const std::string& address, health::Override value) {
-  return monitor_->set_override(pool, address, value);
+base::Status PoolService::set_override(const std::string& pool, const std::string& address, health::Override value,
+                                       const std::string& who) {
+  if (!materializes(pool)) return monitor_->set_override(pool, address, value);
+  std::lock_guard lock(override_mutex_);
+  // The override's write must reach the journal before the reply, like any write; earlier
+  // health changes are written first so the history entry is the override's own.
+  if (!sink_->flush(kOverrideWriteWait)) logger_.warn("pool.materialize_slow", {{"pool", pool}});
+  const char* action = value == health::Override::kNone ? "undrain" : health::override_to_text(value);
+  sink_->annotate(pool, who, fmt::format("{} {}", action, address));
+  auto done = monitor_->set_override(pool, address, value);
+  if (done && !sink_->flush(kOverrideWriteWait)) logger_.warn("pool.materialize_slow", {{"pool", pool}});
+  return done;
+}
+
+bool PoolService::materializes(const std::string& pool) const {
+  if (!sink_) return false;
+  std::lock_guard lock(builder_mutex_);
+  return is_materialized(builder_->specs(), pool);
 }
 
 }  // namespace cutover::server

@@ -1,12 +1,14 @@
 // PoolService: health-checked pools inside `cutover serve`. Runs the HealthMonitor over
 // every pool endpoint and, on each health change, builds the pools' answers and publishes
-// them to the Server at once (the next query sees them). Offers /status, /metrics and the
-// drain/undrain/force-up API on the control server when there is one. Thread-safe: the
+// them to the Server at once (the next query sees them); pools in materialize mode go to a
+// PoolAnswerSink instead, which writes them into their zone. Offers /status, /metrics and
+// the drain/undrain/force-up API on the control server when there is one. Thread-safe: the
 // monitor's listener, the API threads and reload() may run at the same time.
 #pragma once
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 
@@ -18,6 +20,22 @@
 #include "server/server.h"
 
 namespace cutover::server {
+
+// Where the answers of pools served in materialize mode go (src/writes writes them into the
+// zone through the write path). Implementations are thread-safe: PoolService calls them
+// from the health monitor's thread and from API threads.
+class PoolAnswerSink {
+ public:
+  virtual ~PoolAnswerSink() = default;
+  // The pools now configured (start and every reload), before their first answers.
+  virtual void configure(const std::vector<pool::PoolSpec>& specs) = 0;
+  // A new answer snapshot of every pool; returns at once.
+  virtual void submit(std::shared_ptr<const pool::PoolAnswers> answers) = 0;
+  // Who causes the pool's next answer change and how (an operator override), for history.
+  virtual void annotate(const std::string& pool, const std::string& who, const std::string& cause) = 0;
+  // Waits until everything submitted so far is written (or refused); false on timeout.
+  virtual bool flush(std::chrono::milliseconds timeout) = 0;
+};
 
 class PoolService : public Service {
  public:
@@ -33,12 +51,18 @@ class PoolService : public Service {
 
   std::string status_json() const;
   std::string metrics_text() const;
-  // kNotFound when the pool or endpoint does not exist.
-  base::Status set_override(const std::string& pool, const std::string& address, health::Override value);
+  // kNotFound when the pool or endpoint does not exist. `who` names the operator for the
+  // history of a materialized pool (the override is written through the journal there).
+  base::Status set_override(const std::string& pool, const std::string& address, health::Override value,
+                            const std::string& who);
+  // Materialized pools are handed to `sink` instead of the engine. Call before start();
+  // `sink` must stay usable until stop() returned.
+  void set_answer_sink(std::shared_ptr<PoolAnswerSink> sink) { sink_ = std::move(sink); }
 
  private:
   base::Status apply(const std::vector<pool::PoolSpec>& specs);
   base::Status check_against_zones(const std::vector<pool::PoolSpec>& specs) const;
+  bool materializes(const std::string& pool) const;
   void on_health(const std::shared_ptr<const health::HealthSnapshot>& snapshot);
   std::optional<std::uint32_t> negative_ttl(const dns::Name& name) const;
   pool::StatusInput status_input(const std::vector<pool::PoolSpec>& specs,
@@ -54,6 +78,8 @@ class PoolService : public Service {
 
   mutable std::mutex builder_mutex_;  // guards builder_
   std::unique_ptr<pool::AnswerBuilder> builder_;
+  std::shared_ptr<PoolAnswerSink> sink_;
+  std::mutex override_mutex_;  // one override at a time, so its history entry names it alone
   std::atomic<std::shared_ptr<const pool::PoolAnswers>> answers_;
   std::array<std::atomic<std::uint64_t>, 16> rcodes_{};
 };

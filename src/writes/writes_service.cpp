@@ -1,6 +1,10 @@
-// Wiring: journal + store, zone load handler, API routes, NOTIFY, transfer responder.
+// Wiring: journal + store, zone load handler, API routes, NOTIFY, transfer responder, DNS UPDATE.
 #include "writes/writes_service.h"
 
+#include "net/address.h"
+#include "tsig/key.h"
+#include "update/handler.h"
+#include "update/update_message.h"
 #include "writes/api_routes.h"
 
 namespace cutover::writes {
@@ -14,6 +18,45 @@ bool has_replication(const config::Config& config) {
   return !config.writes.journal.empty();
 }
 
+std::vector<secondary::SecondaryZone> secondary_zones_of(const config::Config& config) {
+  std::vector<secondary::SecondaryZone> zones;
+  for (const auto& zone : config.zones) {
+    const auto& r = zone.replication;
+    if (!r.primary) continue;
+    secondary::SecondaryZone secondary{zone.origin, *r.primary, secondary::kDefaultMaxTransferBytes,
+                                         zone.text.has_value()};
+    if (r.max_transfer_bytes != 0) secondary.max_transfer_bytes = r.max_transfer_bytes;
+    zones.push_back(std::move(secondary));
+  }
+  return zones;
+}
+
+// The keys of writes.tsig-keys (the config reader admits only the two algorithms we know).
+tsig::KeyRing key_ring(const config::Config& config) {
+  std::vector<tsig::Key> keys;
+  for (const auto& key : config.writes.keys) {
+    keys.push_back(tsig::Key{key.name, tsig::algorithm_from_name(key.algorithm).value(), key.secret});
+  }
+  return tsig::KeyRing(std::move(keys));
+}
+
+// A key a zone names (allow-update, transfer-key) must be one of writes.tsig-keys.
+dns::Name known_key(const tsig::KeyRing& keys, const std::string& zone, const std::string& name) {
+  auto parsed = dns::Name::from_text(name);
+  if (!parsed || keys.find(*parsed) == nullptr) {
+    throw config::ConfigError("zone " + zone + ": TSIG key " + name + " is not defined in writes.tsig-keys");
+  }
+  return *parsed;
+}
+
+server::Intercept answer_update(const update::UpdateHandler& handler, std::span<const std::uint8_t> query,
+                                const sockaddr_storage& client, std::vector<std::vector<std::uint8_t>>& responses) {
+  auto response = handler.handle(query, net::format_address(client));
+  if (response.empty()) return server::Intercept::kDrop;
+  responses.push_back(std::move(response));
+  return server::Intercept::kRespond;
+}
+
 }  // namespace
 
 std::shared_ptr<WritesService> WritesService::install(server::Server& server, server::ControlService* control,
@@ -22,20 +65,27 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
   if (!has_replication(config)) return nullptr;
   std::map<std::string, config::ZoneReplicationConfig> settings;
   std::map<std::string, std::vector<net::SocketAddress>> targets;
+  tsig::KeyRing keys = key_ring(config);
+  std::map<std::string, std::vector<dns::Name>> allow_update;
   for (const auto& zone : config.zones) {
     std::string key = store::zone_key(zone.origin);
     const auto& r = zone.replication;
     // Read by the schema, refused here until implemented, so no one relies on them silently.
-    if (!r.transfer_key.empty() || !r.allow_update.empty() || r.primary || !r.primary_key.empty()) {
-      throw config::ConfigError("zone " + key +
-                                ": transfer-key, allow-update, primary and primary-key are not supported yet");
+    if (!r.primary_key.empty()) {
+      throw config::ConfigError("zone " + key + ": primary-key is not supported yet");
     }
+    if (!r.transfer_key.empty()) known_key(keys, key, r.transfer_key);
+    for (const auto& name : r.allow_update) allow_update[key].push_back(known_key(keys, key, name));
     settings[key] = zone.replication;
     if (!zone.replication.notify.empty()) targets[key] = zone.replication.notify;
   }
   service->notifier_ = std::make_unique<xfr::Notifier>(std::move(targets), logger);
-  if (!config.writes.journal.empty()) {
-    auto journal = store::Journal::open(config.writes.journal);
+  auto secondary_zones = secondary_zones_of(config);
+  // Secondary zones are written through the store even without a journal; their transfers
+  // then live in an in-memory journal, and a restart transfers the zone again.
+  std::string journal_path = config.writes.journal.empty() && !secondary_zones.empty() ? ":memory:" : config.writes.journal;
+  if (!journal_path.empty()) {
+    auto journal = store::Journal::open(journal_path);
     if (!journal) throw config::ConfigError("writes.journal: " + journal.error().message);
     service->store_ = std::make_unique<store::Store>(
         std::move(*journal), [&server](auto zones) { server.publish(std::move(zones)); }, logger);
@@ -44,12 +94,29 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
     server.set_zone_load_handler([raw = service.get()](const config::Config& next, auto loaded, bool initial) {
       return raw->take_zones(next, std::move(loaded), initial);
     });
-    if (control != nullptr) add_api_routes(control->http(), *service->store_);
+    if (control != nullptr && !config.writes.journal.empty()) add_api_routes(control->http(), *service->store_);
+    service->pool_materializer_ = std::make_shared<PoolMaterializer>(*service->store_, service->clock_, logger);
   }
   service->responder_ = std::make_unique<xfr::Responder>([&server] { return server.zones(); }, service->store_.get(),
                                                          std::move(settings), logger);
-  server.set_request_handler([raw = service->responder_.get()](auto query, auto transport, const auto& client,
-                                                               auto& responses) {
+  service->responder_->set_tsig_keys(keys);
+  // UPDATE needs the journal: without it there is no durable write to acknowledge (REFUSED).
+  auto updates = std::make_shared<update::UpdateHandler>(
+      config.writes.journal.empty() ? nullptr : service->store_.get(), keys, std::move(allow_update), logger);
+  if (!secondary_zones.empty()) {
+    service->secondary_ = std::make_unique<secondary::Secondary>(std::move(secondary_zones), *service->store_, logger);
+    service->responder_->set_notify_listener([raw = service->secondary_.get()](const dns::Name& zone) { raw->notified(zone); });
+  }
+  server.set_request_handler([raw = service->responder_.get(), secondary = service->secondary_.get(), updates](
+                                 auto query, auto transport, const auto& client, auto& responses) {
+    if (update::is_update_request(query)) return answer_update(*updates, query, client, responses);
+    if (secondary != nullptr) {
+      std::vector<std::uint8_t> servfail;
+      if (secondary->unusable().answer(query, servfail)) {
+        responses.push_back(std::move(servfail));
+        return server::Intercept::kRespond;
+      }
+    }
     return raw->handle(query, transport, client, responses);
   });
   return service;
@@ -59,7 +126,8 @@ base::Status WritesService::take_zones(const config::Config& config, std::shared
                                        bool initial) {
   std::vector<store::ZoneSource> sources;
   for (const auto& zone : loaded->zones()) {
-    store::ZoneSource source{zone, {}, ""};
+    // A secondary's zone file is only its first copy: reloads never edit transferred data.
+    store::ZoneSource source{secondary_ ? secondary_->first_copy(zone) : zone, {}, ""};
     for (const auto& zone_config : config.zones) {
       if (zone_config.origin == zone->origin()) {
         source.order = zone_config.order;
@@ -73,11 +141,17 @@ base::Status WritesService::take_zones(const config::Config& config, std::shared
 
 base::Status WritesService::start() {
   notifier_->start();
+  if (secondary_) secondary_->start();
+  if (pool_materializer_) pool_materializer_->start();
   // Secondaries learn the (possibly replayed) serial at once, as after a primary restart.
   for (const auto& zone : server_.zones()->zones()) notifier_->changed(zone->origin(), zone->soa_fields().serial);
   return {};
 }
 
-void WritesService::stop() { notifier_->stop(); }
+void WritesService::stop() {
+  if (secondary_) secondary_->stop();
+  if (pool_materializer_) pool_materializer_->stop();
+  notifier_->stop();
+}
 
 }  // namespace cutover::writes

@@ -10,8 +10,10 @@
 #include "base/log.h"
 #include "config/config.h"
 #include "server/control_service.h"
+#include "secondary/secondary.h"
 #include "server/server.h"
 #include "store/store.h"
+#include "writes/pool_materializer.h"
 #include "xfr/notifier.h"
 #include "xfr/responder.h"
 
@@ -30,6 +32,8 @@ class WritesService : public server::Service {
   void stop() override;
 
   store::Store* store() { return store_.get(); }
+  // Writes the answers of pools in materialize mode; null without a journal.
+  std::shared_ptr<PoolMaterializer> pool_materializer() { return pool_materializer_; }
 
  private:
   WritesService(server::Server& server, base::Logger& logger) : server_(server), logger_(logger) {}
@@ -39,7 +43,10 @@ class WritesService : public server::Service {
   base::Logger& logger_;
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<xfr::Notifier> notifier_;
+  base::RealClock clock_;
+  std::shared_ptr<PoolMaterializer> pool_materializer_;
   std::unique_ptr<xfr::Responder> responder_;
+  std::unique_ptr<secondary::Secondary> secondary_;  // zones with a primary; null when none
 };
 
 }  // namespace cutover::writes

@@ -38,6 +38,11 @@ base::Status read_section(base::ByteReader& in, std::uint16_t count, std::vector
 
 }  // namespace
 
+bool is_update_request(std::span<const std::uint8_t> wire) {
+  auto header = dns::parse_header(wire);
+  return header && !header->qr && header->opcode == dns::Opcode::kUpdate;
+}
+
 base::Result<UpdateMessage> parse_update(std::span<const std::uint8_t> wire) {
   auto header = dns::parse_header(wire);
   if (!header) return header.error();

@@ -20,6 +20,9 @@ struct UpdateMessage {
   std::vector<dns::ResourceRecord> updates;
 };
 
+// True for a request (QR clear) with opcode UPDATE, read from the header bytes alone.
+bool is_update_request(std::span<const std::uint8_t> wire);
+
 // Fails (kMalformed: answer FORMERR) when the message does not parse, ZOCOUNT is not 1 or
 // ZTYPE is not SOA (§3.1.1). The additional section is read and ignored (the TSIG in it
 // is checked separately).

@@ -1,6 +1,8 @@
 // AXFR/IXFR answers with ACL checks, and NOTIFY acknowledgement.
 #include "xfr/responder.h"
 
+#include <ctime>
+
 #include "net/address.h"
 
 namespace cutover::xfr {
@@ -53,7 +55,13 @@ Intercept Responder::handle(std::span<const std::uint8_t> query, net::Transport 
   }
   if (message->questions.size() != 1) return Intercept::kContinue;
   if (opcode == dns::Opcode::kNotify) return notify(*message, client, responses);
-  return transfer(*message, transport, client, responses);
+  auto now = static_cast<std::uint64_t>(std::time(nullptr));
+  tsig::RequestContext signed_by;
+  if (auto refused = check_transfer_key(query, *message, client, now, signed_by, responses)) return *refused;
+  Intercept result = transfer(*message, transport, client, responses);
+  tsig::ResponseSigner signer(signed_by, now);
+  for (auto& response : responses) signer.sign(response);
+  return result;
 }
 
 Intercept Responder::transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
@@ -114,6 +122,39 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
                             {"serial", std::to_string(zone->soa_fields().serial)},
                             {"records", std::to_string(records.size())},
                             {"messages", std::to_string(responses.size())}});
+  return Intercept::kRespond;
+}
+
+std::optional<Intercept> Responder::check_transfer_key(std::span<const std::uint8_t> wire, const dns::Message& query,
+                                                       const sockaddr_storage& client, std::uint64_t now,
+                                                       tsig::RequestContext& context, Messages& responses) const {
+  const auto* config = settings(query.questions.front().name);
+  if (config == nullptr || config->transfer_key.empty()) return std::nullopt;
+  auto checked = tsig::verify_request(wire, keys_, now);
+  dns::Rcode rcode = dns::Rcode::kRefused;
+  std::string reason;
+  if (!checked) {
+    rcode = dns::Rcode::kFormErr;
+    reason = "malformed TSIG: " + checked.error().message;
+  } else {
+    context = *checked;
+    auto required = dns::Name::from_text(config->transfer_key);
+    if (checked->failed()) {
+      rcode = checked->response_rcode();
+      reason = "TSIG " + tsig::tsig_error_text(static_cast<std::uint16_t>(checked->error));
+    } else if (!checked->valid()) {
+      reason = "unsigned: the zone's transfer-key is required";
+    } else if (!required || !(checked->key->name == *required)) {
+      reason = "signed with a key other than the zone's transfer-key";
+    } else {
+      return std::nullopt;
+    }
+  }
+  logger_.warn("xfr.refused", {{"zone", query.questions.front().name.to_text()},
+                               {"client", net::format_address(client)}, {"reason", reason}});
+  responses = error_reply(query, rcode);
+  tsig::ResponseSigner signer(context, now);
+  for (auto& response : responses) signer.sign(response);
   return Intercept::kRespond;
 }
 

@@ -1,6 +1,6 @@
 // The replication side of the query path: answers AXFR and IXFR for served zones (TCP; IXFR
 // over UDP gets the single-SOA reply that sends the client to TCP), restricted by each
-// zone's allow-transfer ACL, and acknowledges NOTIFY. Everything else is left to the answer
+// zone's allow-transfer ACL and transfer-key (TSIG), and acknowledges NOTIFY. Everything else is left to the answer
 // engine. Thread-safe: reads the published zone snapshot and the thread-safe store.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include "config/replication.h"
 #include "server/server.h"
 #include "store/store.h"
+#include "tsig/tsig.h"
 #include "xfr/transfer.h"
 
 namespace cutover::xfr {
@@ -29,6 +30,9 @@ class Responder {
             base::Logger& logger);
 
   void set_notify_listener(NotifyListener listener) { notify_listener_ = std::move(listener); }
+  // The keys a zone's transfer-key names: its AXFR/IXFR requests must be signed with that key,
+  // and then every response message is signed (RFC 8945 §5.3.1).
+  void set_tsig_keys(tsig::KeyRing keys) { keys_ = std::move(keys); }
 
   server::Intercept handle(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
                            Messages& responses) const;
@@ -38,12 +42,19 @@ class Responder {
                              Messages& responses) const;
   server::Intercept notify(const dns::Message& query, const sockaddr_storage& client, Messages& responses) const;
   const config::ZoneReplicationConfig* settings(const dns::Name& zone) const;
+  // For a zone with a transfer-key: a reply refusing a request not validly signed with it
+  // (NOTAUTH with the TSIG error, REFUSED when unsigned or signed with another key), or
+  // nullopt to go on; `context` is what the response is signed with.
+  std::optional<server::Intercept> check_transfer_key(std::span<const std::uint8_t> wire, const dns::Message& query,
+                                                      const sockaddr_storage& client, std::uint64_t now,
+                                                      tsig::RequestContext& context, Messages& responses) const;
 
   ZonesSnapshot zones_;
   store::Store* store_;
   std::map<std::string, config::ZoneReplicationConfig> acls_;
   base::Logger& logger_;
   NotifyListener notify_listener_;
+  tsig::KeyRing keys_;
 };
 
 // True when the first question of `query` is AXFR/IXFR or its opcode is NOTIFY or UPDATE,

@@ -6,7 +6,10 @@
 namespace cutover::xfr {
 namespace {
 
-constexpr std::size_t kMaxMessage = 65535;
+// Room is left for the TSIG (RFC 8945) the responder signs each message with when the zone
+// has a transfer-key: owner name (at most 255), fixed fields, algorithm name and a 64-byte
+// MAC stay under 512 bytes.
+constexpr std::size_t kMaxMessage = 65535 - 512;
 
 dns::ResourceRecord soa_record(const zone::Zone& zone) {
   return dns::ResourceRecord{zone.origin(), dns::RRType::SOA, dns::RRClass::IN, zone.soa().ttl,

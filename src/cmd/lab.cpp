@@ -94,7 +94,7 @@ void add_lab_command(CLI::App& app) {
   auto* run = lab->add_subcommand("run", "Run experiments; exit 3 when a case could not be measured");
   run->add_option("--resolvers", options->resolvers,
                   "Comma list: unbound,bind,kresd,pdns-recursor,dnsmasq,external:ADDR:PORT or all");
-  run->add_option("--experiments", options->experiments, "Comma list of E1,E2,E3,E4,E5,E8,E9 or all");
+  run->add_option("--experiments", options->experiments, "Comma list of E1,E2,E3,E4,E5,E8,E9,E10 or all");
   run->add_option("--out", options->out_dir, "Directory for results.json, report.md, report.html")->required();
   run->add_option("--compare", options->compare, "An earlier results.json to compare this run with");
   run->add_option("--authority-port", options->authority_port,

@@ -109,18 +109,30 @@ void judge(CaseResult& result) {
   result.verdict = inside ? Verdict::kPass : Verdict::kFail;
 }
 
+Json to_json(const Observation& observation) {
+  Json entry{{"sent", observation.sent}, {"received", observation.received}, {"rcode", observation.rcode},
+             {"answer", observation.answer}};
+  entry["ttl"] = observation.ttl ? Json(*observation.ttl) : Json(nullptr);
+  return entry;
+}
+
+Observation observation_from_json(const Json& json) {
+  Observation observation;
+  observation.sent = json.at("sent").get<double>();
+  observation.received = json.at("received").get<double>();
+  observation.rcode = json.at("rcode").get<std::string>();
+  observation.answer = json.at("answer").get<std::vector<std::string>>();
+  if (!json.at("ttl").is_null()) observation.ttl = json.at("ttl").get<std::uint32_t>();
+  return observation;
+}
+
 Json to_json(const CaseResult& result) {
   Json expected = Json::array();
   for (const auto& expectation : result.expected) {
     expected.push_back({{"label", expectation.label}, {"low", expectation.low}, {"high", expectation.high}});
   }
   Json observations = Json::array();
-  for (const auto& observation : result.observations) {
-    Json entry{{"sent", observation.sent}, {"received", observation.received}, {"rcode", observation.rcode},
-               {"answer", observation.answer}};
-    entry["ttl"] = observation.ttl ? Json(*observation.ttl) : Json(nullptr);
-    observations.push_back(std::move(entry));
-  }
+  for (const auto& observation : result.observations) observations.push_back(to_json(observation));
   auto optional = [](const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); };
   return Json{{"resolver", result.resolver},
               {"version", result.version},
@@ -166,15 +178,7 @@ CaseResult case_from_json(const Json& json) {
   result.fill_phase = json.value("fill_phase", -1.0);
   result.window = json.value("window", 0.0);
   result.details = json.value("details", Json::object());
-  for (const auto& entry : json.at("observations")) {
-    Observation observation;
-    observation.sent = entry.at("sent").get<double>();
-    observation.received = entry.at("received").get<double>();
-    observation.rcode = entry.at("rcode").get<std::string>();
-    observation.answer = entry.at("answer").get<std::vector<std::string>>();
-    if (!entry.at("ttl").is_null()) observation.ttl = entry.at("ttl").get<std::uint32_t>();
-    result.observations.push_back(std::move(observation));
-  }
+  for (const auto& entry : json.at("observations")) result.observations.push_back(observation_from_json(entry));
   return result;
 }
 

@@ -76,6 +76,8 @@ void judge(CaseResult& result);
 // Signed distance from `measured` to an expectation (0 inside a range).
 double distance_to(const Expectation& expectation, double measured);
 
+nlohmann::json to_json(const Observation& observation);
+Observation observation_from_json(const nlohmann::json& json);
 nlohmann::json to_json(const CaseResult& result);
 CaseResult case_from_json(const nlohmann::json& json);
 

@@ -15,6 +15,7 @@
 #include "lab/authority/delegation_lab.h"
 #include "lab/clock.h"
 #include "lab/experiments/experiment.h"
+#include "lab/failover/failover_lab.h"
 #include "lab/process.h"
 #include "lab/resolvers/instance.h"
 
@@ -117,6 +118,21 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     runs.push_back(std::move(run));
   }
 
+  std::unique_ptr<FailoverLab> failover;
+  if (std::find(options.experiments.begin(), options.experiments.end(), "E10") != options.experiments.end()) {
+    std::vector<std::string> tags;
+    for (const auto& run : runs) tags.push_back(run->env.tag);
+    auto started = FailoverLab::start(options.cutover_binary, work, tags);
+    if (started) {
+      failover = std::move(*started);
+      for (auto& run : runs) run->env.failover = failover.get();
+      std::fprintf(progress, "E10 pool server (cutover serve, zone %s) on 127.0.0.1:%u, log %s\n", FailoverLab::kZone,
+                   static_cast<unsigned>(failover->dns_port()), failover->log_path().c_str());
+    } else {
+      std::fprintf(progress, "E10 pool server failed, E10 cases will say why: %s\n", started.error().message.c_str());
+    }
+  }
+
   struct Job {
     ResolverRun* run;
     CaseSpec spec;
@@ -153,8 +169,10 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
       result.verdict = Verdict::kNotSupported;
       result.note = unsupported;
     } else {
+      // Asked under the zone the instance forwards, so the ready probe never leaves the lab.
+      bool own_zone = config.upstream.kind == Upstream::Kind::kStub && config.upstream.zone != options.zone;
       std::string probe = "ready-" + config.cache.label() + (job.spec.isolation.empty() ? "" : "-" + job.spec.isolation) +
-                          "." + run.env.tag + "." + options.zone;
+                          "." + run.env.tag + "." + (own_zone ? config.upstream.zone : options.zone);
       auto instance = run.pool->get(config, job.spec.isolation, probe);
       if (!instance) {
         result.verdict = Verdict::kError;

@@ -111,8 +111,11 @@ base::Result<std::int64_t> AuthorityProcess::change(const std::string& method, c
 }
 
 base::Result<std::int64_t> AuthorityProcess::put_zone(const std::string& origin, std::uint32_t soa_ttl,
-                                                      std::uint32_t minimum, bool uncapped) {
-  Json body{{"soa_ttl", soa_ttl}, {"minimum", minimum}, {"negative", uncapped ? "uncapped" : "capped"}};
+                                                      std::uint32_t minimum, ZoneReplies replies) {
+  Json body{{"soa_ttl", soa_ttl},
+            {"minimum", minimum},
+            {"negative", replies.uncapped_negative ? "uncapped" : "capped"},
+            {"ns_in_authority", replies.ns_in_authority}};
   return change("PUT", "/lab/zones/" + origin, body.dump());
 }
 

@@ -24,6 +24,12 @@ struct AuthorityOptions {
   std::string label = "authority";
 };
 
+// How a lab zone answers beyond its data.
+struct ZoneReplies {
+  bool uncapped_negative = false;  // negative answers carry the SOA TTL unchanged (the paper's lab mode)
+  bool ns_in_authority = false;    // positive answers carry the zone's NS RRset (non-minimal, like BIND/NSD)
+};
+
 class AuthorityProcess {
  public:
   static base::Result<std::unique_ptr<AuthorityProcess>> start(const AuthorityOptions& options);
@@ -34,7 +40,7 @@ class AuthorityProcess {
   const std::string& log_path() const { return log_path_; }
 
   base::Result<std::int64_t> put_zone(const std::string& origin, std::uint32_t soa_ttl, std::uint32_t minimum,
-                                      bool uncapped = false);
+                                      ZoneReplies replies = {});
   base::Result<std::int64_t> put_rrset(const std::string& name, const std::string& type, std::uint32_t ttl,
                                        const std::vector<std::string>& data);
   base::Result<std::int64_t> delete_name(const std::string& name);

@@ -2,6 +2,7 @@
 #include "lab/authority/lab_interceptor.h"
 
 #include "dns/message.h"
+#include "lab/authority/ns_in_authority.h"
 
 namespace cutover::lab {
 
@@ -19,13 +20,22 @@ std::vector<std::uint8_t> error_reply(std::span<const std::uint8_t> query, dns::
 }
 
 server::QueryInterceptor make_lab_interceptor(LabModel& model) {
-  return [&model](std::span<const std::uint8_t> query, net::Transport, std::vector<std::uint8_t>& response) {
+  return [&model](std::span<const std::uint8_t> query, net::Transport transport, std::vector<std::uint8_t>& response) {
     auto request = dns::parse_message(query);
     if (!request || request->header.qr || request->questions.size() != 1) return server::Intercept::kContinue;
     const dns::Question& question = request->questions.front();
     model.count_query(question.name, question.type);
     switch (model.outage_for(question.name)) {
-      case Outage::kNone: return server::Intercept::kContinue;
+      case Outage::kNone: {
+        auto zones = model.ns_in_authority_zones(question.name);
+        if (!zones) return server::Intercept::kContinue;
+        bool udp = transport == net::Transport::kUdp;
+        auto outcome = auth::answer_query_general(*zones, query, udp ? auth::Transport::kUdp : auth::Transport::kTcp,
+                                                  response);
+        if (!outcome.respond) return server::Intercept::kDrop;
+        add_ns_in_authority(*zones, reply_size_limit(udp, request->edns), response);
+        return server::Intercept::kRespond;
+      }
       case Outage::kDrop: return server::Intercept::kDrop;
       case Outage::kRefuse: response = error_reply(query, dns::Rcode::kRefused); break;
       case Outage::kServfail: response = error_reply(query, dns::Rcode::kServFail); break;

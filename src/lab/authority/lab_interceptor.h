@@ -1,5 +1,6 @@
-// The lab authority's query interceptor: counts every query per (name, type) and applies the
-// outage mode of the queried name or zone (drop, REFUSED, SERVFAIL) before the answer engine.
+// The lab authority's query interceptor: counts every query per (name, type), applies the
+// outage mode of the queried name or zone (drop, REFUSED, SERVFAIL) before the answer engine,
+// and answers itself for zones that add their NS RRset to positive answers.
 // Thread-safe (reads LabModel's snapshot, counts under its lock).
 #pragma once
 

@@ -92,7 +92,20 @@ base::Result<std::shared_ptr<const zone::Zone>> build_lab_zone(const LabZone& la
   return zone::Zone::build(origin, records, {}, lab_zone.negative);
 }
 
-LabModel::LabModel(Publish publish) : publish_(std::move(publish)), outages_(std::make_shared<const OutageTable>()) {}
+LabModel::LabModel(Publish publish)
+    : publish_(std::move(publish)),
+      outages_(std::make_shared<const OutageTable>()),
+      published_(std::make_shared<const Published>()) {}
+
+std::shared_ptr<const auth::ZoneSet> LabModel::ns_in_authority_zones(const dns::Name& qname) const {
+  auto published = published_.load();
+  for (dns::Name walk = qname.lowercased();; walk = walk.parent()) {
+    if (auto it = published->ns_in_authority.find(walk.to_text()); it != published->ns_in_authority.end()) {
+      return it->second ? published->zones : nullptr;
+    }
+    if (walk.is_root()) return nullptr;
+  }
+}
 
 void LabModel::publish_all() {
   std::lock_guard lock(mutex_);
@@ -108,19 +121,23 @@ LabZone* LabModel::find_zone_locked(const dns::Name& name) {
 
 base::Result<std::int64_t> LabModel::rebuild_locked() {
   std::vector<std::shared_ptr<const zone::Zone>> built;
+  auto published = std::make_shared<Published>();
   for (auto& [key, lab_zone] : zones_) {
     auto zone = build_lab_zone(lab_zone);
     if (!zone) return zone.error();
     built.push_back(std::move(*zone));
+    published->ns_in_authority[key] = lab_zone.ns_in_authority;
   }
-  publish_(std::make_shared<const auth::ZoneSet>(std::move(built)));
+  published->zones = std::make_shared<const auth::ZoneSet>(std::move(built));
+  published_.store(published);
+  publish_(published->zones);
   return monotonic_ns();
 }
 
 void LabModel::store_outages_locked() { outages_.store(std::make_shared<const OutageTable>(outage_state_)); }
 
 base::Result<std::int64_t> LabModel::put_zone(const dns::Name& origin, std::uint32_t soa_ttl, std::uint32_t minimum,
-                                              zone::NegativeTtlMode negative) {
+                                              zone::NegativeTtlMode negative, bool ns_in_authority) {
   std::lock_guard lock(mutex_);
   auto existing = zones_.find(key_of(origin));
   LabZone candidate = existing != zones_.end() ? existing->second : LabZone{};
@@ -128,6 +145,7 @@ base::Result<std::int64_t> LabModel::put_zone(const dns::Name& origin, std::uint
   candidate.soa_ttl = soa_ttl;
   candidate.minimum = minimum;
   candidate.negative = negative;
+  candidate.ns_in_authority = ns_in_authority;
   ++candidate.serial;
   auto built = build_lab_zone(candidate);
   if (!built) return built.error();

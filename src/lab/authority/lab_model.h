@@ -38,6 +38,10 @@ struct LabZone {
   std::uint32_t soa_ttl = 60;
   std::uint32_t minimum = 60;
   zone::NegativeTtlMode negative = zone::NegativeTtlMode::kCapped;
+  // Positive answers also carry the zone's own NS RRset in the authority section, as
+  // non-minimal servers (BIND, NSD) send it: the only way a resolver that never asks NS
+  // itself learns the child's NS TTL (E8).
+  bool ns_in_authority = false;
   std::uint32_t serial = 1;
   std::map<std::pair<std::string, dns::RRType>, LabRRset> rrsets;  // key: lowercased owner text
 };
@@ -63,7 +67,7 @@ class LabModel {
 
   // Each mutation returns the CLOCK_MONOTONIC time (ns) at which the new data was published.
   base::Result<std::int64_t> put_zone(const dns::Name& origin, std::uint32_t soa_ttl, std::uint32_t minimum,
-                                      zone::NegativeTtlMode negative);
+                                      zone::NegativeTtlMode negative, bool ns_in_authority = false);
   base::Result<std::int64_t> delete_zone(const dns::Name& origin);
   base::Result<std::int64_t> put_rrset(const dns::Name& owner, dns::RRType type, const LabRRset& rrset);
   // Without a type, every RRset of the name goes.
@@ -76,6 +80,9 @@ class LabModel {
 
   // Hot path: called by the query interceptor.
   Outage outage_for(const dns::Name& qname) const { return outages_.load()->lookup(qname); }
+  // The zones last published, when the zone holding `qname` adds its NS RRset to positive
+  // answers; nullptr otherwise (the usual minimal answer).
+  std::shared_ptr<const auth::ZoneSet> ns_in_authority_zones(const dns::Name& qname) const;
   void count_query(const dns::Name& qname, dns::RRType type);
   std::vector<QueryCount> counts() const;
 
@@ -89,6 +96,12 @@ class LabModel {
   std::map<std::string, LabZone> zones_;  // lowercased origin text
   OutageTable outage_state_;
   std::atomic<std::shared_ptr<const OutageTable>> outages_;
+  // What the DNS threads need for ns_in_authority_zones(), published with every rebuild.
+  struct Published {
+    std::shared_ptr<const auth::ZoneSet> zones;
+    std::map<std::string, bool> ns_in_authority;  // lowercased origin text
+  };
+  std::atomic<std::shared_ptr<const Published>> published_;
   std::map<std::pair<std::string, dns::RRType>, std::uint64_t> counts_;
 };
 

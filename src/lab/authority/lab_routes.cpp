@@ -1,6 +1,7 @@
 // The lab control API. Every mutating route answers {"at_ns": T}, T being the CLOCK_MONOTONIC
 // time at which the change became visible to DNS queries.
-//   PUT    /lab/zones/ORIGIN          {"soa_ttl":30,"minimum":6,"negative":"capped"|"uncapped"}
+//   PUT    /lab/zones/ORIGIN          {"soa_ttl":30,"minimum":6,"negative":"capped"|"uncapped",
+//                                       "ns_in_authority":false}
 //   DELETE /lab/zones/ORIGIN
 //   PUT    /lab/rrsets/NAME/TYPE      {"ttl":5,"data":["192.0.2.1"]}
 //   DELETE /lab/rrsets/NAME/TYPE      DELETE /lab/names/NAME (every type)
@@ -75,7 +76,8 @@ void LabAuthority::register_routes(control::ControlServer& http) {
       std::string mode = body.value("negative", "capped");
       if (mode != "capped" && mode != "uncapped") return bad_request(response, "negative must be capped or uncapped");
       reply(response, model_.put_zone(*origin, body.value("soa_ttl", 60U), body.value("minimum", 60U),
-                                      mode == "capped" ? zone::NegativeTtlMode::kCapped : zone::NegativeTtlMode::kSoaTtl));
+                                      mode == "capped" ? zone::NegativeTtlMode::kCapped : zone::NegativeTtlMode::kSoaTtl,
+                                      body.value("ns_in_authority", false)));
     });
   });
   http.del("/lab/zones/" + name, [this](const httplib::Request& request, httplib::Response& response) {

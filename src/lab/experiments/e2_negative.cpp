@@ -23,7 +23,7 @@ struct NegativeRow {
 void run_negative(const NegativeRow& row, CaseContext& context, CaseResult& result) {
   std::string zone = context.name("e2-" + std::string(row.name));
   std::string name = "new." + zone;
-  need(context.env.authority->put_zone(zone, row.soa_ttl, row.minimum, row.uncapped));
+  need(context.env.authority->put_zone(zone, row.soa_ttl, row.minimum, {.uncapped_negative = row.uncapped}));
   std::int64_t filled = fill_cache(context, result, name);
   if (result.details["fill"]["rcode"] != "NXDOMAIN") throw LabError("the first lookup of " + name + " was not NXDOMAIN");
   std::int64_t created = need(context.env.authority->put_rrset(name, "A", 60, {kCreated}));
@@ -42,7 +42,7 @@ void run_negative(const NegativeRow& row, CaseContext& context, CaseResult& resu
 void run_nodata_scope(CaseContext& context, CaseResult& result) {
   std::string zone = context.name("e2-nodata-scope");
   std::string name = "host." + zone;
-  need(context.env.authority->put_zone(zone, 30, 6, false));
+  need(context.env.authority->put_zone(zone, 30, 6));
   need(context.env.authority->put_rrset(name, "A", 60, {kCreated}));
   std::int64_t filled = fill_cache(context, result, name, dns::RRType::AAAA);
   if (result.details["fill"]["rcode"] != "NOERROR") throw LabError("the AAAA lookup of " + name + " was not NODATA");
@@ -54,7 +54,7 @@ void run_nodata_scope(CaseContext& context, CaseResult& result) {
 void run_nodata_hides(CaseContext& context, CaseResult& result) {
   std::string zone = context.name("e2-nodata-aaaa");
   std::string name = "host." + zone;
-  need(context.env.authority->put_zone(zone, 30, 6, false));
+  need(context.env.authority->put_zone(zone, 30, 6));
   need(context.env.authority->put_rrset(name, "A", 60, {kCreated}));
   std::int64_t filled = fill_cache(context, result, name, dns::RRType::AAAA);
   std::int64_t created = need(context.env.authority->put_rrset(name, "AAAA", 60, {"2001:db8::20"}));
@@ -72,7 +72,7 @@ void run_nodata_hides(CaseContext& context, CaseResult& result) {
 void run_create_first(CaseContext& context, CaseResult& result) {
   std::string zone = context.name("e2-create-first");
   std::string name = "new." + zone;
-  need(context.env.authority->put_zone(zone, 30, 6, false));
+  need(context.env.authority->put_zone(zone, 30, 6));
   std::int64_t created = need(context.env.authority->put_rrset(name, "A", 60, {kCreated}));
   sleep_until_phase(kFillPhase, 50'000'000);
   std::int64_t first = monotonic_ns();

@@ -2,7 +2,10 @@
 // parent to the old server; the resolver starts from root hints and is filled once, then the
 // parent moves the delegation to the new server (1 s after the fill) and the resolver is asked
 // a fresh name every second. Expected: the parent's or the child's NS TTL minus the time from
-// fill to change; the report says which one the resolver followed.
+// fill to change; the report says which one the resolver followed. The child servers answer
+// non-minimally (their NS RRset in the authority section of positive answers, as BIND and NSD
+// do), so a resolver can learn the child's NS TTL without asking NS itself; the "-minimal"
+// cases keep the minimal replies to show what a resolver does when it never sees the child NS.
 #include <fmt/format.h>
 
 #include "lab/authority/delegation_lab.h"
@@ -15,9 +18,9 @@ namespace cutover::lab {
 namespace {
 
 void serve_child(AuthorityProcess& server, const std::string& child, const std::string& ns_label,
-                 std::uint32_t child_ttl, const std::string& address) {
+                 std::uint32_t child_ttl, const std::string& address, bool ns_in_authority) {
   std::string ns = ns_label + "." + child;
-  need(server.put_zone(child, 60, 60));
+  need(server.put_zone(child, 60, 60, {.ns_in_authority = ns_in_authority}));
   need(server.put_rrset(child, "NS", child_ttl, {ns}));
   need(server.put_rrset(ns, "A", child_ttl, {server.host()}));
   need(server.put_rrset("*." + child, "A", 60, {address}));
@@ -30,12 +33,14 @@ void delegate(AuthorityProcess& parent, const std::string& child, const std::str
   need(parent.put_rrset(child, "NS", parent_ttl, {ns}));
 }
 
-void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, CaseContext& context, CaseResult& result) {
+void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, bool ns_in_authority, CaseContext& context,
+                CaseResult& result) {
   DelegationLab* lab = context.env.delegation;
   if (lab == nullptr) throw LabError("the three-tier lab is not running");
-  std::string child = fmt::format("p{}c{}.{}.{}", parent_ttl, child_ttl, context.env.tag, DelegationLab::kParent);
-  serve_child(lab->old_server(), child, "ns-old", child_ttl, kOldAddress);
-  serve_child(lab->new_server(), child, "ns-new", child_ttl, kNewAddress);
+  std::string child = fmt::format("p{}c{}{}.{}.{}", parent_ttl, child_ttl, ns_in_authority ? "" : "m",
+                                  context.env.tag, DelegationLab::kParent);
+  serve_child(lab->old_server(), child, "ns-old", child_ttl, kOldAddress, ns_in_authority);
+  serve_child(lab->new_server(), child, "ns-new", child_ttl, kNewAddress, ns_in_authority);
   delegate(lab->top(), child, "ns-old", parent_ttl, lab->old_server().host());
   std::int64_t filled = fill_cache(context, result, "fill." + child);
   sleep_until(after(filled, 1));
@@ -45,6 +50,7 @@ void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, CaseContext& 
   double since_fill = seconds_between(filled, moved);
   result.details["parent_ns_ttl"] = parent_ttl;
   result.details["child_ns_ttl"] = child_ttl;
+  result.details["child_ns_in_authority"] = ns_in_authority;
   result.details["moved_after_fill"] = since_fill;
   result.expected = {point("parent", remaining_ttl(parent_ttl, since_fill)),
                      point("child", remaining_ttl(child_ttl, since_fill))};
@@ -65,16 +71,18 @@ void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, CaseContext& 
 
 std::vector<CaseSpec> e8_cases(const LabEnv& env) {
   std::vector<CaseSpec> specs;
-  for (auto [parent_ttl, child_ttl] : {std::pair{6U, 30U}, std::pair{30U, 6U}}) {
-    ResolverConfig config;
-    config.upstream.kind = Upstream::Kind::kRootHints;
-    config.upstream.port = 53;
-    config.upstream.root_name = DelegationLab::kRootServer;
-    if (env.delegation != nullptr) config.upstream.host = env.delegation->root_address();
-    specs.push_back({"E8", fmt::format("parent{}-child{}", parent_ttl, child_ttl), config, "",
-                     [parent_ttl, child_ttl](CaseContext& context, CaseResult& result) {
-                       run_switch(parent_ttl, child_ttl, context, result);
-                     }});
+  ResolverConfig config;
+  config.upstream.kind = Upstream::Kind::kRootHints;
+  config.upstream.port = 53;
+  config.upstream.root_name = DelegationLab::kRootServer;
+  if (env.delegation != nullptr) config.upstream.host = env.delegation->root_address();
+  for (bool ns_in_authority : {true, false}) {
+    for (auto [parent_ttl, child_ttl] : {std::pair{6U, 30U}, std::pair{30U, 6U}}) {
+      specs.push_back({"E8", fmt::format("parent{}-child{}{}", parent_ttl, child_ttl, ns_in_authority ? "" : "-minimal"),
+                       config, "", [parent_ttl, child_ttl, ns_in_authority](CaseContext& context, CaseResult& result) {
+                         run_switch(parent_ttl, child_ttl, ns_in_authority, context, result);
+                       }});
+    }
   }
   return specs;
 }

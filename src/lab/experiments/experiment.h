@@ -20,6 +20,7 @@
 namespace cutover::lab {
 
 class DelegationLab;
+class FailoverLab;
 
 // What the cases of one resolver share.
 struct LabEnv {
@@ -30,6 +31,7 @@ struct LabEnv {
   std::string zone;  // the lab zone resolvers stub to, e.g. "cutover-lab."
   InstancePool* pool = nullptr;
   DelegationLab* delegation = nullptr;  // E8's three-tier lab; nullptr when it could not start
+  FailoverLab* failover = nullptr;      // E10's pool server; nullptr when it could not start
 };
 
 // A case cannot be measured (the lab failed, not the resolver): thrown by run functions.
@@ -66,7 +68,7 @@ struct ExperimentInfo {
   std::function<std::vector<CaseSpec>(const LabEnv&)> cases;
 };
 
-// E1..E9 (and E10 when the pools module is present), in report order.
+// E1..E10, in report order.
 const std::vector<ExperimentInfo>& experiments();
 
 }  // namespace cutover::lab

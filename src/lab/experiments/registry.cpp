@@ -10,6 +10,7 @@ std::vector<CaseSpec> e4_cases(const LabEnv& env);
 std::vector<CaseSpec> e5_cases(const LabEnv& env);
 std::vector<CaseSpec> e8_cases(const LabEnv& env);
 std::vector<CaseSpec> e9_cases(const LabEnv& env);
+std::vector<CaseSpec> e10_cases(const LabEnv& env);
 
 const std::vector<ExperimentInfo>& experiments() {
   static const std::vector<ExperimentInfo> kExperiments = {
@@ -20,6 +21,7 @@ const std::vector<ExperimentInfo>& experiments() {
       {"E5", "TTL lowered late vs one old TTL ahead", e5_cases},
       {"E8", "Parent vs child NS TTL (three-tier lab)", e8_cases},
       {"E9", "Failure cache (RFC 9520)", e9_cases},
+      {"E10", "Health-checked failover end to end (D + K)", e10_cases},
   };
   return kExperiments;
 }

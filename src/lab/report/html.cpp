@@ -1,5 +1,5 @@
 // report.html: the report tables plus inline SVG figures (E3 poll timelines, E4 measured vs
-// expected by flip phase, E8 switch times). No scripts, no external files.
+// expected by flip phase, E8 switch times, E10 D and K per case). No scripts, no external files.
 #include <algorithm>
 #include <map>
 
@@ -109,6 +109,28 @@ std::string e8_bars(const RunResults& results) {
                      row * 22 + 20, bars);
 }
 
+// E10: detection D (cutover's own answer changed) and the resolver term K stacked per case.
+std::string e10_bars(const RunResults& results) {
+  std::string bars;
+  int row = 0;
+  for (const auto& result : results.cases) {
+    if (result.experiment != "E10" || !result.measured || !result.details.contains("detection")) continue;
+    double detection = result.details["detection"].get<double>();
+    double cache = *result.measured - detection;
+    int y = 10 + row++ * 22;
+    bars += fmt::format("<text x=\"0\" y=\"{}\">{} {}</text><rect x=\"220\" y=\"{}\" width=\"{:.1f}\" height=\"14\" "
+                        "fill=\"#d62728\"/><rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"14\" fill=\"#1f77b4\"/>"
+                        "<text x=\"{:.1f}\" y=\"{}\">D {:.2f} + K {:.2f} s</text>\n",
+                        y + 11, html_escape(result.resolver), html_escape(result.name), y, detection * 40,
+                        220 + detection * 40, y, std::max(0.0, cache) * 40, 226 + *result.measured * 40, y + 11,
+                        detection, cache);
+  }
+  if (bars.empty()) return {};
+  return fmt::format("<h3>E10 seconds from the kill: detection D (red) and resolver cache K (blue)</h3><svg "
+                     "width=\"720\" height=\"{}\" font-size=\"11\" font-family=\"sans-serif\">\n{}</svg>\n",
+                     row * 22 + 20, bars);
+}
+
 }  // namespace
 
 std::string render_html(const RunResults& results) {
@@ -146,6 +168,7 @@ std::string render_html(const RunResults& results) {
     if (id == "E3") out += e3_timeline(results);
     if (id == "E4") out += e4_scatter(results);
     if (id == "E8") out += e8_bars(results);
+    if (id == "E10") out += e10_bars(results);
   }
   return out + "</body></html>\n";
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "lab/experiments/experiment.h"
+#include "lab/failover/detection.h"
 
 namespace cutover::lab {
 namespace {
@@ -92,6 +93,15 @@ std::vector<std::string> check_reports(const std::string& dir) {
     if (!same(derived.measured, stored.measured)) problems.push_back(where + ": measured does not follow from the observations");
     if (!same(derived.delta, stored.delta)) problems.push_back(where + ": delta does not follow from measured and expected");
     if (derived.verdict != stored.verdict) problems.push_back(where + ": verdict does not follow from delta and tolerance");
+    if (stored.details.contains("detection")) {
+      if (!same(derive_detection(stored), stored.details["detection"].get<double>())) {
+        problems.push_back(where + ": detection does not follow from the direct observations");
+      }
+      if (stored.details.contains("cache_term") &&
+          !same(derive_cache_term(stored), stored.details["cache_term"].get<double>())) {
+        problems.push_back(where + ": cache term is not measured minus detection");
+      }
+    }
   }
   std::ifstream in(dir + "/report.md");
   std::stringstream text;
@@ -157,6 +167,13 @@ std::string detail_text(const CaseResult& result) {
     out += fmt::format(", flip {:.2f} s after fill", details["flip_after_fill"].get<double>());
   } else if (result.experiment == "E8" && !result.matched.empty()) {
     out = "follows " + result.matched;
+  } else if (result.experiment == "E10" && details.contains("detection")) {
+    const Json& range = details["detection_range"];
+    out = fmt::format("D {:.3f} s (formula {:g}–{:g}), K {} (TTL {}), last fetch + TTL predicts {:.3f}",
+                      details["detection"].get<double>(), range[0].get<double>(), range[1].get<double>(),
+                      details.contains("cache_term") ? fmt::format("{:.3f} s", details["cache_term"].get<double>())
+                                                     : std::string("not seen"),
+                      details.value("answer_ttl", 0), details.value("schedule_prediction", 0.0));
   }
   if (!result.measured) out += (out.empty() ? "" : "; ") + result.note;
   return out;

@@ -105,6 +105,49 @@ TEST_F(ReportsTest, EditedReportIsCaught) {
   EXPECT_NE(problems[0].find("report.md"), std::string::npos);
 }
 
+// An E10 case: client polls through the resolver, direct polls of cutover in details.
+CaseResult failover_case() {
+  CaseResult failover;
+  failover.resolver = "unbound";
+  failover.version = "1.17.1";
+  failover.experiment = "E10";
+  failover.name = "ttl5-i1-f2";
+  failover.config = "default";
+  failover.expected = {{"D + K", 1, 7.5}};
+  failover.rule_value = "127.0.10.2";
+  failover.observations = {{4.6, 4.601, "NOERROR", {"127.0.10.1"}, 0}, {4.7, 4.701, "NOERROR", {"127.0.10.2"}, 5}};
+  failover.details["direct_observations"] = {to_json(Observation{1.9, 1.901, "NOERROR", {"127.0.10.1"}, 5}),
+                                             to_json(Observation{1.95, 1.951, "NOERROR", {"127.0.10.2"}, 5})};
+  failover.details["detection"] = 1.95;
+  failover.details["detection_range"] = {1, 2.5};
+  failover.details["cache_term"] = 2.75;
+  failover.details["answer_ttl"] = 5;
+  judge(failover);
+  return failover;
+}
+
+TEST_F(ReportsTest, FailoverDetectionAndCacheTermFollowFromTheObservations) {
+  RunResults results = sample();
+  results.cases.push_back(failover_case());
+  ASSERT_TRUE(write_reports(results, dir_));
+  EXPECT_TRUE(check_reports(dir_).empty());
+  EXPECT_NE(read("report.md").find("D 1.950 s (formula 1–2.5), K 2.750 s (TTL 5)"), std::string::npos);
+  EXPECT_NE(read("report.html").find("D 1.95 + K 2.75 s"), std::string::npos);
+
+  results.cases.back().details["detection"] = 1.5;
+  ASSERT_TRUE(write_reports(results, dir_));
+  auto problems = check_reports(dir_);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("detection does not follow"), std::string::npos) << problems[0];
+
+  results.cases.back().details["detection"] = 1.95;
+  results.cases.back().details["cache_term"] = 3.2;
+  ASSERT_TRUE(write_reports(results, dir_));
+  problems = check_reports(dir_);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("cache term"), std::string::npos) << problems[0];
+}
+
 TEST(Compare, ShowsChangedVerdictsAndLargeShifts) {
   RunResults before = sample();
   RunResults after = sample();

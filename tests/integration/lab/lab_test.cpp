@@ -1,6 +1,7 @@
-// Integration tests of `cutover lab`: the CI subset (E1, E2, E4 on Unbound and BIND) must run
-// with every case measured, and its report must follow from its raw observations; the lab
-// authority's control API changes answers at runtime. Needs unbound and named (Debian
+// Integration tests of `cutover lab`: the CI subset (E1, E2, E4 and E10 on Unbound and BIND)
+// must run with every case measured, and its report must follow from its raw observations;
+// E10 drives a real `cutover serve` pool whose detection D must fall in the formula's window;
+// the lab authority's control API changes answers at runtime. Needs unbound and named (Debian
 // packages unbound, bind9); skipped with a message when they are missing.
 #include <gtest/gtest.h>
 
@@ -24,7 +25,7 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
   if (!installed("unbound") || !installed("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
   std::string out = make_temp_dir("lab-ci");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments",
-                                   "E1,E2,E4", "--out", out},
+                                   "E1,E2,E4,E10", "--out", out},
                                   240s);
   ASSERT_FALSE(run.timed_out) << run.out;
   // Exit 3 means a case could not be measured: that fails CI; findings (exit 0) do not.
@@ -36,8 +37,8 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
     EXPECT_EQ(resolver["status"], "ok");
     EXPECT_FALSE(resolver["version"].get<std::string>().empty());
   }
-  // 4 E1 + 8 E2 + 10 E4 cases per resolver.
-  ASSERT_EQ(results["cases"].size(), 44u);
+  // 4 E1 + 8 E2 + 10 E4 + 2 E10 cases per resolver.
+  ASSERT_EQ(results["cases"].size(), 48u);
   for (const auto& item : results["cases"]) {
     std::string where = item["resolver"].get<std::string>() + " " + item["case"].get<std::string>();
     for (const char* field : {"resolver", "version", "experiment", "case", "expected", "measured", "delta",
@@ -48,6 +49,15 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
     if (item["verdict"] == "pass" || item["verdict"] == "fail") {
       EXPECT_FALSE(item["measured"].is_null()) << where;
       EXPECT_FALSE(item["observations"].empty()) << where;
+    }
+    if (item["experiment"] == "E10") {
+      // D is cutover's own clock (issue 3): inside [(F-1)·I, F·I + T] = [1, 2.5] s, allowing
+      // 50 ms of scheduling below (a refused probe fails at once) and 0.5 s above (load).
+      const auto& details = item["details"];
+      ASSERT_TRUE(details.contains("detection")) << where << ": " << item["note"];
+      EXPECT_GE(details["detection"].get<double>(), 0.95) << where;
+      EXPECT_LE(details["detection"].get<double>(), 3.0) << where;
+      EXPECT_FALSE(details["direct_observations"].empty()) << where;
     }
   }
 
@@ -104,6 +114,17 @@ TEST(Lab, AuthorityControlApiChangesAnswersAtRuntime) {
   CommandResult counts = run_command({"curl", "-s", base + "/lab/counts"}, 5s);
   EXPECT_NE(counts.out.find(R"("name":"www.t.lab.","type":"A")"), std::string::npos) << counts.out;
   EXPECT_NE(curl("PUT", "/lab/rrsets/www.t.lab./A", R"({"ttl":5,"data":["bad"]})").out.find("error"), std::string::npos);
+
+  // A zone with ns_in_authority answers non-minimally: its NS RRset (own TTL) in the authority section.
+  curl("PUT", "/lab/zones/c.lab.", R"({"soa_ttl":60,"minimum":60,"ns_in_authority":true})");
+  curl("PUT", "/lab/rrsets/c.lab./NS", R"({"ttl":30,"data":["ns.c.lab."]})");
+  curl("PUT", "/lab/rrsets/www.c.lab./A", R"({"ttl":5,"data":["192.0.2.8"]})");
+  CommandResult child = run_command({"dig", at, "-p", port, "+noall", "+answer", "+authority", "www.c.lab.", "A"}, 5s);
+  EXPECT_NE(child.out.find("\t5\tIN\tA\t192.0.2.8"), std::string::npos) << child.out;
+  EXPECT_NE(child.out.find("\t30\tIN\tNS\tns.c.lab."), std::string::npos) << child.out;
+  curl("PUT", "/lab/outage/name/www.t.lab.", R"({"mode":"none"})");
+  CommandResult minimal = run_command({"dig", at, "-p", port, "+noall", "+authority", "www.t.lab.", "A"}, 5s);
+  EXPECT_TRUE(minimal.out.empty()) << minimal.out;
 }
 
 }  // namespace

@@ -1,0 +1,127 @@
+// E10: health-checked failover end to end. A real `cutover serve` failover pool (FailoverLab)
+// answers its primary endpoint; the resolver's cache is filled, the lab kills the primary
+// 0.3 s later (t = 0), then asks cutover directly every 50 ms and the pool name through the
+// resolver every 100 ms. D = first direct answer with the backup, total = first answer through
+// the resolver with the backup, K = total - D. Seed 000 ch. 5: D in [(F-1)·I, F·I + T] (a
+// refused connect fails at once, so the lower end has no T) and K <= the answer TTL, so the
+// total lies in [(F-1)·I, F·I + T + TTL]. The resolver's own schedule predicts the total more
+// tightly: one TTL after its last fetch before D (seen as the answer TTL going back up).
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "lab/clock.h"
+#include "lab/experiments/common.h"
+#include "lab/failover/detection.h"
+#include "lab/failover/failover_lab.h"
+#include "lab/probe.h"
+
+namespace cutover::lab {
+namespace {
+
+constexpr double kKillAfterFill = 0.3;  // seconds
+constexpr double kDirectStep = 0.05;
+constexpr double kClientStep = 0.1;
+
+bool answers(const Observation& observation, const char* address) {
+  return observation.rcode == "NOERROR" &&
+         std::find(observation.answer.begin(), observation.answer.end(), address) != observation.answer.end();
+}
+
+// When the resolver last fetched the pool name before `detection`: the fill, or a later poll
+// whose answer TTL went up (a fresh entry). Its entry, still holding the primary, should expire
+// one answer TTL later: the schedule's prediction of the total.
+double last_fetch_before(const std::vector<Observation>& client, double fill, std::uint32_t fill_ttl,
+                         double detection) {
+  double fetched = fill;
+  std::uint32_t previous = fill_ttl;
+  for (const auto& observation : client) {
+    if (observation.sent > detection || !observation.ttl || !answers(observation, FailoverLab::kPrimary)) continue;
+    if (*observation.ttl > previous) fetched = observation.sent;
+    previous = *observation.ttl;
+  }
+  return fetched;
+}
+
+void run_failover(std::uint32_t ttl, CaseContext& context, CaseResult& result) {
+  FailoverLab* lab = context.env.failover;
+  if (lab == nullptr) throw LabError("the E10 pool server (cutover serve with pools) is not running");
+  const FailoverCheck& check = lab->check();
+  std::string name = FailoverLab::pool_name(context.env.tag, ttl);
+  std::int64_t filled = fill_cache(context, result, name);
+  auto fill_answer = result.details["fill"]["answer"].get<std::vector<std::string>>();
+  if (std::find(fill_answer.begin(), fill_answer.end(), FailoverLab::kPrimary) == fill_answer.end()) {
+    throw LabError("the pool did not answer its primary before the kill");
+  }
+  std::int64_t kill_at = after(filled, kKillAfterFill);
+  double detection_low = (check.fall - 1) * check.interval;
+  double detection_high = check.fall * check.interval + check.timeout;
+  double window = detection_high + ttl + 10;
+  auto is_backup = [](const Observation& observation) { return answers(observation, FailoverLab::kBackup); };
+
+  std::vector<Observation> direct;
+  std::thread direct_poll([&] {
+    PollPlan plan{name, dns::RRType::A, kill_at, after(kill_at, -0.2), kDirectStep, after(kill_at, detection_high + 5),
+                  std::chrono::milliseconds(500)};
+    direct = poll_until(lab->dns_address(), plan, is_backup);
+  });
+  std::vector<Observation> client;
+  std::thread client_poll([&] {
+    PollPlan plan{name, dns::RRType::A, kill_at, after(filled, kClientStep), kClientStep, after(kill_at, window),
+                  std::chrono::milliseconds(1000)};
+    client = poll_until(context.resolver.address(), plan, is_backup);
+  });
+  sleep_until(kill_at);
+  auto killed = lab->kill_primary(context.env.tag, ttl);
+  direct_poll.join();
+  client_poll.join();
+  if (!killed) throw LabError(killed.error().message);
+
+  result.observations = client;
+  result.rule = Rule::kFirstAnswer;
+  result.rule_value = FailoverLab::kBackup;
+  result.window = window;
+  result.expected = {{"D + K", detection_low, detection_high + ttl}};
+  nlohmann::json direct_json = nlohmann::json::array();
+  for (const auto& observation : direct) direct_json.push_back(to_json(observation));
+  auto& details = result.details;
+  details["answer_ttl"] = ttl;
+  details["check"] = {{"interval", check.interval}, {"timeout", check.timeout}, {"fall", check.fall},
+                      {"rise", check.rise}, {"probe", "tcp"}};
+  details["kill_at"] = seconds_between(kill_at, *killed);
+  details["fill_at"] = seconds_between(kill_at, filled);
+  details["detection_range"] = {detection_low, detection_high};
+  details["direct_observations"] = direct_json;
+  auto detection = derive_detection(result);
+  if (!detection) throw LabError("cutover never answered the backup after the kill");
+  details["detection"] = *detection;
+  double fetched = last_fetch_before(client, seconds_between(kill_at, filled), result.details["fill"]["ttl"].get<std::uint32_t>(),
+                                     *detection);
+  details["last_fetch_before_detection"] = fetched;
+  details["schedule_prediction"] = fetched + ttl;
+  CaseResult measured = result;
+  measured.measured = derive_measured(result);
+  if (auto cache_term = derive_cache_term(measured)) details["cache_term"] = *cache_term;
+}
+
+}  // namespace
+
+std::vector<CaseSpec> e10_cases(const LabEnv& env) {
+  std::vector<CaseSpec> specs;
+  ResolverConfig config;
+  config.upstream.kind = Upstream::Kind::kStub;
+  config.upstream.zone = FailoverLab::kZone;
+  config.upstream.host = "127.0.0.1";
+  if (env.failover != nullptr) config.upstream.port = env.failover->dns_port();
+  FailoverCheck check = env.failover != nullptr ? env.failover->check() : FailoverCheck{};
+  for (std::uint32_t ttl : FailoverLab::kTtls) {
+    // One resolver instance for both TTLs: it forwards the pool zone, not the lab zone.
+    specs.push_back({"E10", fmt::format("ttl{}-i{:g}-f{}", ttl, check.interval, check.fall), config, "e10",
+                     [ttl](CaseContext& context, CaseResult& result) { run_failover(ttl, context, result); }});
+  }
+  return specs;
+}
+
+}  // namespace cutover::lab

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
@@ -108,8 +109,9 @@ bool transfer_all(int fd, std::uint8_t* data, std::size_t size, bool writing, Cl
   return true;
 }
 
-Result<QueryResult> exchange_tcp(const net::SocketAddress& server, const dns::Message& request,
-                                 const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout) {
+base::Status stream_tcp(const net::SocketAddress& server, const dns::Message& request,
+                        const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout,
+                        const ReplyHandler& on_reply) {
   auto socket = open_socket(server, SOCK_STREAM);
   if (!socket) return socket.error();
   int fd = socket->get();
@@ -154,8 +156,22 @@ Result<QueryResult> exchange_tcp(const net::SocketAddress& server, const dns::Me
     result.response = std::move(*reply);
     result.wire = std::move(reply_wire);
     result.over_tcp = true;
-    return result;
+    auto done = on_reply(std::move(result));
+    if (!done) return done.error();
+    if (*done) return {};
+    deadline = Clock::now() + timeout;
   }
+}
+
+Result<QueryResult> exchange_tcp(const net::SocketAddress& server, const dns::Message& request,
+                                 const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout) {
+  std::optional<QueryResult> first;
+  auto streamed = stream_tcp(server, request, wire, timeout, [&first](QueryResult reply) -> Result<bool> {
+    first = std::move(reply);
+    return true;
+  });
+  if (!streamed) return streamed.error();
+  return std::move(*first);
 }
 
 }  // namespace
@@ -196,6 +212,11 @@ Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Messag
     return exchange_tcp(server, request, wire, options.timeout);
   }
   return last;
+}
+
+base::Status exchange_stream(const net::SocketAddress& server, const dns::Message& request,
+                             const QueryOptions& options, const ReplyHandler& on_reply) {
+  return stream_tcp(server, request, dns::encode_message(request), options.timeout, on_reply);
 }
 
 }  // namespace cutover::client

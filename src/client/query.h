@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,5 +46,15 @@ base::Result<QueryResult> query(const net::SocketAddress& server, const dns::Nam
 // Sends a prepared message (its ID and question are what the reply is matched against).
 base::Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Message& request,
                                    const QueryOptions& options = {});
+
+// Told each matching reply of a stream; returns true when it has read enough, or an error
+// that ends the exchange with that error.
+using ReplyHandler = std::function<base::Result<bool>(QueryResult reply)>;
+
+// Sends `request` over TCP and reads replies until `on_reply` says done (zone transfers:
+// RFC 5936 §2.2, one request, many messages). `options.timeout` bounds the wait for each
+// reply, not the whole stream. Replies may omit the question (RFC 5936 §2.2.1).
+base::Status exchange_stream(const net::SocketAddress& server, const dns::Message& request,
+                             const QueryOptions& options, const ReplyHandler& on_reply);
 
 }  // namespace cutover::client

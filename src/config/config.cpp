@@ -94,7 +94,7 @@ class Reader : public YamlReader {
     std::string order_names_path;
     each_entry(node, path,
                {"origin", "file", "rrset-order", "rrset-order-names", "notify", "allow-transfer", "transfer-key",
-                "allow-update", "primary", "primary-key"},
+                "allow-update", "primary", "primary-key", "max-transfer-bytes"},
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "origin") {
                    zone.origin = name(value, key_path, nullptr);
@@ -112,7 +112,11 @@ class Reader : public YamlReader {
                  }
                });
     if (!has_origin) fail(node.Mark(), path, "missing required key 'origin'");
-    if (!has_file) fail(node.Mark(), path, "missing required key 'file'");
+    if (!has_file && !zone.replication.primary) fail(node.Mark(), path, "missing required key 'file'");
+    if (!has_file) {  // a secondary starts empty and fills itself by zone transfer
+      zone.text = secondary_placeholder_text();
+      zone.file = "<secondary " + zone.origin.to_text() + ">";
+    }
     // Owner names are relative to the origin, so they are read once the origin is known.
     if (order_names.IsDefined() && !order_names.IsNull()) {
       if (!order_names.IsMap()) fail(order_names.Mark(), order_names_path, "expected a mapping of name: order");

@@ -159,10 +159,20 @@ bool read_zone_replication(const std::string& key, const YAML::Node& value, cons
     out.primary = *address;
   } else if (key == "primary-key") {
     out.primary_key = absolute_name(label, value, path).to_text();
+  } else if (key == "max-transfer-bytes") {
+    std::string text = scalar(label, value, path);
+    std::size_t bytes = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+    if (ec != std::errc() || end != text.data() + text.size() || bytes < 512) {
+      fail(label, value, path, "expected a number of bytes of at least 512, got '" + text + "'");
+    }
+    out.max_transfer_bytes = bytes;
   } else {
     return false;
   }
   return true;
 }
+
+std::string secondary_placeholder_text() { return "@ 0 IN SOA invalid. invalid. 0 0 0 0 0\n@ 0 IN NS invalid.\n"; }
 
 }  // namespace cutover::config

@@ -44,14 +44,19 @@ struct ZoneReplicationConfig {
   std::vector<std::string> allow_update;      // TSIG key names that may send DNS UPDATE
   std::optional<net::SocketAddress> primary;  // secondary role: pull the zone from here
   std::string primary_key;                    // TSIG key for pulling from the primary
+  std::size_t max_transfer_bytes = 0;         // incoming transfer limit; 0: the default (256 MiB)
 };
+
+// The zone a secondary configured without a zone file starts from: a placeholder (serial 0)
+// that is never answered from (SERVFAIL) and that the first transfer replaces.
+std::string secondary_placeholder_text();
 
 // Readers for the keys above; each throws ConfigError naming `label`, the line and `path`.
 // `writes:` mapping (journal, tsig-keys).
 void read_writes(const YAML::Node& node, const std::string& path, const std::string& label,
                  const std::string& base_dir, WritesConfig& out);
 // One replication key of a zone entry (notify, allow-transfer, transfer-key, allow-update,
-// primary, primary-key); false when `key` is not one of them.
+// primary, primary-key, max-transfer-bytes); false when `key` is not one of them.
 bool read_zone_replication(const std::string& key, const YAML::Node& value, const std::string& path,
                            const std::string& label, ZoneReplicationConfig& out);
 }  // namespace cutover::config

@@ -1,6 +1,9 @@
 // AXFR/IXFR answers with ACL checks, and NOTIFY acknowledgement.
 #include "xfr/responder.h"
 
+#include <netinet/in.h>
+
+#include <cstring>
 #include <ctime>
 
 #include "net/address.h"
@@ -16,6 +19,17 @@ dns::Opcode opcode_of(std::span<const std::uint8_t> query) {
 }
 
 Messages error_reply(const dns::Message& query, dns::Rcode rcode) { return pack_messages(query, {}, rcode); }
+
+// Same IP address, whatever the ports (a NOTIFY comes from any source port).
+bool same_host(const sockaddr_storage& a, const sockaddr_storage& b) {
+  if (a.ss_family != b.ss_family) return false;
+  if (a.ss_family == AF_INET) {
+    return reinterpret_cast<const sockaddr_in&>(a).sin_addr.s_addr == reinterpret_cast<const sockaddr_in&>(b).sin_addr.s_addr;
+  }
+  const auto& a6 = reinterpret_cast<const sockaddr_in6&>(a).sin6_addr;
+  const auto& b6 = reinterpret_cast<const sockaddr_in6&>(b).sin6_addr;
+  return std::memcmp(&a6, &b6, sizeof(a6)) == 0;
+}
 
 }  // namespace
 
@@ -163,6 +177,13 @@ Intercept Responder::notify(const dns::Message& query, const sockaddr_storage& c
   const auto* config = settings(question.name);
   if (config == nullptr || !config->primary) {
     responses = error_reply(query, dns::Rcode::kNotAuth);
+    return Intercept::kRespond;
+  }
+  // RFC 1996 §3.10: a NOTIFY is acted on only when it comes from a known master.
+  if (!same_host(config->primary->storage, client)) {
+    logger_.warn("xfr.notify_refused", {{"zone", question.name.to_text()}, {"from", net::format_address(client)},
+                                        {"reason", "not from the zone's primary"}});
+    responses = error_reply(query, dns::Rcode::kRefused);
     return Intercept::kRespond;
   }
   logger_.info("xfr.notify_received", {{"zone", question.name.to_text()}, {"from", net::format_address(client)}});

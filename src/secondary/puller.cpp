@@ -1,0 +1,62 @@
+// SOA queries and transfer requests to the primary, over the stub client.
+#include "secondary/puller.h"
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "client/query.h"
+#include "dns/rdata.h"
+
+namespace cutover::secondary {
+namespace {
+
+using base::ErrorCode;
+using base::make_error;
+
+std::uint16_t random_id() {
+  thread_local std::mt19937 generator{std::random_device{}()};
+  return static_cast<std::uint16_t>(generator());
+}
+
+}  // namespace
+
+base::Result<dns::SoaFields> query_primary_soa(const net::SocketAddress& primary, const dns::Name& origin,
+                                               const PullOptions& options) {
+  client::QueryOptions query_options;
+  query_options.timeout = options.timeout;
+  query_options.tries = 2;
+  auto reply = client::query(primary, origin, dns::RRType::SOA, query_options);
+  if (!reply) return reply.error();
+  const dns::Message& response = reply->response;
+  auto rcode = static_cast<dns::Rcode>(response.header.rcode);
+  if (rcode != dns::Rcode::kNoError || !response.header.aa) {
+    return make_error(ErrorCode::kUnsupported, fmt::format("SOA query: the primary answered {}{}", dns::rcode_to_text(rcode),
+                                                           response.header.aa ? "" : " without authority"));
+  }
+  for (const auto& record : response.answers) {
+    if (record.type == dns::RRType::SOA && record.owner == origin) return dns::parse_soa(record.rdata);
+  }
+  return make_error(ErrorCode::kMalformed, "SOA query: no SOA for " + origin.to_text() + " in the answer");
+}
+
+base::Result<Transfer> request_transfer(const net::SocketAddress& primary, const dns::Name& origin,
+                                        const std::optional<dns::ResourceRecord>& current_soa,
+                                        const PullOptions& options) {
+  dns::RRType type = current_soa ? dns::RRType::IXFR : dns::RRType::AXFR;
+  dns::Message request;
+  request.header.id = random_id();
+  request.questions.push_back({origin, type, dns::RRClass::IN});
+  if (current_soa) request.authorities.push_back(*current_soa);
+  client::QueryOptions query_options;
+  query_options.timeout = options.timeout;
+  query_options.tcp = true;
+  TransferReader reader(origin, type, options.max_bytes);
+  auto streamed = client::exchange_stream(primary, request, query_options, [&reader](client::QueryResult reply) {
+    return reader.add(reply.response, reply.wire.size() + 2);  // + the TCP length prefix
+  });
+  if (!streamed) return streamed.error();
+  return reader.take();
+}
+
+}  // namespace cutover::secondary

@@ -1,0 +1,46 @@
+// SERVFAIL for names in secondary zones without a usable copy.
+#include "secondary/unusable_zones.h"
+
+#include "dns/message.h"
+
+namespace cutover::secondary {
+
+void UnusableZones::set(std::vector<dns::Name> zones) {
+  bool any = !zones.empty();
+  zones_.publish(std::make_shared<const std::vector<dns::Name>>(std::move(zones)));
+  any_.store(any, std::memory_order_release);
+}
+
+bool UnusableZones::answer(std::span<const std::uint8_t> query, std::vector<std::uint8_t>& response) const {
+  if (!any_.load(std::memory_order_acquire)) return false;
+  auto message = dns::parse_message(query);
+  if (!message || message->header.qr || message->header.opcode != dns::Opcode::kQuery ||
+      message->questions.size() != 1) {
+    return false;
+  }
+  auto zones = zones_.load();
+  const dns::Name& name = message->questions.front().name;
+  for (const auto& zone : *zones) {
+    if (name.is_subdomain_of(zone)) {
+      response = servfail_reply(*message);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::uint8_t> servfail_reply(const dns::Message& query) {
+  dns::MessageWriter writer(dns::kClassicUdpSize);
+  dns::Header header;
+  header.id = query.header.id;
+  header.qr = true;
+  header.opcode = query.header.opcode;
+  header.rd = query.header.rd;
+  header.rcode = static_cast<std::uint8_t>(dns::Rcode::kServFail);
+  writer.set_header(header);
+  for (const auto& question : query.questions) writer.add_question(question);
+  if (query.edns) writer.set_edns(dns::Edns{});
+  return writer.finish();
+}
+
+}  // namespace cutover::secondary

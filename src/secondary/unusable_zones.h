@@ -1,0 +1,33 @@
+// UnusableZones: the secondary zones that must not be answered from (no copy yet, or expired:
+// RFC 1035 §4.3.5 "the zone data is no longer authoritative"), and the SERVFAIL the query
+// path gives for names inside them. The worker thread replaces the set; listener threads
+// read it. Thread-safe; the check costs one relaxed atomic load while every zone is usable.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dns/message.h"
+#include "dns/name.h"
+#include "server/published.h"
+
+namespace cutover::secondary {
+
+class UnusableZones {
+ public:
+  void set(std::vector<dns::Name> zones);
+  // True, with a SERVFAIL reply in `response`, when `query` is a standard query (any qtype,
+  // transfers included) for a name inside an unusable zone.
+  bool answer(std::span<const std::uint8_t> query, std::vector<std::uint8_t>& response) const;
+
+ private:
+  std::atomic<bool> any_{false};
+  server::Published<std::vector<dns::Name>> zones_;
+};
+
+// The SERVFAIL reply to `query` (ID, opcode, RD and question copied; OPT when it had one).
+std::vector<std::uint8_t> servfail_reply(const dns::Message& query);
+
+}  // namespace cutover::secondary

@@ -1,0 +1,39 @@
+// UnusableZones: SERVFAIL inside an unusable zone only, nothing while every zone is usable.
+#include "secondary/unusable_zones.h"
+
+#include <gtest/gtest.h>
+
+#include "dns/message.h"
+
+namespace cutover::secondary {
+namespace {
+
+std::vector<std::uint8_t> query_for(const char* qname) {
+  dns::Message query;
+  query.header.id = 4242;
+  query.header.rd = true;
+  query.questions.push_back({*dns::Name::from_text(qname), dns::RRType::A, dns::RRClass::IN});
+  query.edns = dns::Edns{};
+  return dns::encode_message(query);
+}
+
+TEST(UnusableZonesTest, ServfailInsideUnusableZonesOnly) {
+  UnusableZones zones;
+  std::vector<std::uint8_t> response;
+  EXPECT_FALSE(zones.answer(query_for("www.example.test."), response));
+  zones.set({*dns::Name::from_text("example.test.")});
+  EXPECT_FALSE(zones.answer(query_for("www.other.test."), response));
+  ASSERT_TRUE(zones.answer(query_for("www.example.test."), response));
+  auto reply = dns::parse_message(response);
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->header.id, 4242);
+  EXPECT_TRUE(reply->header.qr);
+  EXPECT_TRUE(reply->header.rd);
+  EXPECT_EQ(static_cast<dns::Rcode>(reply->header.rcode), dns::Rcode::kServFail);
+  EXPECT_TRUE(reply->edns.has_value());
+  zones.set({});
+  EXPECT_FALSE(zones.answer(query_for("www.example.test."), response));
+}
+
+}  // namespace
+}  // namespace cutover::secondary

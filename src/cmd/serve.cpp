@@ -103,10 +103,12 @@ void run_serve(const ServeOptions& options, bool lab) {
     }
     control::ControlServer* api = control_service ? &control_service->http() : nullptr;
     if (embedded && !lab) server.add_service(std::make_shared<DemoEndpoints>(logger, api));
-    server.add_service(std::make_shared<server::PoolService>(server, logger, api));
+    auto pools = std::make_shared<server::PoolService>(server, logger, api);
+    server.add_service(pools);
     if (control_service) server.add_service(control_service);
     if (auto writes = writes::WritesService::install(server, control_service.get(), server.config(), logger)) {
       server.add_service(writes);
+      if (writes->pool_materializer()) pools->set_answer_sink(writes->pool_materializer());
     }
     status = server.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {
       if (!pid_file.empty()) {

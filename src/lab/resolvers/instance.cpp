@@ -15,6 +15,7 @@ namespace {
 
 constexpr int kStartAttempts = 3;
 constexpr std::int64_t kReadyTimeoutNs = 20'000'000'000;
+constexpr std::int64_t kStartupGraceNs = 500'000'000;
 
 base::Status write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path);
@@ -51,11 +52,19 @@ base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const Re
     if (!child) return child.error();
     instance->process_ = std::move(*child);
     instance->address_ = *client::parse_server("127.0.0.1:" + std::to_string(*port));
-    std::int64_t deadline = monotonic_ns() + kReadyTimeoutNs;
+    std::int64_t started = monotonic_ns();
+    std::int64_t deadline = started + kReadyTimeoutNs;
     while (monotonic_ns() < deadline && instance->process_.running()) {
       Observation probe = ask(instance->address_, probe_name, dns::RRType::A, monotonic_ns(),
                               std::chrono::milliseconds(500));
-      if (probe.rcode != "TIMEOUT" && probe.rcode != "ERROR") return instance;
+      if (probe.rcode != "TIMEOUT" && probe.rcode != "ERROR") {
+        // The reply may come from another program that took the port between free_port() and
+        // the resolver's bind; a resolver that lost the port exits at once, so one still
+        // running kStartupGraceNs after its start holds the port itself.
+        sleep_until(started + kStartupGraceNs);
+        if (instance->process_.running()) return instance;
+        break;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     bool died = !instance->process_.running();

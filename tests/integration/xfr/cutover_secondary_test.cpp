@@ -1,0 +1,113 @@
+// cutover as a secondary: of a cutover primary (first AXFR into an empty zone, then NOTIFY +
+// IXFR after a write), of real NSD and Knot primaries (NOTIFY after a zone file change),
+// SOA EXPIRE turning answers into SERVFAIL until the primary is back, and a transfer over
+// max-transfer-bytes aborted with the old copy still served.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <iostream>
+
+#include "xfr/xfr_peers.h"
+
+namespace cutover::testing {
+namespace {
+
+std::unique_ptr<CutoverServer> start_secondary(const std::string& dir, std::uint16_t port, const std::string& config) {
+  write_file(dir + "/secondary.yaml", config);
+  return std::make_unique<CutoverServer>(ServerSpec{{}, dir + "/secondary.yaml", "example.test.", port, {}, {}});
+}
+
+TEST(CutoverSecondaryTest, FollowsACutoverPrimaryByAxfrThenIxfr) {
+  std::string dir = make_temp_dir("cutover-secondary");
+  std::uint16_t secondary_port = free_port();
+  write_file(dir + "/zone.db", xfr_zone(10, "192.0.2.10"));
+  write_file(dir + "/config.yaml", primary_config({secondary_port}));
+  CutoverServer primary(ServerSpec{{}, dir + "/config.yaml", "example.test.", 0, {}, {}});
+  ASSERT_TRUE(primary.wait_for_log("control.listen"));
+  auto secondary = start_secondary(dir, secondary_port, secondary_config(primary.port()));
+
+  ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "192.0.2.10"); })) << secondary->log();
+  EXPECT_EQ(serial_at(secondary_port), 10u);
+  EXPECT_TRUE(secondary->wait_for_log("method=axfr"));
+
+  ASSERT_EQ(set_www(control_port_of(primary), "198.51.100.7").exit_code, 0);
+  auto acknowledged = Clock::now();
+  ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "198.51.100.7"); })) << secondary->log();
+  auto p_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - acknowledged).count();
+  std::cout << "[ P ] cutover secondary propagation ms: " << p_ms << '\n';
+  EXPECT_EQ(serial_at(secondary_port), serial_at(primary.port()));
+  EXPECT_TRUE(secondary->wait_for_log("xfr.notify_received"));
+  EXPECT_TRUE(secondary->wait_for_log("method=ixfr "));
+}
+
+TEST(CutoverSecondaryTest, ExpiredZoneAnswersServfailUntilThePrimaryIsBack) {
+  std::string dir = make_temp_dir("cutover-secondary-expire");
+  std::uint16_t primary_port = free_port();
+  std::uint16_t secondary_port = free_port();
+  // REFRESH 1, RETRY 1, EXPIRE 3 seconds.
+  write_file(dir + "/zone.db", xfr_zone(10, "192.0.2.10", "1 1 3 60"));
+  write_file(dir + "/config.yaml", primary_config({}));
+  auto primary = std::make_unique<CutoverServer>(ServerSpec{{}, dir + "/config.yaml", "example.test.", primary_port, {}, {}});
+  auto secondary = start_secondary(dir, secondary_port, secondary_config(primary_port));
+  ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "192.0.2.10"); })) << secondary->log();
+
+  primary->stop();
+  ASSERT_TRUE(wait_until([&] { return ask(secondary_port, "www.example.test.", dns::RRType::A).rcode == dns::Rcode::kServFail; },
+                         std::chrono::seconds(10)))
+      << secondary->log();
+  EXPECT_TRUE(secondary->wait_for_log("secondary.expired"));
+
+  primary = std::make_unique<CutoverServer>(ServerSpec{{}, dir + "/config.yaml", "example.test.", primary_port, {}, {}});
+  EXPECT_TRUE(wait_until([&] { return serves_www(secondary_port, "192.0.2.10"); }, std::chrono::seconds(10)))
+      << secondary->log();
+  EXPECT_TRUE(secondary->wait_for_log("secondary.usable"));
+}
+
+TEST(CutoverSecondaryTest, OversizedTransferIsAbortedAndTheOldCopyServed) {
+  std::string dir = make_temp_dir("cutover-secondary-oversized");
+  std::string bulk;
+  for (int i = 0; i < 50; ++i) bulk += fmt::format("txt{} IN TXT \"{}\"\n", i, std::string(100, 'x'));
+  write_file(dir + "/zone.db", xfr_zone(10, "192.0.2.10", "3600 600 86400 60", bulk));
+  write_file(dir + "/config.yaml", primary_config({}));
+  CutoverServer primary(ServerSpec{{}, dir + "/config.yaml", "example.test.", 0, {}, {}});
+  write_file(dir + "/old.db", xfr_zone(1, "192.0.2.1"));
+  auto secondary = start_secondary(dir, free_port(), secondary_config(primary.port(), "    file: old.db\n    max-transfer-bytes: 2048\n"));
+  ASSERT_TRUE(secondary->wait_for_log("max-transfer-bytes")) << secondary->log();
+  EXPECT_TRUE(serves_www(secondary->port(), "192.0.2.1"));
+  EXPECT_EQ(serial_at(secondary->port()), 1u);
+  EXPECT_EQ(count_occurrences(secondary->log(), "secondary.transferred"), 0u);
+}
+
+// A real primary: its zone file changes, it is told to reload, it sends NOTIFY, and the
+// cutover secondary pulls (IXFR, or the whole zone when the primary answers that way).
+void follow_real_primary(const char* program, const char* name,
+                         std::vector<std::string> (*command)(const std::string&, std::uint16_t, std::uint16_t, std::uint16_t)) {
+  if (!have_program(program)) GTEST_SKIP() << program << " is not installed";
+  std::string dir = make_temp_dir(std::string("cutover-secondary-of-") + name);
+  std::uint16_t primary_port = free_port();
+  std::uint16_t secondary_port = free_port();
+  std::filesystem::create_directories(dir + "/peer");
+  write_file(dir + "/peer/zone.db", xfr_zone(10, "192.0.2.10"));
+  ChildProcess primary(command(dir + "/peer", primary_port, 0, secondary_port), dir + "/peer/out.log");
+  ASSERT_TRUE(wait_until([&] { return serial_at(primary_port) == 10u; })) << primary.log();
+  auto secondary = start_secondary(dir, secondary_port, secondary_config(primary_port));
+  ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "192.0.2.10"); })) << secondary->log();
+
+  write_file(dir + "/peer/zone.db", xfr_zone(11, "198.51.100.11"));
+  primary.signal(SIGHUP);
+  auto changed = Clock::now();
+  ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "198.51.100.11"); }))
+      << secondary->log() << "\n" << name << " log:\n" << primary.log();
+  std::cout << "[ P ] cutover secondary of " << name << ", ms from SIGHUP: "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - changed).count() << '\n';
+  EXPECT_EQ(serial_at(secondary_port), 11u);
+  EXPECT_TRUE(secondary->wait_for_log("xfr.notify_received"));
+  primary.stop();
+}
+
+TEST(CutoverSecondaryTest, FollowsAnNsdPrimary) { follow_real_primary("nsd", "nsd", nsd_command); }
+
+TEST(CutoverSecondaryTest, FollowsAKnotPrimary) { follow_real_primary("knotd", "knot", knot_command); }
+
+}  // namespace
+}  // namespace cutover::testing

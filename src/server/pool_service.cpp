@@ -230,6 +230,7 @@ base::Status PoolService::set_override(const std::string& pool, const std::strin
   sink_->annotate(pool, who, fmt::format("{} {}", action, address));
   auto done = monitor_->set_override(pool, address, value);
   if (done && !sink_->flush(kOverrideWriteWait)) logger_.warn("pool.materialize_slow", {{"pool", pool}});
+  sink_->clear_annotation(pool);  // else a later health change would carry the operator's name
   return done;
 }
 

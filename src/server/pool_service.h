@@ -35,6 +35,8 @@ class PoolAnswerSink {
   virtual void annotate(const std::string& pool, const std::string& who, const std::string& cause) = 0;
   // Waits until everything submitted so far is written (or refused); false on timeout.
   virtual bool flush(std::chrono::milliseconds timeout) = 0;
+  // Drops an annotation no change used (an override that changed no verdict).
+  virtual void clear_annotation(const std::string& pool) = 0;
 };
 
 class PoolService : public Service {

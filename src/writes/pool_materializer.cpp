@@ -79,6 +79,11 @@ void PoolMaterializer::annotate(const std::string& pool, const std::string& who,
   causes_[pool] = Cause{who, cause, submitted_};
 }
 
+void PoolMaterializer::clear_annotation(const std::string& pool) {
+  std::lock_guard lock(mutex_);
+  causes_.erase(pool);
+}
+
 bool PoolMaterializer::flush(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   if (!running_) return false;

@@ -38,6 +38,7 @@ class PoolMaterializer : public server::PoolAnswerSink {
   void submit(std::shared_ptr<const pool::PoolAnswers> answers) override;
   void annotate(const std::string& pool, const std::string& who, const std::string& cause) override;
   bool flush(std::chrono::milliseconds timeout) override;
+  void clear_annotation(const std::string& pool) override;
 
   // The writer thread: folds bursts of snapshots, writing only the newest.
   void start();

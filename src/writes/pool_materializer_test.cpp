@@ -186,11 +186,15 @@ TEST_F(PoolMaterializerTest, AnOverrideIsJournaledUnderTheOperatorsName) {
   materializer_->annotate("web", "api@127.0.0.1", "drain 192.0.2.30");
   ASSERT_EQ(pass(false, true).writes.size(), 1u);
   ASSERT_EQ(pass(true, true).writes.size(), 1u);  // the cause was used once
+  materializer_->annotate("web", "api@127.0.0.1", "drain 198.51.100.30");  // changed no verdict...
+  materializer_->clear_annotation("web");                                 // ...so it is dropped
+  ASSERT_EQ(pass(false, true).writes.size(), 1u);
   auto entries = history();
-  ASSERT_EQ(entries.size(), 3u);
+  ASSERT_EQ(entries.size(), 4u);
   EXPECT_EQ(entries[1].who, "api@127.0.0.1 (pool:web)");
   EXPECT_EQ(entries[1].what, "drain 192.0.2.30 -> A 198.51.100.30 (healthy)");
   EXPECT_EQ(entries[2].who, "pool:web");
+  EXPECT_EQ(entries[3].who, "pool:web");
 }
 
 TEST_F(PoolMaterializerTest, ARestartWithTheSameAnswerChangesNothing) {

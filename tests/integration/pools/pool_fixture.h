@@ -174,13 +174,14 @@ inline HttpReply http_request(std::uint16_t port, const std::string& method, con
 // The real server with a config and its control API on a kernel-chosen port.
 class PoolServer {
  public:
-  explicit PoolServer(const PoolDir& dir) {
+  // `port` 0: a free port chosen here (tests that configure peers pick it themselves).
+  explicit PoolServer(const PoolDir& dir, std::uint16_t port = 0) {
     ServerSpec spec;
     spec.config = dir.config_path;
     spec.probe_name = kPoolZone;
     // A fixed port: the harness would otherwise read the port from the first "listen
     // address=" in the log, which is the control API's line.
-    spec.port = free_port();
+    spec.port = port != 0 ? port : free_port();
     server_ = std::make_unique<CutoverServer>(spec);
     if (!server_->wait_for_log("control.listen address=127.0.0.1:")) throw std::runtime_error("no control API");
     std::string log = server_->log();

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "auth/fast_index.h"
 #include "auth/negative_template.h"
 #include "dns/name.h"
 #include "dns/types.h"
@@ -26,6 +28,7 @@ struct ServedZone {
   const zone::Zone* zone = nullptr;
   std::size_t origin_labels = 0;
   NegativeTemplate negative;
+  FastIndex fast;
 };
 
 // The zones served at one moment. Built once, then only read; swapped whole on reload.
@@ -49,7 +52,8 @@ class ZoneSet {
 struct QueryOutcome {
   bool respond = false;  // false: drop silently (unreadable header, or a response packet)
   dns::Rcode rcode = dns::Rcode::kNoError;
-  dns::Name qname;
+  // Absent when the caller did not ask for it (a default Name would allocate per query).
+  std::optional<dns::Name> qname;
   dns::RRType qtype = dns::RRType::A;
   // The pool that answered, if any; valid while the PoolAnswers snapshot is held.
   const pool::PoolAnswer* pool = nullptr;
@@ -59,7 +63,7 @@ struct QueryOutcome {
 constexpr std::uint16_t kMaxUdpPayload = 1232;
 
 // Writes the response into `response` (reusing its capacity). `describe` = false leaves
-// outcome.qname empty when the fast path answers, saving a copy nobody reads.
+// outcome.qname absent when the fast path answers, saving a copy nobody reads.
 QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
                           std::vector<std::uint8_t>& response, bool describe = true);
 // The general pipeline alone, without the fast path; the fast path must match it byte for byte.

@@ -42,11 +42,6 @@ void write_u16(std::uint8_t* p, std::uint16_t v) {
   p[1] = static_cast<std::uint8_t>(v);
 }
 
-void write_u32(std::uint8_t* p, std::uint32_t v) {
-  write_u16(p, static_cast<std::uint16_t>(v >> 16));
-  write_u16(p + 2, static_cast<std::uint16_t>(v));
-}
-
 // Qtypes the general path treats specially: ANY, transfers, meta types, DS (answered from
 // the parent side of a cut) and the types that pull in additional-section addresses.
 bool needs_general_path(std::uint16_t qtype) {
@@ -124,23 +119,12 @@ std::size_t start_response(std::span<const std::uint8_t> packet, const FastQuery
   return query.question_end;
 }
 
-bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query, const zone::RRset& rrset,
+bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query, const FastEntry::Answer& answer,
                     std::vector<std::uint8_t>& response) {
-  std::size_t body = 0;
-  for (const auto& rdata : rrset.rdatas) body += 12 + rdata.size();
+  std::size_t body = answer.records.size();
   if (query.question_end + body + (query.edns ? kOptSize : 0) > query.max_size) return false;  // TC: general path
-  std::size_t at = start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(rrset.rdatas.size()),
-                                  0, body, response);
-  std::uint8_t* out = response.data() + at;
-  for (const auto& rdata : rrset.rdatas) {
-    write_u16(out, 0xC000 | dns::kHeaderSize);  // the owner is the question name
-    write_u16(out + 2, static_cast<std::uint16_t>(rrset.type));
-    write_u16(out + 4, static_cast<std::uint16_t>(dns::RRClass::IN));
-    write_u32(out + 6, rrset.ttl);
-    write_u16(out + 10, static_cast<std::uint16_t>(rdata.size()));
-    std::memcpy(out + 12, rdata.data(), rdata.size());
-    out += 12 + rdata.size();
-  }
+  std::size_t at = start_response(packet, query, dns::Rcode::kNoError, answer.count, 0, body, response);
+  std::memcpy(response.data() + at, answer.records.data(), body);
   return true;
 }
 
@@ -158,21 +142,17 @@ bool write_negative(std::span<const std::uint8_t> packet, const FastQuery& query
 bool answer(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
             std::vector<std::uint8_t>& response, dns::Rcode& rcode) {
   const zone::Zone& zone = *served.zone;
-  zone::NameLookup found = zone.lookup(query.name(), query.hash);
+  const std::uint8_t* found = served.fast.find(query.name(), query.hash);
   rcode = dns::Rcode::kNoError;
-  if (found.node != nullptr) {
-    if (found.node->delegated) return false;  // a referral
-    const zone::RRset* match = nullptr;
-    for (const auto& rrset : found.node->rrsets) {
-      if (rrset.type == RRType::CNAME) return false;  // a chain to follow
-      if (static_cast<std::uint16_t>(rrset.type) == query.qtype) match = &rrset;
-    }
-    if (match == nullptr) return write_negative(packet, query, served, rcode, response);
-    return match->plain && write_positive(packet, query, *match, response);
+  if (found != nullptr) {
+    FastEntry entry(found);
+    if (entry.kind() == FastEntry::Kind::kGeneral) return false;  // a referral or a chain to follow
+    FastEntry::Answer match = entry.find(query.qtype);
+    if (!match.found) return write_negative(packet, query, served, rcode, response);  // NODATA
+    return !match.general && write_positive(packet, query, match, response);
   }
   // A missing name may still be covered by a cut, a DNAME or a wildcard above it.
   if (zone.has_cuts() || zone.has_dnames()) return false;
-  if (found.exists) return write_negative(packet, query, served, rcode, response);  // empty non-terminal
   if (zone.has_wildcards()) return false;
   rcode = dns::Rcode::kNxDomain;
   return write_negative(packet, query, served, rcode, response);

@@ -44,6 +44,7 @@ std::shared_ptr<const zone::Zone> shaped_zone() {
       "ns1.shaped.test. 3600 A 192.0.2.53",
       "sub.shaped.test. 3600 NS ns.sub.shaped.test.",
       "ns.sub.shaped.test. 3600 A 192.0.2.54",
+      "ns.deep.sub.shaped.test. 3600 A 192.0.2.55",  // makes deep.sub an empty non-terminal below the cut
       "*.wild.shaped.test. 300 TXT wildcard",
       "old.shaped.test. 300 DNAME new.shaped.test.",
       "host.new.shaped.test. 300 A 192.0.2.8",

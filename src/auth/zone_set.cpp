@@ -9,7 +9,9 @@ ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones) : zones_(
   std::stable_sort(zones_.begin(), zones_.end(), [](const auto& a, const auto& b) {
     return a->origin().label_count() > b->origin().label_count();
   });
-  for (const auto& zone : zones_) served_.push_back(ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone)});
+  for (const auto& zone : zones_) {
+    served_.push_back(ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone)});
+  }
 }
 
 const zone::Zone* ZoneSet::find(const dns::Name& name) const {

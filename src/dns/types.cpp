@@ -115,9 +115,4 @@ std::string opcode_to_text(Opcode opcode) {
   return fmt::format("OPCODE{}", static_cast<unsigned>(opcode));
 }
 
-bool is_meta_type(RRType type) {
-  auto value = static_cast<unsigned>(type);
-  return type == RRType::OPT || (value >= 128 && value <= 255) || value == 0;
-}
-
 }  // namespace cutover::dns

@@ -40,6 +40,9 @@ std::string rcode_to_text(Rcode rcode);
 std::string opcode_to_text(Opcode opcode);
 
 // Meta types (OPT, IXFR, AXFR, ANY ...) may not appear as zone data.
-bool is_meta_type(RRType type);
+inline bool is_meta_type(RRType type) {
+  auto value = static_cast<unsigned>(type);
+  return type == RRType::OPT || (value >= 128 && value <= 255) || value == 0;
+}
 
 }  // namespace cutover::dns

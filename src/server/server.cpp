@@ -61,9 +61,9 @@ bool Server::handle_stream(std::span<const std::uint8_t> query, const sockaddr_s
 
 void Server::set_query_observer(QueryObserver observer) { observer_ = std::move(observer); }
 
-void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.store(std::move(zones)); }
+void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.publish(std::move(zones)); }
 
-void Server::publish_pools(std::shared_ptr<const pool::PoolAnswers> pools) { pools_.store(std::move(pools)); }
+void Server::publish_pools(std::shared_ptr<const pool::PoolAnswers> pools) { pools_.publish(std::move(pools)); }
 
 int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
   logger_.info("serve.start", {{"config", config_.source}, {"zones", std::to_string(config_.zones.size())}});
@@ -135,14 +135,16 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
     if (decision == Intercept::kDrop) return false;
     if (decision == Intercept::kRespond) return true;
   }
-  std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
-  std::shared_ptr<const pool::PoolAnswers> pools = pools_.load();  // held until the outcome is used
+  // This thread's snapshots: valid until its next query, so past every use of the outcome.
+  const auth::ZoneSet* zones = zones_.read();
+  const pool::PoolAnswers* pools = pools_.read();
   bool udp = transport == net::Transport::kUdp;
-  auth::QueryOutcome outcome =
-      auth::answer_query(*zones, pools.get(), query, udp ? auth::Transport::kUdp : auth::Transport::kTcp, response);
-  if (query_log_.load(std::memory_order_relaxed)) {
+  bool log_query = query_log_.load(std::memory_order_relaxed);
+  auth::QueryOutcome outcome = auth::answer_query(*zones, pools, query, udp ? auth::Transport::kUdp : auth::Transport::kTcp,
+                                                  response, log_query);
+  if (log_query) {
     logger_.info("query", {{"client", net::format_address(client)},
-                           {"qname", outcome.qname.to_text()},
+                           {"qname", outcome.qname ? outcome.qname->to_text() : "-"},
                            {"qtype", dns::type_to_text(outcome.qtype)},
                            {"rcode", outcome.respond ? dns::rcode_to_text(outcome.rcode) : "dropped"},
                            {"transport", udp ? "udp" : "tcp"}});

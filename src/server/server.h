@@ -21,6 +21,7 @@
 #include "net/address.h"
 #include "net/handler.h"
 #include "pool/pool_answers.h"
+#include "server/published.h"
 
 namespace cutover::server {
 
@@ -109,8 +110,8 @@ class Server {
   RequestHandler request_handler_;
   ZoneLoadHandler zone_load_handler_;
   QueryObserver observer_;
-  std::atomic<std::shared_ptr<const auth::ZoneSet>> zones_;
-  std::atomic<std::shared_ptr<const pool::PoolAnswers>> pools_;
+  Published<auth::ZoneSet> zones_;
+  Published<pool::PoolAnswers> pools_;
   std::atomic<bool> query_log_;
 };
 

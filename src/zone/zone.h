@@ -112,6 +112,8 @@ class Zone {
   std::size_t record_count() const { return record_count_; }
   // All nodes, in the order their owners first appear in the records.
   std::span<const Node> nodes() const { return nodes_; }
+  // Names that exist only because something lies below them (they own no records).
+  std::span<const dns::Name> empty_non_terminals() const { return empty_non_terminals_; }
   // Every record, one per rdata, in canonical order of owner then type.
   std::vector<dns::ResourceRecord> records() const;
 

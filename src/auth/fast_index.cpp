@@ -1,0 +1,103 @@
+// FastIndex layout, one entry per name, back to back in the arena:
+//   name size (1) | lowercase wire name | kind (1) | type count (1) |
+//   per type: type (2) | RR count (2, kGeneralCount = general path) | size (2) | RRs
+// Multi-byte fields are big-endian, as on the wire.
+#include "auth/fast_index.h"
+
+#include <limits>
+
+#include "dns/message.h"
+
+namespace cutover::auth {
+namespace {
+
+constexpr std::uint16_t kGeneralCount = 0xFFFF;
+constexpr std::size_t kRecordHeader = 12;  // owner pointer, type, class, TTL, rdata length
+
+std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
+
+void put_u16(std::vector<std::uint8_t>& out, std::uint16_t value) {
+  out.push_back(static_cast<std::uint8_t>(value >> 8));
+  out.push_back(static_cast<std::uint8_t>(value));
+}
+
+void put_u32(std::vector<std::uint8_t>& out, std::uint32_t value) {
+  put_u16(out, static_cast<std::uint16_t>(value >> 16));
+  put_u16(out, static_cast<std::uint16_t>(value));
+}
+
+std::size_t encoded_size(const zone::RRset& rrset) {
+  std::size_t size = 0;
+  for (const auto& rdata : rrset.rdatas) size += kRecordHeader + rdata.size();
+  return size;
+}
+
+// The RRset's answer records, exactly as the general encoder writes them after a question
+// for the owner: every owner a pointer to the question name.
+void put_records(std::vector<std::uint8_t>& out, const zone::RRset& rrset) {
+  for (const auto& rdata : rrset.rdatas) {
+    put_u16(out, 0xC000 | dns::kHeaderSize);
+    put_u16(out, static_cast<std::uint16_t>(rrset.type));
+    put_u16(out, static_cast<std::uint16_t>(dns::RRClass::IN));
+    put_u32(out, rrset.ttl);
+    put_u16(out, static_cast<std::uint16_t>(rdata.size()));
+    out.insert(out.end(), rdata.data(), rdata.data() + rdata.size());
+  }
+}
+
+bool has_cname(const zone::Node& node) {
+  for (const auto& rrset : node.rrsets) {
+    if (rrset.type == dns::RRType::CNAME) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+FastEntry::Answer FastEntry::find(std::uint16_t type) const {
+  const std::uint8_t* p = at_ + 1 + at_[0] + 1;
+  unsigned types = *p++;
+  for (unsigned i = 0; i < types; ++i) {
+    std::uint16_t count = read_u16(p + 2);
+    std::uint16_t size = read_u16(p + 4);
+    if (read_u16(p) == type) {
+      if (count == kGeneralCount) return {true, true, 0, {}};
+      return {true, false, count, {p + 6, size}};
+    }
+    p += 6 + size;
+  }
+  return {};
+}
+
+FastIndex::FastIndex(const zone::Zone& zone) : index_(zone.node_count() + zone.empty_non_terminals().size()) {
+  for (const auto& node : zone.nodes()) {
+    bool general = node.delegated || has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max();
+    add(node.name, general ? FastEntry::Kind::kGeneral : FastEntry::Kind::kRecords,
+        general ? std::span<const zone::RRset>() : std::span<const zone::RRset>(node.rrsets));
+  }
+  // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
+  // pipeline answers with a referral or a rewrite instead of NODATA.
+  auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
+  for (const auto& name : zone.empty_non_terminals()) add(name, empty_kind, {});
+  arena_.shrink_to_fit();
+}
+
+void FastIndex::add(const dns::Name& name, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
+  const auto& wire = name.wire();
+  auto at = static_cast<std::uint32_t>(arena_.size());
+  arena_.push_back(static_cast<std::uint8_t>(wire.size()));
+  for (std::uint8_t byte : wire) arena_.push_back(dns::ascii_lower(byte));
+  arena_.push_back(static_cast<std::uint8_t>(kind));
+  arena_.push_back(static_cast<std::uint8_t>(rrsets.size()));
+  for (const auto& rrset : rrsets) {
+    std::size_t size = encoded_size(rrset);
+    bool general = !rrset.plain || rrset.rdatas.size() >= kGeneralCount || size > std::numeric_limits<std::uint16_t>::max();
+    put_u16(arena_, static_cast<std::uint16_t>(rrset.type));
+    put_u16(arena_, general ? kGeneralCount : static_cast<std::uint16_t>(rrset.rdatas.size()));
+    put_u16(arena_, general ? 0 : static_cast<std::uint16_t>(size));
+    if (!general) put_records(arena_, rrset);
+  }
+  index_.insert(zone::hash_lower_wire(std::span<const std::uint8_t>(arena_.data() + at + 1, wire.size())), at);
+}
+
+}  // namespace cutover::auth

@@ -1,0 +1,64 @@
+// FastIndex: every name of a zone with its answers pre-encoded, packed into one byte arena
+// and found through a hash of the lowercase wire name, so the fast path compares the name
+// and copies the answer from the same few cache lines instead of chasing a node, its name,
+// its RRsets and each rdata through separate heap blocks. Built with the ZoneSet, then
+// read-only: thread-safe for readers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "zone/name_index.h"
+#include "zone/zone.h"
+
+namespace cutover::auth {
+
+// What the index knows about one name.
+class FastEntry {
+ public:
+  enum class Kind : std::uint8_t {
+    kRecords,          // answers come from the type table
+    kEmptyNonTerminal, // exists, owns nothing: NODATA for every type
+    kGeneral,          // a referral, a CNAME, ...: the general pipeline decides
+  };
+  // One type's answer: the RRs as written after a question (owner = pointer to the question),
+  // or `general` when the RRset needs the general encoder (rotation, names to compress).
+  struct Answer {
+    bool found = false;
+    bool general = false;
+    std::uint16_t count = 0;
+    std::span<const std::uint8_t> records;
+  };
+
+  explicit FastEntry(const std::uint8_t* at) : at_(at) {}
+  Kind kind() const { return static_cast<Kind>(at_[1 + at_[0]]); }
+  Answer find(std::uint16_t type) const;
+
+ private:
+  const std::uint8_t* at_;  // name size, name, kind, type count, types
+};
+
+class FastIndex {
+ public:
+  FastIndex() = default;
+  explicit FastIndex(const zone::Zone& zone);
+
+  // The entry for a lowercase wire name whose hash is zone::hash_lower_wire(lower_wire).
+  const std::uint8_t* find(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+    auto offset = index_.find(hash, [&](std::uint32_t at) {
+      const std::uint8_t* entry = arena_.data() + at;
+      return entry[0] == lower_wire.size() && zone::equal_bytes(entry + 1, lower_wire.data(), lower_wire.size());
+    });
+    return offset ? arena_.data() + *offset : nullptr;
+  }
+  std::size_t memory_bytes() const { return arena_.capacity() + index_.memory_bytes(); }
+
+ private:
+  void add(const dns::Name& name, FastEntry::Kind kind, std::span<const zone::RRset> rrsets);
+
+  std::vector<std::uint8_t> arena_;
+  zone::NameIndex index_;
+};
+
+}  // namespace cutover::auth

@@ -40,12 +40,10 @@ int run_sweep(const SweepOptions& options) {
     return kCouldNotRun;
   };
   tools::SweepSpec spec;
-  auto name = dns::Name::from_text(options.name.ends_with('.') ? options.name : options.name + ".");
-  if (!name) return fail(fmt::format("bad name '{}': {}", options.name, name.error().message));
-  spec.name = *name;
-  auto type = dns::type_from_text(options.type);
-  if (!type) return fail(fmt::format("unknown type '{}'", options.type));
-  spec.type = *type;
+  auto question = tools::parse_question(options.name, options.type);
+  if (!question) return fail(question.error().message);
+  spec.name = question->name;
+  spec.type = question->type;
   spec.auth_port = options.auth_port;
   spec.query.timeout = std::chrono::milliseconds(static_cast<long>(options.timeout * 1000));
   spec.query.tries = options.tries;

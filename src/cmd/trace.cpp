@@ -34,12 +34,10 @@ int run_trace(const TraceOptions& options) {
     return kCouldNotRun;
   };
   tools::TraceSpec spec;
-  auto name = dns::Name::from_text(options.name.ends_with('.') ? options.name : options.name + ".");
-  if (!name) return fail(fmt::format("bad name '{}': {}", options.name, name.error().message));
-  spec.name = *name;
-  auto type = dns::type_from_text(options.type);
-  if (!type) return fail(fmt::format("unknown type '{}'", options.type));
-  spec.type = *type;
+  auto question = tools::parse_question(options.name, options.type);
+  if (!question) return fail(question.error().message);
+  spec.name = question->name;
+  spec.type = question->type;
   auto roots = tools::parse_server_list(options.root.empty() ? kRootHints : options.root, 53);
   if (!roots || roots->empty()) return fail("--root: " + (roots ? std::string("empty") : roots.error().message));
   spec.roots = *roots;

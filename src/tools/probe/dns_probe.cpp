@@ -56,6 +56,16 @@ std::optional<std::uint32_t> soa_serial(const dns::Message& message) {
   return std::nullopt;
 }
 
+base::Result<Question> parse_question(const std::string& name, const std::string& type) {
+  auto parsed_name = dns::Name::from_text(name.ends_with('.') ? name : name + ".");
+  if (!parsed_name) {
+    return base::make_error(base::ErrorCode::kMalformed, fmt::format("bad name '{}': {}", name, parsed_name.error().message));
+  }
+  auto parsed_type = dns::type_from_text(type);
+  if (!parsed_type) return base::make_error(base::ErrorCode::kMalformed, fmt::format("unknown type '{}'", type));
+  return Question{*parsed_name, *parsed_type};
+}
+
 base::Result<std::vector<net::SocketAddress>> parse_server_list(const std::string& text, std::uint16_t default_port) {
   std::vector<net::SocketAddress> servers;
   std::stringstream in(text);

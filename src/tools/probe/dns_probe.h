@@ -39,6 +39,14 @@ std::string answer_signature(const ProbeResult& result);
 // The SOA serial in the answer or authority section, if any.
 std::optional<std::uint32_t> soa_serial(const dns::Message& message);
 
+struct Question {
+  dns::Name name;
+  dns::RRType type = dns::RRType::A;
+};
+// A question as typed on a command line: the name (made absolute when it lacks the final
+// dot) and the type mnemonic; the error says which of the two is wrong.
+base::Result<Question> parse_question(const std::string& name, const std::string& type);
+
 // Parses "ADDR[:PORT],ADDR[:PORT]" into servers; fails on the first bad entry.
 base::Result<std::vector<net::SocketAddress>> parse_server_list(const std::string& text, std::uint16_t default_port);
 

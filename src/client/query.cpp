@@ -219,4 +219,10 @@ base::Status exchange_stream(const net::SocketAddress& server, const dns::Messag
   return stream_tcp(server, request, dns::encode_message(request), options.timeout, on_reply);
 }
 
+base::Status exchange_stream(const net::SocketAddress& server, const dns::Message& request,
+                             const std::vector<std::uint8_t>& wire, const QueryOptions& options,
+                             const ReplyHandler& on_reply) {
+  return stream_tcp(server, request, wire, options.timeout, on_reply);
+}
+
 }  // namespace cutover::client

@@ -56,5 +56,9 @@ using ReplyHandler = std::function<base::Result<bool>(QueryResult reply)>;
 // reply, not the whole stream. Replies may omit the question (RFC 5936 §2.2.1).
 base::Status exchange_stream(const net::SocketAddress& server, const dns::Message& request,
                              const QueryOptions& options, const ReplyHandler& on_reply);
+// The same with `request` already encoded as `wire` (e.g. TSIG-signed after encoding).
+base::Status exchange_stream(const net::SocketAddress& server, const dns::Message& request,
+                             const std::vector<std::uint8_t>& wire, const QueryOptions& options,
+                             const ReplyHandler& on_reply);
 
 }  // namespace cutover::client

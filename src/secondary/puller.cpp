@@ -1,18 +1,25 @@
 // SOA queries and transfer requests to the primary, over the stub client.
 #include "secondary/puller.h"
 
+#include <chrono>
 #include <random>
 
 #include <fmt/format.h>
 
 #include "client/query.h"
 #include "dns/rdata.h"
+#include "tsig/tsig.h"
 
 namespace cutover::secondary {
 namespace {
 
 using base::ErrorCode;
 using base::make_error;
+
+std::uint64_t unix_seconds() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+}
 
 std::uint16_t random_id() {
   thread_local std::mt19937 generator{std::random_device{}()};
@@ -52,10 +59,22 @@ base::Result<Transfer> request_transfer(const net::SocketAddress& primary, const
   query_options.timeout = options.timeout;
   query_options.tcp = true;
   TransferReader reader(origin, type, options.max_bytes);
-  auto streamed = client::exchange_stream(primary, request, query_options, [&reader](client::QueryResult reply) {
+  std::vector<std::uint8_t> wire = dns::encode_message(request);
+  std::optional<tsig::ResponseVerifier> verifier;
+  if (options.key) verifier.emplace(*options.key, tsig::sign_request(wire, *options.key, unix_seconds()));
+  auto streamed = client::exchange_stream(primary, request, wire, query_options,
+                                          [&reader, &verifier](client::QueryResult reply) -> base::Result<bool> {
+    if (verifier) {
+      if (auto verified = verifier->verify(reply.wire, unix_seconds()); !verified) {
+        return make_error(verified.error().code, "transfer reply: " + verified.error().message);
+      }
+    }
     return reader.add(reply.response, reply.wire.size() + 2);  // + the TCP length prefix
   });
   if (!streamed) return streamed.error();
+  if (verifier && !verifier->complete()) {
+    return make_error(ErrorCode::kInvalidArgument, "transfer reply: the last message is not TSIG-signed");
+  }
   return reader.take();
 }
 

@@ -11,12 +11,15 @@
 #include "dns/message.h"
 #include "net/address.h"
 #include "secondary/transfer_reader.h"
+#include "tsig/key.h"
 
 namespace cutover::secondary {
 
 struct PullOptions {
   std::chrono::milliseconds timeout{10000};  // per reply (the SOA answer, each transfer message)
   std::size_t max_bytes = 0;                 // of the whole transfer stream
+  // Signs the transfer request and requires every reply to verify (RFC 8945 §5.3.1).
+  std::optional<tsig::Key> key;
 };
 
 // The primary's SOA for `origin`, asked over UDP (TCP when truncated). Fails unless the

@@ -13,6 +13,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+PullOptions pull_options(const SecondaryZone& zone) {
+  PullOptions options;
+  options.max_bytes = zone.max_transfer_bytes;
+  options.key = zone.key;
+  return options;
+}
+
 // Errors after which a second request in another form cannot do better.
 bool worth_axfr_fallback(const base::Error& error) {
   return error.code != base::ErrorCode::kLimit && error.code != base::ErrorCode::kTimeout &&
@@ -136,8 +143,7 @@ void Secondary::check(ZoneState& zone) {
   if (!view) return fail(zone, "store", view.error().message);
   auto our_soa = view->data.soa();
   if (!our_soa) return fail(zone, "store", our_soa.error().message);
-  PullOptions options;
-  options.max_bytes = zone.config.max_transfer_bytes;
+  PullOptions options = pull_options(zone.config);
   std::optional<dns::ResourceRecord> current_soa;
   if (zone.timers.has_copy()) {
     auto primary_soa = query_primary_soa(zone.config.primary, origin, options);
@@ -181,8 +187,7 @@ void Secondary::check(ZoneState& zone) {
 
 base::Result<Secondary::Pulled> Secondary::pull(const ZoneState& zone, const store::ZoneView& view,
                                                 const std::optional<dns::ResourceRecord>& current_soa) {
-  PullOptions options;
-  options.max_bytes = zone.config.max_transfer_bytes;
+  PullOptions options = pull_options(zone.config);
   const dns::Name& origin = zone.config.origin;
   if (current_soa) {
     std::string reason;

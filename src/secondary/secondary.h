@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "secondary/unusable_zones.h"
 #include "secondary/zone_timers.h"
 #include "store/store.h"
+#include "tsig/key.h"
 
 namespace cutover::secondary {
 
@@ -36,6 +38,7 @@ struct SecondaryZone {
   // Configured without a zone file: the store holds a placeholder until the first transfer
   // (or a journal that replayed one).
   bool starts_empty = false;
+  std::optional<tsig::Key> key;  // primary-key: transfers are TSIG-signed and verified
 };
 
 class Secondary {

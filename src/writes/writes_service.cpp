@@ -18,19 +18,6 @@ bool has_replication(const config::Config& config) {
   return !config.writes.journal.empty();
 }
 
-std::vector<secondary::SecondaryZone> secondary_zones_of(const config::Config& config) {
-  std::vector<secondary::SecondaryZone> zones;
-  for (const auto& zone : config.zones) {
-    const auto& r = zone.replication;
-    if (!r.primary) continue;
-    secondary::SecondaryZone secondary{zone.origin, *r.primary, secondary::kDefaultMaxTransferBytes,
-                                         zone.text.has_value()};
-    if (r.max_transfer_bytes != 0) secondary.max_transfer_bytes = r.max_transfer_bytes;
-    zones.push_back(std::move(secondary));
-  }
-  return zones;
-}
-
 // The keys of writes.tsig-keys (the config reader admits only the two algorithms we know).
 tsig::KeyRing key_ring(const config::Config& config) {
   std::vector<tsig::Key> keys;
@@ -40,13 +27,29 @@ tsig::KeyRing key_ring(const config::Config& config) {
   return tsig::KeyRing(std::move(keys));
 }
 
-// A key a zone names (allow-update, transfer-key) must be one of writes.tsig-keys.
+// A key a zone names (allow-update, transfer-key, primary-key) must be one of writes.tsig-keys.
 dns::Name known_key(const tsig::KeyRing& keys, const std::string& zone, const std::string& name) {
   auto parsed = dns::Name::from_text(name);
   if (!parsed || keys.find(*parsed) == nullptr) {
     throw config::ConfigError("zone " + zone + ": TSIG key " + name + " is not defined in writes.tsig-keys");
   }
   return *parsed;
+}
+
+std::vector<secondary::SecondaryZone> secondary_zones_of(const config::Config& config, const tsig::KeyRing& keys) {
+  std::vector<secondary::SecondaryZone> zones;
+  for (const auto& zone : config.zones) {
+    const auto& r = zone.replication;
+    if (!r.primary) continue;
+    secondary::SecondaryZone secondary;
+    secondary.origin = zone.origin;
+    secondary.primary = *r.primary;
+    secondary.starts_empty = zone.text.has_value();
+    if (r.max_transfer_bytes != 0) secondary.max_transfer_bytes = r.max_transfer_bytes;
+    if (!r.primary_key.empty()) secondary.key = *keys.find(known_key(keys, store::zone_key(zone.origin), r.primary_key));
+    zones.push_back(std::move(secondary));
+  }
+  return zones;
 }
 
 server::Intercept answer_update(const update::UpdateHandler& handler, std::span<const std::uint8_t> query,
@@ -70,17 +73,13 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
   for (const auto& zone : config.zones) {
     std::string key = store::zone_key(zone.origin);
     const auto& r = zone.replication;
-    // Read by the schema, refused here until implemented, so no one relies on them silently.
-    if (!r.primary_key.empty()) {
-      throw config::ConfigError("zone " + key + ": primary-key is not supported yet");
-    }
     if (!r.transfer_key.empty()) known_key(keys, key, r.transfer_key);
     for (const auto& name : r.allow_update) allow_update[key].push_back(known_key(keys, key, name));
     settings[key] = zone.replication;
     if (!zone.replication.notify.empty()) targets[key] = zone.replication.notify;
   }
   service->notifier_ = std::make_unique<xfr::Notifier>(std::move(targets), logger);
-  auto secondary_zones = secondary_zones_of(config);
+  auto secondary_zones = secondary_zones_of(config, keys);
   // Secondary zones are written through the store even without a journal; their transfers
   // then live in an in-memory journal, and a restart transfers the zone again.
   std::string journal_path = config.writes.journal.empty() && !secondary_zones.empty() ? ":memory:" : config.writes.journal;

@@ -1,7 +1,8 @@
 // cutover as a secondary: of a cutover primary (first AXFR into an empty zone, then NOTIFY +
 // IXFR after a write), of real NSD and Knot primaries (NOTIFY after a zone file change),
 // SOA EXPIRE turning answers into SERVFAIL until the primary is back, and a transfer over
-// max-transfer-bytes aborted with the old copy still served.
+// max-transfer-bytes aborted with the old copy still served, and TSIG-signed pulls
+// (primary-key) from a cutover and an NSD primary that require the key.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -106,6 +107,59 @@ void follow_real_primary(const char* program, const char* name,
 }
 
 TEST(CutoverSecondaryTest, FollowsAnNsdPrimary) { follow_real_primary("nsd", "nsd", nsd_command); }
+
+constexpr const char* kTransferSecret = "Y3V0b3Zlci11cGRhdGUta2V5LTMyLWJ5dGVzLWxvbmc=";
+constexpr const char* kOtherSecret = "d3Jvbmctc2VjcmV0LXdyb25nLXNlY3JldC13cm9uZyE=";
+
+std::string key_config(const std::string& secret) {
+  return fmt::format("writes:\n  tsig-keys:\n    - {{name: xfer-key, algorithm: hmac-sha256, secret: \"{}\"}}\n", secret);
+}
+
+// primary-key: the secondary signs its transfer requests and verifies every reply; a
+// primary that requires the key (transfer-key) serves it, and a wrong secret gets nothing.
+TEST(CutoverSecondaryTest, PullsWithTsigAndAWrongKeyGetsNothing) {
+  std::string dir = make_temp_dir("cutover-secondary-tsig");
+  write_file(dir + "/zone.db", xfr_zone(10, "192.0.2.10"));
+  write_file(dir + "/config.yaml",
+             fmt::format("{}  journal: journal.db\nzones:\n  - origin: example.test\n    file: zone.db\n"
+                         "    allow-transfer: [127.0.0.1]\n    transfer-key: xfer-key\n",
+                         key_config(kTransferSecret)));
+  CutoverServer primary(ServerSpec{{}, dir + "/config.yaml", "example.test.", 0, {}, {}});
+  std::string pulls = "    primary-key: xfer-key\n";
+
+  std::filesystem::create_directories(dir + "/good");
+  auto good = start_secondary(dir + "/good", free_port(), key_config(kTransferSecret) + secondary_config(primary.port(), pulls));
+  ASSERT_TRUE(wait_until([&] { return serves_www(good->port(), "192.0.2.10"); })) << good->log();
+  EXPECT_TRUE(good->wait_for_log("method=axfr"));
+
+  std::filesystem::create_directories(dir + "/wrong");
+  auto wrong = start_secondary(dir + "/wrong", free_port(), key_config(kOtherSecret) + secondary_config(primary.port(), pulls));
+  ASSERT_TRUE(wrong->wait_for_log("secondary.refresh_failed")) << wrong->log();
+  EXPECT_NE(wrong->log().find("BADSIG"), std::string::npos) << wrong->log();
+  EXPECT_EQ(ask(wrong->port(), "www.example.test.", dns::RRType::A).rcode, dns::Rcode::kServFail);
+  EXPECT_EQ(count_occurrences(wrong->log(), "secondary.transferred"), 0u);
+}
+
+// The same against an independent TSIG implementation: NSD provides the zone only to the key.
+TEST(CutoverSecondaryTest, PullsFromAnNsdPrimaryThatRequiresTheKey) {
+  if (!have_program("nsd")) GTEST_SKIP() << "nsd is not installed";
+  std::string dir = make_temp_dir("cutover-secondary-tsig-nsd");
+  std::filesystem::create_directories(dir + "/peer");
+  write_file(dir + "/peer/zone.db", xfr_zone(10, "192.0.2.10"));
+  std::uint16_t primary_port = free_port();
+  nsd_command(dir + "/peer", primary_port, 0, free_port());
+  std::string conf = read_file(dir + "/peer/nsd.conf");
+  auto at = conf.find("  provide-xfr: 127.0.0.1 NOKEY");
+  ASSERT_NE(at, std::string::npos);
+  conf.replace(at, std::string("  provide-xfr: 127.0.0.1 NOKEY").size(), "  provide-xfr: 127.0.0.1 xfer-key");
+  conf += fmt::format("key:\n  name: xfer-key\n  algorithm: hmac-sha256\n  secret: \"{}\"\n", kTransferSecret);
+  write_file(dir + "/peer/nsd.conf", conf);
+  ChildProcess primary({"nsd", "-d", "-c", dir + "/peer/nsd.conf"}, dir + "/peer/out.log");
+  ASSERT_TRUE(wait_until([&] { return serial_at(primary_port) == 10u; })) << primary.log();
+  auto secondary = start_secondary(dir, free_port(), key_config(kTransferSecret) + secondary_config(primary_port, "    primary-key: xfer-key\n"));
+  EXPECT_TRUE(wait_until([&] { return serves_www(secondary->port(), "192.0.2.10"); })) << secondary->log() << primary.log();
+  primary.stop();
+}
 
 TEST(CutoverSecondaryTest, FollowsAKnotPrimary) { follow_real_primary("knotd", "knot", knot_command); }
 

@@ -138,9 +138,23 @@ void post_compact(store::Store& store, const httplib::Request& request, httplib:
   reply(response, 200, json{{"zone", zone->to_text()}, {"compacted_to_version", *compacted}});
 }
 
+// Wraps a changing route: zones pulled from a primary answer 409 and name it.
+template <typename Handler>
+auto unless_secondary(std::shared_ptr<const SecondaryZoneKeys> secondaries, store::Store& store, Handler handler) {
+  return [secondaries, &store, handler](const httplib::Request& request, httplib::Response& response) {
+    auto zone = zone_from(request, response);
+    if (!zone) return;
+    if (secondaries->contains(store::zone_key(*zone))) {
+      return reply_error(response, 409, "zone " + zone->to_text() + " is a secondary: change it on its primary");
+    }
+    handler(store, request, response);
+  };
+}
+
 }  // namespace
 
-void add_api_routes(control::ControlServer& http, store::Store& store) {
+void add_api_routes(control::ControlServer& http, store::Store& store, SecondaryZoneKeys secondaries) {
+  auto secondary_keys = std::make_shared<const SecondaryZoneKeys>(std::move(secondaries));
   http.get(R"(/zones)", [&store](const auto&, auto& response) {
     json zones = json::array();
     for (const auto& name : store.zone_names()) {
@@ -150,10 +164,10 @@ void add_api_routes(control::ControlServer& http, store::Store& store) {
     reply(response, 200, json{{"zones", zones}});
   });
   http.get(R"(/zones/([^/]+)/records)", [&store](const auto& rq, auto& rs) { get_records(store, rq, rs); });
-  http.post(R"(/zones/([^/]+)/records)", [&store](const auto& rq, auto& rs) { post_records(store, rq, rs); });
+  http.post(R"(/zones/([^/]+)/records)", unless_secondary(secondary_keys, store, post_records));
   http.get(R"(/zones/([^/]+)/history)", [&store](const auto& rq, auto& rs) { get_history(store, rq, rs); });
-  http.post(R"(/zones/([^/]+)/undo)", [&store](const auto& rq, auto& rs) { post_undo(store, rq, rs); });
-  http.post(R"(/zones/([^/]+)/compact)", [&store](const auto& rq, auto& rs) { post_compact(store, rq, rs); });
+  http.post(R"(/zones/([^/]+)/undo)", unless_secondary(secondary_keys, store, post_undo));
+  http.post(R"(/zones/([^/]+)/compact)", unless_secondary(secondary_keys, store, post_compact));
 }
 
 }  // namespace cutover::writes

@@ -74,6 +74,9 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
     std::string key = store::zone_key(zone.origin);
     const auto& r = zone.replication;
     if (!r.transfer_key.empty()) known_key(keys, key, r.transfer_key);
+    if (r.primary && !r.allow_update.empty()) {
+      throw config::ConfigError("zone " + key + ": allow-update on a secondary zone; send updates to its primary");
+    }
     for (const auto& name : r.allow_update) allow_update[key].push_back(known_key(keys, key, name));
     settings[key] = zone.replication;
     if (!zone.replication.notify.empty()) targets[key] = zone.replication.notify;
@@ -93,7 +96,11 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
     server.set_zone_load_handler([raw = service.get()](const config::Config& next, auto loaded, bool initial) {
       return raw->take_zones(next, std::move(loaded), initial);
     });
-    if (control != nullptr && !config.writes.journal.empty()) add_api_routes(control->http(), *service->store_);
+    if (control != nullptr && !config.writes.journal.empty()) {
+      writes::SecondaryZoneKeys secondaries;
+      for (const auto& zone : secondary_zones) secondaries.insert(store::zone_key(zone.origin));
+      add_api_routes(control->http(), *service->store_, std::move(secondaries));
+    }
     service->pool_materializer_ = std::make_shared<PoolMaterializer>(*service->store_, service->clock_, logger);
   }
   service->responder_ = std::make_unique<xfr::Responder>([&server] { return server.zones(); }, service->store_.get(),

@@ -1,8 +1,8 @@
 // cutover as a secondary: of a cutover primary (first AXFR into an empty zone, then NOTIFY +
 // IXFR after a write), of real NSD and Knot primaries (NOTIFY after a zone file change),
 // SOA EXPIRE turning answers into SERVFAIL until the primary is back, and a transfer over
-// max-transfer-bytes aborted with the old copy still served, and TSIG-signed pulls
-// (primary-key) from a cutover and an NSD primary that require the key.
+// max-transfer-bytes aborted with the old copy still served, TSIG-signed pulls (primary-key)
+// from a cutover and an NSD primary that require the key, and writes to a secondary refused.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -16,6 +16,13 @@ namespace {
 std::unique_ptr<CutoverServer> start_secondary(const std::string& dir, std::uint16_t port, const std::string& config) {
   write_file(dir + "/secondary.yaml", config);
   return std::make_unique<CutoverServer>(ServerSpec{{}, dir + "/secondary.yaml", "example.test.", port, {}, {}});
+}
+
+constexpr const char* kTransferSecret = "Y3V0b3Zlci11cGRhdGUta2V5LTMyLWJ5dGVzLWxvbmc=";
+constexpr const char* kOtherSecret = "d3Jvbmctc2VjcmV0LXdyb25nLXNlY3JldC13cm9uZyE=";
+
+std::string key_config(const std::string& secret) {
+  return fmt::format("writes:\n  tsig-keys:\n    - {{name: xfer-key, algorithm: hmac-sha256, secret: \"{}\"}}\n", secret);
 }
 
 TEST(CutoverSecondaryTest, FollowsACutoverPrimaryByAxfrThenIxfr) {
@@ -39,6 +46,36 @@ TEST(CutoverSecondaryTest, FollowsACutoverPrimaryByAxfrThenIxfr) {
   EXPECT_EQ(serial_at(secondary_port), serial_at(primary.port()));
   EXPECT_TRUE(secondary->wait_for_log("xfr.notify_received"));
   EXPECT_TRUE(secondary->wait_for_log("method=ixfr "));
+}
+
+// A secondary's content is its primary's: the write API refuses to change it (409 naming
+// the zone) and keeps serving the transferred copy; allow-update on it is a config error.
+TEST(CutoverSecondaryTest, RefusesWritesToASecondaryZone) {
+  std::string dir = make_temp_dir("cutover-secondary-readonly");
+  write_file(dir + "/zone.db", xfr_zone(10, "192.0.2.10"));
+  write_file(dir + "/config.yaml", primary_config({}));
+  CutoverServer primary(ServerSpec{{}, dir + "/config.yaml", "example.test.", 0, {}, {}});
+  std::filesystem::create_directories(dir + "/secondary");
+  auto secondary = start_secondary(dir + "/secondary", free_port(),
+                                   "control:\n  listen: 127.0.0.1:0\nwrites:\n  journal: journal.db\n" +
+                                       secondary_config(primary.port()));
+  ASSERT_TRUE(wait_until([&] { return serves_www(secondary->port(), "192.0.2.10"); })) << secondary->log();
+  ASSERT_TRUE(secondary->wait_for_log("control.listen"));
+
+  CommandResult refused = set_www(control_port_of(*secondary), "198.51.100.99");
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE((refused.out + refused.err).find("is a secondary"), std::string::npos) << refused.out << refused.err;
+  EXPECT_TRUE(serves_www(secondary->port(), "192.0.2.10"));
+  EXPECT_EQ(serial_at(secondary->port()), 10u);
+
+  std::filesystem::create_directories(dir + "/updatable");
+  write_file(dir + "/updatable/secondary.yaml",
+             key_config(kTransferSecret) + secondary_config(primary.port(), "    allow-update: [xfer-key]\n"));
+  auto misconfigured = CutoverServer::launch(ServerSpec{{}, dir + "/updatable/secondary.yaml", "example.test.", 0, {}, {}});
+  auto status = misconfigured->wait_for_exit(std::chrono::seconds(10));
+  ASSERT_TRUE(status.has_value()) << misconfigured->log();
+  EXPECT_NE(*status, 0);
+  EXPECT_NE(misconfigured->log().find("allow-update on a secondary zone"), std::string::npos) << misconfigured->log();
 }
 
 TEST(CutoverSecondaryTest, ExpiredZoneAnswersServfailUntilThePrimaryIsBack) {
@@ -107,13 +144,6 @@ void follow_real_primary(const char* program, const char* name,
 }
 
 TEST(CutoverSecondaryTest, FollowsAnNsdPrimary) { follow_real_primary("nsd", "nsd", nsd_command); }
-
-constexpr const char* kTransferSecret = "Y3V0b3Zlci11cGRhdGUta2V5LTMyLWJ5dGVzLWxvbmc=";
-constexpr const char* kOtherSecret = "d3Jvbmctc2VjcmV0LXdyb25nLXNlY3JldC13cm9uZyE=";
-
-std::string key_config(const std::string& secret) {
-  return fmt::format("writes:\n  tsig-keys:\n    - {{name: xfer-key, algorithm: hmac-sha256, secret: \"{}\"}}\n", secret);
-}
 
 // primary-key: the secondary signs its transfer requests and verifies every reply; a
 // primary that requires the key (transfer-key) serves it, and a wrong secret gets nothing.

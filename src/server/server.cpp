@@ -1,6 +1,7 @@
 // Server lifecycle: load zones, start services and listeners, answer, reload, stop.
 #include "server/server.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include "config/zone_loading.h"
@@ -61,22 +62,30 @@ bool Server::handle_stream(std::span<const std::uint8_t> query, const sockaddr_s
 
 void Server::set_query_observer(QueryObserver observer) { observer_ = std::move(observer); }
 
-void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.publish(std::move(zones)); }
+void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.store(std::move(zones)); }
 
-void Server::publish_pools(std::shared_ptr<const pool::PoolAnswers> pools) { pools_.publish(std::move(pools)); }
+void Server::publish_pools(std::shared_ptr<const pool::PoolAnswers> pools) { pools_.store(std::move(pools)); }
 
-int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
-  logger_.info("serve.start", {{"config", config_.source}, {"zones", std::to_string(config_.zones.size())}});
+bool Server::load_initial_zones() {
   config::ZoneSetLoad load = config::load_zones(config_.zones);
   log_zone_load(logger_, load);
   if (!load.zones) {
     logger_.error("serve.failed", {{"reason", "a zone did not load"}});
-    return 1;
+    return false;
   }
-  if (auto taken = take_zones(config_, load.zones, true); !taken) {
+  if (auto taken = take_zones(config_, std::move(load.zones), true); !taken) {
     logger_.error("serve.failed", {{"reason", taken.error().message}});
-    return 1;
+    return false;
   }
+  return true;
+}
+
+int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
+  logger_.info("serve.start", {{"config", config_.source}, {"zones", std::to_string(config_.zones.size())}});
+  if (!load_initial_zones()) return 1;
+  // The parser's temporary records are freed by now; hand their pages back to the system
+  // instead of carrying them for the life of the server.
+  ::malloc_trim(0);
 
   for (std::size_t i = 0; i < services_.size(); ++i) {
     auto started = services_[i]->start();
@@ -135,12 +144,14 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
     if (decision == Intercept::kDrop) return false;
     if (decision == Intercept::kRespond) return true;
   }
-  // This thread's snapshots: valid until its next query, so past every use of the outcome.
-  const auth::ZoneSet* zones = zones_.read();
-  const pool::PoolAnswers* pools = pools_.read();
   bool udp = transport == net::Transport::kUdp;
+  // Counted references, so a replaced zone set is freed as soon as the last query using it
+  // ends (per-thread cached snapshots were tried: an idle thread kept an old set alive and
+  // memory grew by a zone set per reload, for a saving too small to measure here).
+  std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
+  std::shared_ptr<const pool::PoolAnswers> pools = pools_.load();  // held until the outcome is used
   bool log_query = query_log_.load(std::memory_order_relaxed);
-  auth::QueryOutcome outcome = auth::answer_query(*zones, pools, query, udp ? auth::Transport::kUdp : auth::Transport::kTcp,
+  auth::QueryOutcome outcome = auth::answer_query(*zones, pools.get(), query, udp ? auth::Transport::kUdp : auth::Transport::kTcp,
                                                   response, log_query);
   if (log_query) {
     logger_.info("query", {{"client", net::format_address(client)},
@@ -198,6 +209,8 @@ void Server::reload() {
     logger_.warn("reload.restart_needed", {{"reason", "listen, threads and tcp settings change only on restart"}});
   }
   logger_.info("reload.ok", {{"zones", std::to_string(load.loaded.size())}});
+  load = {};
+  ::malloc_trim(0);  // as at start: the parser's temporary records
 }
 
 bool Server::same_listeners(const config::Config& next) const {

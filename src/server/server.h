@@ -21,7 +21,6 @@
 #include "net/address.h"
 #include "net/handler.h"
 #include "pool/pool_answers.h"
-#include "server/published.h"
 
 namespace cutover::server {
 
@@ -94,6 +93,9 @@ class Server {
  private:
   bool answer(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
               std::vector<std::uint8_t>& response) const;
+  // Loads and publishes the configured zones. The load result goes out of scope on return,
+  // so the first snapshot is held only where it was published and a write or reload frees it.
+  bool load_initial_zones();
   void wait_for_stop(const sigset_t& signals);
   void reload();
   bool same_listeners(const config::Config& next) const;
@@ -110,8 +112,8 @@ class Server {
   RequestHandler request_handler_;
   ZoneLoadHandler zone_load_handler_;
   QueryObserver observer_;
-  Published<auth::ZoneSet> zones_;
-  Published<pool::PoolAnswers> pools_;
+  std::atomic<std::shared_ptr<const auth::ZoneSet>> zones_;
+  std::atomic<std::shared_ptr<const pool::PoolAnswers>> pools_;
   std::atomic<bool> query_log_;
 };
 

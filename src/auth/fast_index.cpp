@@ -6,6 +6,7 @@
 
 #include <limits>
 
+#include "base/bytes.h"
 #include "dns/message.h"
 
 namespace cutover::auth {
@@ -16,16 +17,6 @@ constexpr std::size_t kRecordHeader = 12;  // owner pointer, type, class, TTL, r
 
 std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
 
-void put_u16(std::vector<std::uint8_t>& out, std::uint16_t value) {
-  out.push_back(static_cast<std::uint8_t>(value >> 8));
-  out.push_back(static_cast<std::uint8_t>(value));
-}
-
-void put_u32(std::vector<std::uint8_t>& out, std::uint32_t value) {
-  put_u16(out, static_cast<std::uint16_t>(value >> 16));
-  put_u16(out, static_cast<std::uint16_t>(value));
-}
-
 std::size_t encoded_size(const zone::RRset& rrset) {
   std::size_t size = 0;
   for (const auto& rdata : rrset.rdatas) size += kRecordHeader + rdata.size();
@@ -34,14 +25,14 @@ std::size_t encoded_size(const zone::RRset& rrset) {
 
 // The RRset's answer records, exactly as the general encoder writes them after a question
 // for the owner: every owner a pointer to the question name.
-void put_records(std::vector<std::uint8_t>& out, const zone::RRset& rrset) {
+void put_records(base::ByteWriter& out, const zone::RRset& rrset) {
   for (const auto& rdata : rrset.rdatas) {
-    put_u16(out, 0xC000 | dns::kHeaderSize);
-    put_u16(out, static_cast<std::uint16_t>(rrset.type));
-    put_u16(out, static_cast<std::uint16_t>(dns::RRClass::IN));
-    put_u32(out, rrset.ttl);
-    put_u16(out, static_cast<std::uint16_t>(rdata.size()));
-    out.insert(out.end(), rdata.data(), rdata.data() + rdata.size());
+    out.write_u16(0xC000 | dns::kHeaderSize);
+    out.write_u16(static_cast<std::uint16_t>(rrset.type));
+    out.write_u16(static_cast<std::uint16_t>(dns::RRClass::IN));
+    out.write_u32(rrset.ttl);
+    out.write_u16(static_cast<std::uint16_t>(rdata.size()));
+    out.write_bytes(rdata);
   }
 }
 
@@ -85,6 +76,7 @@ FastIndex::FastIndex(const zone::Zone& zone) : index_(zone.node_count() + zone.e
 void FastIndex::add(const dns::Name& name, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
   const auto& wire = name.wire();
   auto at = static_cast<std::uint32_t>(arena_.size());
+  base::ByteWriter out(arena_);
   arena_.push_back(static_cast<std::uint8_t>(wire.size()));
   for (std::uint8_t byte : wire) arena_.push_back(dns::ascii_lower(byte));
   arena_.push_back(static_cast<std::uint8_t>(kind));
@@ -92,10 +84,10 @@ void FastIndex::add(const dns::Name& name, FastEntry::Kind kind, std::span<const
   for (const auto& rrset : rrsets) {
     std::size_t size = encoded_size(rrset);
     bool general = !rrset.plain || rrset.rdatas.size() >= kGeneralCount || size > std::numeric_limits<std::uint16_t>::max();
-    put_u16(arena_, static_cast<std::uint16_t>(rrset.type));
-    put_u16(arena_, general ? kGeneralCount : static_cast<std::uint16_t>(rrset.rdatas.size()));
-    put_u16(arena_, general ? 0 : static_cast<std::uint16_t>(size));
-    if (!general) put_records(arena_, rrset);
+    out.write_u16(static_cast<std::uint16_t>(rrset.type));
+    out.write_u16(general ? kGeneralCount : static_cast<std::uint16_t>(rrset.rdatas.size()));
+    out.write_u16(general ? 0 : static_cast<std::uint16_t>(size));
+    if (!general) put_records(out, rrset);
   }
   index_.insert(zone::hash_lower_wire(std::span<const std::uint8_t>(arena_.data() + at + 1, wire.size())), at);
 }

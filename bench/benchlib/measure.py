@@ -46,30 +46,26 @@ def cpu_seconds(root):
     return user / CLOCK_TICKS, system / CLOCK_TICKS
 
 
-def pss_mb(root):
+def _sum_kb(root, proc_file, field):
+    """Sums one "Field:  N kB" line of /proc/PID/<proc_file> over the process tree, in MB."""
     total_kb = 0
     for pid in process_tree(root):
         try:
-            with open(f"/proc/{pid}/smaps_rollup") as rollup:
-                match = re.search(r"^Pss:\s+(\d+) kB", rollup.read(), re.M)
+            with open(f"/proc/{pid}/{proc_file}") as source:
+                match = re.search(rf"^{field}:\s+(\d+) kB", source.read(), re.M)
         except OSError:
             continue
         if match:
             total_kb += int(match.group(1))
     return total_kb / 1024
+
+
+def pss_mb(root):
+    return _sum_kb(root, "smaps_rollup", "Pss")
 
 
 def rss_mb(root):
-    total_kb = 0
-    for pid in process_tree(root):
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                match = re.search(r"^VmRSS:\s+(\d+) kB", status.read(), re.M)
-        except OSError:
-            continue
-        if match:
-            total_kb += int(match.group(1))
-    return total_kb / 1024
+    return _sum_kb(root, "status", "VmRSS")
 
 
 def pin_tree(root, cores):

@@ -1,16 +1,21 @@
 // cutover_answer_replay: answers every query of a dnsperf query file against a zone file
 // in-process, so callgrind can count the instructions of the answer path alone
-// (bench/compare --profile runs it with --toggle-collect on answer_query).
-// Usage: cutover_answer_replay ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
+// (bench/compare --profile runs it with --toggle-collect on answer_query). With --pools,
+// the names listed in POOL_FILE ("OWNER SHAPE ADDRESS..." per line, every endpoint healthy)
+// are answered by health-checked pools, to count what a pool name costs.
+// Usage: cutover_answer_replay [--pools POOL_FILE] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "auth/engine.h"
 #include "dns/message.h"
+#include "pool/answer_builder.h"
 #include "zone/loader.h"
 
 namespace {
@@ -31,11 +36,45 @@ std::vector<std::vector<std::uint8_t>> read_queries(const char* path) {
   return queries;
 }
 
+// The pools of POOL_FILE with every endpoint up; null when a line does not parse.
+std::shared_ptr<const cutover::pool::PoolAnswers> read_pools(const char* path,
+                                                              const cutover::pool::PolicyRegistry& policies) {
+  std::vector<cutover::pool::PoolSpec> specs;
+  cutover::health::HealthSnapshot health;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string owner;
+    cutover::pool::PoolSpec spec;
+    if (!(fields >> owner >> spec.shape)) continue;
+    auto name = cutover::dns::Name::from_text(owner);
+    if (!name || policies.find(spec.shape) == nullptr) return nullptr;
+    spec.name = owner;
+    spec.owner = *name;
+    for (std::string address; fields >> address;) {
+      cutover::pool::EndpointSpec endpoint;
+      endpoint.address = address;
+      spec.endpoints.push_back(endpoint);
+      health.endpoints.push_back({owner, address, cutover::health::HealthState::kUp, true, {}});
+    }
+    specs.push_back(spec);
+  }
+  cutover::pool::AnswerBuilder builder(policies, specs);
+  std::vector<cutover::pool::AllDownEvent> events;
+  return builder.build(health, events);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const char* pool_file = nullptr;
+  if (argc > 2 && std::strcmp(argv[1], "--pools") == 0) {
+    pool_file = argv[2];
+    argc -= 2;
+    argv += 2;
+  }
   if (argc < 4) {
-    std::fprintf(stderr, "usage: cutover_answer_replay ORIGIN ZONE_FILE QUERY_FILE [QUERIES]\n");
+    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]\n");
     return 2;
   }
   auto origin = cutover::dns::Name::from_text(argv[1]);
@@ -46,18 +85,29 @@ int main(int argc, char** argv) {
     return 1;
   }
   cutover::auth::ZoneSet zones({load.zone});
+  cutover::pool::PolicyRegistry policies;
+  cutover::pool::register_builtin_policies(policies);
+  std::shared_ptr<const cutover::pool::PoolAnswers> pools;
+  if (pool_file != nullptr && !(pools = read_pools(pool_file, policies))) {
+    std::fprintf(stderr, "cutover_answer_replay: %s does not parse\n", pool_file);
+    return 1;
+  }
   auto queries = read_queries(argv[3]);
   std::size_t count = argc > 4 ? std::strtoul(argv[4], nullptr, 10) : queries.size();
   if (queries.empty()) return 1;
   std::map<int, std::size_t> rcodes;
+  std::size_t fast = 0;
+  std::size_t pooled = 0;
   std::vector<std::uint8_t> response;
   for (std::size_t i = 0; i < count; ++i) {
     response.clear();
-    auto outcome = cutover::auth::answer_query(zones, queries[i % queries.size()], cutover::auth::Transport::kUdp,
-                                               response, false);
+    auto outcome = cutover::auth::answer_query(zones, pools.get(), queries[i % queries.size()],
+                                               cutover::auth::Transport::kUdp, response, false);
     ++rcodes[outcome.respond ? static_cast<int>(outcome.rcode) : -1];
+    fast += outcome.fast_path ? 1 : 0;
+    pooled += outcome.pool != nullptr ? 1 : 0;
   }
-  std::printf("queries %zu", count);
+  std::printf("queries %zu fast %zu pool %zu", count, fast, pooled);
   for (auto [rcode, n] : rcodes) std::printf(" rcode%d=%zu", rcode, n);
   std::printf("\n");
   return 0;

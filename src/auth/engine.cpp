@@ -6,7 +6,6 @@
 #include <algorithm>
 
 #include "auth/encode.h"
-#include "auth/fast_answer.h"
 #include "auth/lookup.h"
 #include "dns/message.h"
 
@@ -62,9 +61,7 @@ QueryOutcome reply_error(QueryOutcome outcome, Rcode rcode, ResponseFrame frame,
 
 QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
                           std::vector<std::uint8_t>& response, bool describe) {
-  QueryOutcome outcome;
-  if (try_fast_answer(zones, query, transport, response, outcome, describe)) return outcome;
-  return answer_query_general(zones, query, transport, response);
+  return answer_query(zones, nullptr, query, transport, response, describe);
 }
 
 QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,

@@ -57,6 +57,8 @@ struct QueryOutcome {
   dns::RRType qtype = dns::RRType::A;
   // The pool that answered, if any; valid while the PoolAnswers snapshot is held.
   const pool::PoolAnswer* pool = nullptr;
+  // Answered by the fast path (the general pipeline leaves it false); for tests and profiles.
+  bool fast_path = false;
 };
 
 // Largest UDP payload we ever advertise or send (DNS flag day 2020).

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 
 #include "auth/lookup.h"
 #include "dns/message.h"
+#include "pool/pool_answers.h"
 
 namespace cutover::auth {
 namespace {
@@ -40,6 +42,11 @@ std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t
 void write_u16(std::uint8_t* p, std::uint16_t v) {
   p[0] = static_cast<std::uint8_t>(v >> 8);
   p[1] = static_cast<std::uint8_t>(v);
+}
+
+void write_u32(std::uint8_t* p, std::uint32_t v) {
+  write_u16(p, static_cast<std::uint16_t>(v >> 16));
+  write_u16(p + 2, static_cast<std::uint16_t>(v));
 }
 
 // Qtypes the general path treats specially: ANY, transfers, meta types, DS (answered from
@@ -146,7 +153,9 @@ bool answer(std::span<const std::uint8_t> packet, const FastQuery& query, const 
   rcode = dns::Rcode::kNoError;
   if (found != nullptr) {
     FastEntry entry(found);
-    if (entry.kind() == FastEntry::Kind::kGeneral) return false;  // a referral or a chain to follow
+    if (entry.kind() == FastEntry::Kind::kGeneral || entry.kind() == FastEntry::Kind::kDelegated) {
+      return false;  // a referral or a chain to follow
+    }
     FastEntry::Answer match = entry.find(query.qtype);
     if (!match.found) return write_negative(packet, query, served, rcode, response);  // NODATA
     return !match.general && write_positive(packet, query, match, response);
@@ -158,17 +167,86 @@ bool answer(std::span<const std::uint8_t> packet, const FastQuery& query, const 
   return write_negative(packet, query, served, rcode, response);
 }
 
+// The general pipeline looks for a zone cut before it looks for a pool, so a pool name at or
+// below a cut is a referral. Only zones with cuts pay for the walk up the name.
+bool below_cut(const FastQuery& query, const ServedZone& served) {
+  if (!served.zone->has_cuts()) return false;
+  for (std::size_t label = 0; label + served.origin_labels < query.labels; ++label) {
+    auto suffix = query.name().subspan(query.label_starts[label]);
+    const std::uint8_t* found = served.fast.find(suffix, zone::hash_lower_wire(suffix));
+    if (found != nullptr && FastEntry(found).kind() == FastEntry::Kind::kDelegated) return true;
+  }
+  return false;
+}
+
+// Copies `count` encoded records starting at record `first`, then sets their TTL if the
+// suspicion cap lowered it below the encoded one.
+void put_pool_records(const pool::EncodedFamily& encoded, std::size_t first, std::size_t count, std::uint32_t ttl,
+                      std::uint32_t encoded_ttl, std::uint8_t* out) {
+  std::memcpy(out, encoded.records.data() + first * encoded.record_size, count * encoded.record_size);
+  if (ttl == encoded_ttl) return;
+  for (std::size_t i = 0; i < count; ++i) write_u32(out + i * encoded.record_size + pool::kEncodedTtlOffset, ttl);
+}
+
+// A pool name: the snapshot's pre-encoded answer (rotated, or drawn per query), NODATA for
+// other types and empty answers, as plan_pool_answer decides on the general path.
+bool answer_pool(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
+                 const pool::PoolAnswers& pools, std::size_t position, std::vector<std::uint8_t>& response) {
+  if (below_cut(query, served)) return false;
+  const pool::PoolAnswer& pool = pools.pools()[position];
+  auto type = static_cast<RRType>(query.qtype);
+  const pool::FamilyAnswer* family = pool.family(type);
+  if (family == nullptr || (family->per_query == 0 ? family->fixed.rdatas : family->draw).empty()) {
+    return write_negative(packet, query, served, dns::Rcode::kNoError, response);
+  }
+  const pool::EncodedFamily& encoded = *pools.encoded(position).family(type);
+  if (encoded.record_size == 0) return false;
+  std::uint32_t ttl = pool.suspicion_ttl && family->suspicion_deadline
+                          ? pool.ttl_at(*family, std::chrono::steady_clock::now())
+                          : pool.ttl;
+  std::size_t opt = query.edns ? kOptSize : 0;
+  if (family->per_query == 0) {
+    std::size_t body = std::size_t{encoded.count} * encoded.record_size;
+    if (query.question_end + body + opt > query.max_size) return false;  // TC: general path
+    // Members in the cyclic order the general encoder uses, sharing its rotation counter.
+    std::size_t first = encoded.count < 2 ? 0 : family->fixed.rotation.fetch_add(1, std::memory_order_relaxed) % encoded.count;
+    std::size_t at = start_response(packet, query, dns::Rcode::kNoError, encoded.count, 0, body, response);
+    put_pool_records(encoded, first, encoded.count, ttl, pool.ttl, response.data() + at);
+    return true;
+  }
+  std::array<std::uint8_t, pool::kMaxEncodedMembers> taken{};
+  std::array<std::size_t, pool::kMaxEncodedMembers> picked;
+  std::size_t drawn = pool::weighted_draw_into(std::span<const std::uint32_t>(family->weights), pool::draw_generator(),
+                                               std::span<std::uint8_t>(taken.data(), encoded.count),
+                                               std::span<std::size_t>(picked.data(), std::min<std::size_t>(family->per_query, encoded.count)));
+  if (drawn == 0) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
+  std::size_t body = drawn * encoded.record_size;
+  if (query.question_end + body + opt > query.max_size) return false;
+  std::size_t at = start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(drawn), 0, body, response);
+  for (std::size_t i = 0; i < drawn; ++i) {
+    put_pool_records(encoded, picked[i], 1, ttl, pool.ttl, response.data() + at + i * encoded.record_size);
+  }
+  return true;
+}
+
 }  // namespace
 
-bool try_fast_answer(const ZoneSet& zones, std::span<const std::uint8_t> packet, Transport transport,
-                     std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
+bool try_fast_answer(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> packet,
+                     Transport transport, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
   FastQuery query;
   if (!read_query(packet, transport, query) || needs_general_path(query.qtype)) return false;
   const ServedZone* served = zones.find_lower(query.name(), query.starts());
   if (served == nullptr) return false;
   dns::Rcode rcode = dns::Rcode::kNoError;
-  if (!answer(packet, query, *served, response, rcode)) return false;
+  std::size_t pool = pools == nullptr || pools->empty() ? pool::PoolAnswers::kNoPool : pools->find_lower(query.name(), query.hash);
+  if (pool == pool::PoolAnswers::kNoPool) {
+    if (!answer(packet, query, *served, response, rcode)) return false;
+  } else {
+    if (!answer_pool(packet, query, *served, *pools, pool, response)) return false;
+    outcome.pool = &pools->pools()[pool];
+  }
   outcome.respond = true;
+  outcome.fast_path = true;
   outcome.rcode = rcode;
   outcome.qtype = static_cast<RRType>(query.qtype);
   if (describe) {

@@ -62,9 +62,9 @@ FastEntry::Answer FastEntry::find(std::uint16_t type) const {
 
 FastIndex::FastIndex(const zone::Zone& zone) : index_(zone.node_count() + zone.empty_non_terminals().size()) {
   for (const auto& node : zone.nodes()) {
-    bool general = node.delegated || has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max();
-    add(node.name, general ? FastEntry::Kind::kGeneral : FastEntry::Kind::kRecords,
-        general ? std::span<const zone::RRset>() : std::span<const zone::RRset>(node.rrsets));
+    bool general = has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max();
+    auto kind = node.delegated ? FastEntry::Kind::kDelegated : general ? FastEntry::Kind::kGeneral : FastEntry::Kind::kRecords;
+    add(node.name, kind, kind == FastEntry::Kind::kRecords ? std::span<const zone::RRset>(node.rrsets) : std::span<const zone::RRset>());
   }
   // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
   // pipeline answers with a referral or a rewrite instead of NODATA.

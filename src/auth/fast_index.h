@@ -20,7 +20,8 @@ class FastEntry {
   enum class Kind : std::uint8_t {
     kRecords,          // answers come from the type table
     kEmptyNonTerminal, // exists, owns nothing: NODATA for every type
-    kGeneral,          // a referral, a CNAME, ...: the general pipeline decides
+    kGeneral,          // a CNAME, an empty non-terminal near a cut, ...: the general pipeline decides
+    kDelegated,        // at or below a zone cut: a referral, which the general pipeline writes
   };
   // One type's answer: the RRs as written after a question (owner = pointer to the question),
   // or `general` when the RRset needs the general encoder (rotation, names to compress).

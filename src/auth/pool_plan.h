@@ -2,9 +2,6 @@
 // current PoolAnswers snapshot instead of zone data. Thread-safe; never throws.
 #pragma once
 
-#include <cstdint>
-#include <span>
-
 #include "auth/answer_plan.h"
 #include "pool/pool_answers.h"
 
@@ -14,9 +11,5 @@ namespace cutover::auth {
 // marks the plan as a pool answer. False when there is nothing to answer (another type,
 // or an empty all-down answer): the caller then plans NODATA.
 bool plan_pool_answer(const pool::PoolAnswer& pool, const dns::Name& owner, dns::RRType qtype, AnswerPlan& plan);
-
-// True when the packet's question names a pool (read from the wire, bounds-checked, no
-// allocation); false for anything unreadable, which the normal pipeline then rejects.
-bool asks_for_pool(const pool::PoolAnswers& pools, std::span<const std::uint8_t> query);
 
 }  // namespace cutover::auth

@@ -93,14 +93,5 @@ TEST_F(PoolPlanTest, OtherNamesAreUntouchedAndWithoutPoolsThePoolNameDoesNotExis
   EXPECT_EQ(ask(none, "app.example.test.", dns::RRType::A).header.rcode, 3);  // NXDOMAIN
 }
 
-TEST_F(PoolPlanTest, AsksForPoolReadsOnlyPlainQuestions) {
-  auto pools = answers(pool::AllDownPolicy::kFailOpen, true);
-  EXPECT_TRUE(asks_for_pool(*pools, make_query("App.Example.Test.", dns::RRType::A)));
-  EXPECT_FALSE(asks_for_pool(*pools, make_query("www.example.test.", dns::RRType::A)));
-  auto truncated = make_query("app.example.test.", dns::RRType::A);
-  truncated.resize(16);
-  EXPECT_FALSE(asks_for_pool(*pools, truncated));
-}
-
 }  // namespace
 }  // namespace cutover::auth

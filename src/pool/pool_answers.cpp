@@ -2,9 +2,45 @@
 #include "pool/pool_answers.h"
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
+#include "base/bytes.h"
+
 namespace cutover::pool {
+namespace {
+
+constexpr std::uint16_t kQuestionPointer = 0xC000 | 12;  // the question name right after the header
+constexpr std::size_t kRecordHeader = 12;                 // pointer, type, class, TTL, rdata length
+
+void put_record(base::ByteWriter& out, dns::RRType type, std::uint32_t ttl, const dns::Rdata& rdata) {
+  out.write_u16(kQuestionPointer);
+  out.write_u16(static_cast<std::uint16_t>(type));
+  out.write_u16(static_cast<std::uint16_t>(dns::RRClass::IN));
+  out.write_u32(ttl);
+  out.write_u16(static_cast<std::uint16_t>(rdata.size()));
+  out.write_bytes(rdata);
+}
+
+// Fixed answers repeat their members (but the last) so every rotation is one slice. Left
+// unencodable (record_size 0) when sizes differ or the arithmetic would not fit 16 bits.
+EncodedFamily encode_family(const FamilyAnswer& family, std::uint32_t ttl) {
+  EncodedFamily encoded;
+  const auto& members = family.per_query == 0 ? family.fixed.rdatas : family.draw;
+  if (members.empty() || members.size() > kMaxEncodedMembers) return encoded;
+  std::size_t rdata_size = members.front().size();
+  for (const auto& rdata : members) {
+    if (rdata.size() != rdata_size) return encoded;
+  }
+  base::ByteWriter out(encoded.records);
+  std::size_t copies = family.per_query == 0 ? 2 * members.size() - 1 : members.size();
+  for (std::size_t i = 0; i < copies; ++i) put_record(out, family.type, ttl, members[i % members.size()]);
+  encoded.record_size = static_cast<std::uint16_t>(kRecordHeader + rdata_size);
+  encoded.count = static_cast<std::uint16_t>(members.size());
+  return encoded;
+}
+
+}  // namespace
 
 const char* mode_to_text(AnswerMode mode) {
   switch (mode) {
@@ -31,7 +67,27 @@ std::uint32_t PoolAnswer::ttl_at(const FamilyAnswer& family, base::SteadyTime no
 
 PoolAnswers::PoolAnswers(std::vector<PoolAnswer> pools) : pools_(std::move(pools)) {
   std::sort(pools_.begin(), pools_.end(), [](const auto& x, const auto& y) { return x.owner.canonical_compare(y.owner) < 0; });
-  for (const auto& pool : pools_) lower_wires_.push_back(pool.owner.lowercased().wire());
+  index_ = zone::NameIndex(pools_.size());
+  for (std::size_t i = 0; i < pools_.size(); ++i) {
+    const PoolAnswer& pool = pools_[i];
+    lower_wires_.push_back(pool.owner.lowercased().wire());
+    encoded_.push_back(EncodedPool{encode_family(pool.a, pool.ttl), encode_family(pool.aaaa, pool.ttl)});
+    index_.insert(zone::hash_lower_wire(lower_wires_.back()), static_cast<std::uint32_t>(i));
+  }
+}
+
+const EncodedFamily* EncodedPool::family(dns::RRType type) const {
+  if (type == dns::RRType::A) return &a;
+  if (type == dns::RRType::AAAA) return &aaaa;
+  return nullptr;
+}
+
+std::size_t PoolAnswers::find_lower(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+  auto position = index_.find(hash, [&](std::uint32_t at) {
+    const auto& owner = lower_wires_[at];
+    return owner.size() == lower_wire.size() && zone::equal_bytes(owner.data(), lower_wire.data(), owner.size());
+  });
+  return position ? *position : kNoPool;
 }
 
 const PoolAnswer* PoolAnswers::find(const dns::Name& owner) const {
@@ -40,14 +96,9 @@ const PoolAnswer* PoolAnswers::find(const dns::Name& owner) const {
   return it != pools_.end() && it->owner == owner ? &*it : nullptr;
 }
 
-bool PoolAnswers::owns_wire(std::span<const std::uint8_t> wire) const {
-  for (const auto& owner : lower_wires_) {
-    if (owner.size() != wire.size()) continue;
-    bool same = true;
-    for (std::size_t i = 0; i < wire.size() && same; ++i) same = dns::ascii_lower(wire[i]) == owner[i];
-    if (same) return true;
-  }
-  return false;
+std::mt19937_64& draw_generator() {
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  return random;
 }
 
 base::Result<PoolRecords> select_records(const PoolAnswer& pool, dns::RRType type, base::SteadyTime now) {
@@ -59,8 +110,7 @@ base::Result<PoolRecords> select_records(const PoolAnswer& pool, dns::RRType typ
     records.fixed = &family->fixed;
     return records;
   }
-  thread_local std::mt19937_64 random{std::random_device{}()};
-  for (std::size_t index : weighted_draw(family->weights, family->per_query, random)) {
+  for (std::size_t index : weighted_draw(family->weights, family->per_query, draw_generator())) {
     records.picked.push_back(family->draw[index]);
   }
   return records;

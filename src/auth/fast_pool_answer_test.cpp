@@ -1,0 +1,230 @@
+// Pool names on the answer fast path: answer_query must answer them without the general
+// pipeline (outcome.fast_path) and with the bytes answer_query_general writes, for failover,
+// all-healthy (cyclic order) and weighted (per-query draw) pools.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "auth/engine.h"
+#include "auth/test_support.h"
+#include "pool/answer_builder.h"
+
+namespace cutover::auth {
+namespace {
+
+using dns::RRType;
+using testing::make_query;
+using testing::make_zone;
+using Bytes = std::vector<std::uint8_t>;
+
+pool::EndpointSpec endpoint(const std::string& address, int priority = 1, std::uint32_t weight = 1) {
+  pool::EndpointSpec spec;
+  spec.address = address;
+  spec.priority = priority;
+  spec.weight = weight;
+  return spec;
+}
+
+pool::PoolSpec pool_spec(const std::string& name, const std::string& shape, std::vector<pool::EndpointSpec> endpoints) {
+  pool::PoolSpec spec;
+  spec.name = name;
+  spec.owner = *dns::Name::from_text(name + ".example.test.");
+  spec.shape = shape;
+  spec.ttl = 20;
+  spec.endpoints = std::move(endpoints);
+  return spec;
+}
+
+// The A and AAAA records after the question, one fixed-size record each, sorted: a weighted
+// draw of every candidate in any order then compares equal to any other such draw.
+Bytes sorted_records(Bytes response, std::size_t question_end, std::size_t record_size, std::size_t count) {
+  std::vector<Bytes> records;
+  for (std::size_t i = 0; i < count; ++i) {
+    auto at = response.begin() + static_cast<std::ptrdiff_t>(question_end + i * record_size);
+    records.emplace_back(at, at + static_cast<std::ptrdiff_t>(record_size));
+  }
+  std::sort(records.begin(), records.end());
+  for (std::size_t i = 0; i < count; ++i) {
+    std::copy(records[i].begin(), records[i].end(), response.begin() + static_cast<std::ptrdiff_t>(question_end + i * record_size));
+  }
+  return response;
+}
+
+class FastPoolAnswerTest : public ::testing::Test {
+ protected:
+  FastPoolAnswerTest() {
+    pool::register_builtin_policies(policies_);
+    auto failover = pool_spec("fo", "failover", {endpoint("192.0.2.30", 1), endpoint("198.51.100.30", 2),
+                                                 endpoint("2001:db8::30", 1)});
+    auto all = pool_spec("all", "all-healthy", {endpoint("192.0.2.41"), endpoint("192.0.2.42"), endpoint("192.0.2.43"),
+                                               endpoint("2001:db8::41"), endpoint("2001:db8::42")});
+    auto every = pool_spec("every", "weighted", {endpoint("192.0.2.51", 1, 5), endpoint("192.0.2.52", 1, 1),
+                                                 endpoint("192.0.2.53", 1, 2)});
+    every.max_answers = 3;
+    auto one = pool_spec("one", "weighted", {endpoint("192.0.2.61"), endpoint("192.0.2.62"), endpoint("192.0.2.63")});
+    one.max_answers = 1;
+    auto down = pool_spec("down", "failover", {endpoint("192.0.2.71")});
+    down.when_all_down = pool::AllDownPolicy::kNoData;
+    auto suspected = pool_spec("suspected", "failover", {endpoint("192.0.2.81")});
+    suspected.suspicion_ttl = true;
+    auto delegated = pool_spec("p.sub", "failover", {endpoint("192.0.2.91")});
+    std::vector<pool::PoolSpec> specs = {failover, all, every, one, down, suspected, delegated};
+
+    health::HealthSnapshot health;
+    for (const auto& spec : specs) {
+      for (const auto& member : spec.endpoints) {
+        bool up = spec.name != "down";
+        health::EndpointView view{spec.name, member.address, up ? health::HealthState::kUp : health::HealthState::kDown,
+                                  up, std::nullopt};
+        // A deadline already passed caps the TTL at 0 whenever the query runs.
+        if (spec.name == "suspected") view.suspicion_deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        health.endpoints.push_back(view);
+      }
+    }
+    pool::AnswerBuilder builder(policies_, specs);
+    std::vector<pool::AllDownEvent> events;
+    pools_ = builder.build(health, events);
+  }
+
+  struct Answered {
+    Bytes bytes;
+    QueryOutcome outcome;
+  };
+  Answered fast(const Bytes& query) {
+    Answered out;
+    out.outcome = answer_query(zones_, pools_.get(), query, Transport::kUdp, out.bytes);
+    return out;
+  }
+  Answered general(const Bytes& query) {
+    Answered out;
+    out.outcome = answer_query_general(zones_, query, Transport::kUdp, out.bytes, pools_.get());
+    return out;
+  }
+
+  // Every query shape the tests ask for a name: A, AAAA, a type pools do not answer, in
+  // the configured and in a changed letter case, with and without EDNS.
+  static std::vector<Bytes> shapes(const std::string& name,
+                                   const std::vector<RRType>& types = {RRType::A, RRType::AAAA, RRType::TXT}) {
+    std::string shouted = name;
+    std::transform(shouted.begin(), shouted.end(), shouted.begin(), [](char c) { return static_cast<char>(std::toupper(c)); });
+    std::vector<Bytes> queries;
+    for (const auto& spelled : {name, shouted}) {
+      for (RRType type : types) {
+        queries.push_back(make_query(spelled, type));
+        queries.push_back(make_query(spelled, type, true));
+      }
+    }
+    return queries;
+  }
+
+  void expect_fast_and_same(const Bytes& query, const std::string& label) {
+    Answered one = fast(query);
+    Answered other = general(query);
+    EXPECT_TRUE(one.outcome.fast_path) << label;
+    EXPECT_EQ(one.bytes, other.bytes) << label;
+    EXPECT_EQ(one.outcome.rcode, other.outcome.rcode) << label;
+    EXPECT_EQ(one.outcome.qname, other.outcome.qname) << label;
+    ASSERT_NE(one.outcome.pool, nullptr) << label;
+    EXPECT_EQ(one.outcome.pool, other.outcome.pool) << label;
+  }
+
+  pool::PolicyRegistry policies_;
+  ZoneSet zones_{{make_zone("example.test.", {"example.test. 3600 SOA ns.example.test. h.example.test. 1 2 3 4 300",
+                                              "example.test. 3600 NS ns.example.test.",
+                                              "ns.example.test. 3600 A 192.0.2.53",
+                                              "fo.example.test. 300 TXT zone data a pool name hides",
+                                              "sub.example.test. 3600 NS ns.sub.example.test.",
+                                              "ns.sub.example.test. 3600 A 192.0.2.54"})}};
+  std::shared_ptr<const pool::PoolAnswers> pools_;
+};
+
+TEST_F(FastPoolAnswerTest, FailoverAnswersAndNodataMatchTheGeneralPath) {
+  for (const std::string name : {"fo.example.test.", "down.example.test."}) {
+    for (const auto& query : shapes(name)) expect_fast_and_same(query, name);
+  }
+  Answered answered = fast(make_query("FO.example.TEST.", RRType::A));
+  auto parsed = dns::parse_message(answered.bytes);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(testing::texts(parsed->answers), std::vector<std::string>{"FO.example.TEST. 20 A 192.0.2.30"});
+  EXPECT_EQ(answered.outcome.pool->pool, "fo");
+}
+
+TEST_F(FastPoolAnswerTest, SuspicionCapPatchesTheTtl) {
+  for (const auto& query : shapes("suspected.example.test.")) expect_fast_and_same(query, "suspected");
+  auto parsed = dns::parse_message(fast(make_query("suspected.example.test.", RRType::A)).bytes);
+  ASSERT_TRUE(parsed.ok());
+  ASSERT_EQ(parsed->answers.size(), 1u);
+  EXPECT_EQ(parsed->answers.front().ttl, 0u);
+}
+
+// All-healthy answers rotate per query through one counter shared by both paths, so n
+// queries on each path must produce the same n distinct answers.
+TEST_F(FastPoolAnswerTest, AllHealthyRotationsMatchTheGeneralPath) {
+  for (const auto& query : shapes("all.example.test.")) {
+    std::set<Bytes> from_fast;
+    std::set<Bytes> from_general;
+    for (int i = 0; i < 3; ++i) {
+      Answered answered = fast(query);
+      EXPECT_TRUE(answered.outcome.fast_path);
+      from_fast.insert(answered.bytes);
+    }
+    for (int i = 0; i < 3; ++i) from_general.insert(general(query).bytes);
+    EXPECT_EQ(from_fast, from_general);
+  }
+  std::set<Bytes> rotations;
+  for (int i = 0; i < 6; ++i) rotations.insert(fast(make_query("all.example.test.", RRType::A)).bytes);
+  EXPECT_EQ(rotations.size(), 3u);  // three members, three orders
+}
+
+TEST_F(FastPoolAnswerTest, WeightedDrawOfEveryCandidateMatchesInAnyOrder) {
+  for (bool edns : {false, true}) {
+    Bytes query = make_query("Every.Example.Test.", RRType::A, edns);
+    std::size_t question_end = query.size() - (edns ? 11 : 0);
+    for (int i = 0; i < 20; ++i) {
+      Answered one = fast(query);
+      EXPECT_TRUE(one.outcome.fast_path);
+      Bytes other = general(query).bytes;
+      ASSERT_EQ(one.bytes.size(), other.size());
+      EXPECT_EQ(sorted_records(one.bytes, question_end, 16, 3), sorted_records(other, question_end, 16, 3));
+    }
+  }
+  for (const auto& query : shapes("every.example.test.", {RRType::AAAA, RRType::TXT})) {
+    expect_fast_and_same(query, "every, NODATA");
+  }
+}
+
+// One of three equal candidates per query: over many queries both paths give the same
+// three possible answers (missing one by chance in 300 draws: below 1e-50).
+TEST_F(FastPoolAnswerTest, WeightedDrawOfOneGivesTheGeneralPathsAnswers) {
+  Bytes query = make_query("one.example.test.", RRType::A, true);
+  std::set<Bytes> from_fast;
+  std::set<Bytes> from_general;
+  for (int i = 0; i < 300; ++i) {
+    Answered answered = fast(query);
+    EXPECT_TRUE(answered.outcome.fast_path);
+    from_fast.insert(answered.bytes);
+    from_general.insert(general(query).bytes);
+  }
+  EXPECT_EQ(from_fast.size(), 3u);
+  EXPECT_EQ(from_fast, from_general);
+}
+
+TEST_F(FastPoolAnswerTest, PoolBelowACutIsAReferralFromTheGeneralPath) {
+  for (const auto& query : shapes("p.sub.example.test.")) {
+    Answered one = fast(query);
+    EXPECT_FALSE(one.outcome.fast_path);
+    EXPECT_EQ(one.bytes, general(query).bytes);
+    EXPECT_EQ(one.outcome.pool, nullptr);
+  }
+}
+
+TEST_F(FastPoolAnswerTest, StaticNamesBesidePoolsStayOnTheFastPath) {
+  Answered answered = fast(make_query("ns.example.test.", RRType::A));
+  EXPECT_TRUE(answered.outcome.fast_path);
+  EXPECT_EQ(answered.outcome.pool, nullptr);
+  EXPECT_EQ(answered.bytes, general(make_query("ns.example.test.", RRType::A)).bytes);
+}
+
+}  // namespace
+}  // namespace cutover::auth

@@ -26,14 +26,39 @@ std::uint16_t random_id() {
   return static_cast<std::uint16_t>(generator());
 }
 
+// The SOA question over UDP (TCP on truncation), or, with a key, signed over TCP: a signed
+// reply must verify before its serial may start a transfer (RFC 8945 §5.3.1).
+base::Result<client::QueryResult> ask_soa(const net::SocketAddress& primary, const dns::Name& origin,
+                                          const PullOptions& options) {
+  client::QueryOptions query_options;
+  query_options.timeout = options.timeout;
+  query_options.tries = 2;
+  if (!options.key) return client::query(primary, origin, dns::RRType::SOA, query_options);
+  dns::Message request;
+  request.header.id = random_id();
+  request.questions.push_back({origin, dns::RRType::SOA, dns::RRClass::IN});
+  std::vector<std::uint8_t> wire = dns::encode_message(request);
+  tsig::ResponseVerifier verifier(*options.key, tsig::sign_request(wire, *options.key, unix_seconds()));
+  query_options.tcp = true;
+  std::optional<client::QueryResult> answer;
+  auto exchanged = client::exchange_stream(primary, request, wire, query_options,
+                                           [&](client::QueryResult reply) -> base::Result<bool> {
+    if (auto verified = verifier.verify(reply.wire, unix_seconds()); !verified) {
+      return make_error(verified.error().code, "SOA reply: " + verified.error().message);
+    }
+    answer = std::move(reply);
+    return true;
+  });
+  if (!exchanged) return exchanged.error();
+  if (!answer || !verifier.complete()) return make_error(ErrorCode::kInvalidArgument, "SOA reply: not TSIG-signed");
+  return std::move(*answer);
+}
+
 }  // namespace
 
 base::Result<dns::SoaFields> query_primary_soa(const net::SocketAddress& primary, const dns::Name& origin,
                                                const PullOptions& options) {
-  client::QueryOptions query_options;
-  query_options.timeout = options.timeout;
-  query_options.tries = 2;
-  auto reply = client::query(primary, origin, dns::RRType::SOA, query_options);
+  auto reply = ask_soa(primary, origin, options);
   if (!reply) return reply.error();
   const dns::Message& response = reply->response;
   auto rcode = static_cast<dns::Rcode>(response.header.rcode);

@@ -18,12 +18,13 @@ namespace cutover::secondary {
 struct PullOptions {
   std::chrono::milliseconds timeout{10000};  // per reply (the SOA answer, each transfer message)
   std::size_t max_bytes = 0;                 // of the whole transfer stream
-  // Signs the transfer request and requires every reply to verify (RFC 8945 §5.3.1).
+  // Signs the SOA query and the transfer request; every reply must verify (RFC 8945 §5.3.1).
   std::optional<tsig::Key> key;
 };
 
-// The primary's SOA for `origin`, asked over UDP (TCP when truncated). Fails unless the
-// reply is an authoritative NOERROR with the zone's SOA in the answer.
+// The primary's SOA for `origin`, asked over UDP (TCP when truncated); with `options.key`
+// signed and over TCP, and the reply must verify. Fails unless the reply is an
+// authoritative NOERROR with the zone's SOA in the answer.
 base::Result<dns::SoaFields> query_primary_soa(const net::SocketAddress& primary, const dns::Name& origin,
                                                const PullOptions& options);
 

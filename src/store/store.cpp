@@ -32,10 +32,31 @@ std::vector<Edit> edits_from(const Delta& delta) {
     if (record.type != dns::RRType::SOA) edits.push_back({Edit::Op::kDeleteRecord, record.owner, record.type, 0, {record.rdata}});
   }
   for (const auto& record : delta.added) {
-    edits.push_back({Edit::Op::kAddRecord, record.owner, record.type, record.ttl, {record.rdata}});
+    // The file's SOA replaces ours whatever its serial; the write path then keeps the serial moving.
+    Edit::Op op = record.type == dns::RRType::SOA ? Edit::Op::kReplaceRRset : Edit::Op::kAddRecord;
+    edits.push_back({op, record.owner, record.type, record.ttl, {record.rdata}});
   }
   return edits;
 }
+
+// Puts the touched owners of a zone back as they were, unless the write was kept.
+class RollbackGuard {
+ public:
+  RollbackGuard(ZoneData& data, const ZoneData& before, const NameSet& owners)
+      : data_(data), before_(before), owners_(owners) {}
+  ~RollbackGuard() {
+    if (!kept_) data_.take_nodes(before_, owners_);
+  }
+  RollbackGuard(const RollbackGuard&) = delete;
+  RollbackGuard& operator=(const RollbackGuard&) = delete;
+  void keep() { kept_ = true; }
+
+ private:
+  ZoneData& data_;
+  const ZoneData& before_;
+  const NameSet& owners_;
+  bool kept_ = false;
+};
 
 }  // namespace
 
@@ -194,40 +215,50 @@ WriteResult Store::write_locked(WriteRequest& request) {
       return stamp(std::move(result));
     }
   }
-  // 3. The new state, on a copy: the served data is untouched until the journal has it.
-  ZoneData next = request.target ? *request.target : managed->data;
-  if (!request.target) {
+  // 3. The new state, computed in place on the owners the write touches (and the apex, whose
+  // serial moves): `before` holds their old nodes, and every refusal below puts them back
+  // before the lock is released, so nothing outside this call ever sees a half-applied
+  // write. The cost is that of the change, not of the zone (docs/writes.md, throughput).
+  NameSet touched = request.target ? request.target->owners() : NameSet{};
+  if (request.target) touched.merge(managed->data.owners());
+  for (const auto& edit : request.edits) touched.insert(edit.owner);
+  touched.insert(managed->data.origin());
+  const ZoneData before = managed->data.slice(touched);
+  RollbackGuard rollback(managed->data, before, touched);
+  if (request.target) {
+    managed->data.take_nodes(*request.target, touched);
+  } else {
     for (const auto& edit : request.edits) {
-      auto applied = next.apply(edit);
+      auto applied = managed->data.apply(edit);
       if (!applied && !(request.skip_ignored_edits && applied.error().code == base::ErrorCode::kUnsupported)) {
         return stamp(refuse(WriteStatus::kInvalid, applied.error().message));
       }
     }
   }
-  auto old_soa = managed->data.soa();
-  auto new_soa = next.soa();
+  ZoneData after = managed->data.slice(touched);
+  auto old_soa = before.soa();
+  auto new_soa = after.soa();
   if (!old_soa || !new_soa) return stamp(refuse(WriteStatus::kInvalid, "the zone would have no valid SOA"));
-  Delta delta = diff(managed->data, next);
+  Delta delta = diff(before, after);
   if (delta.empty()) return stamp(refuse(WriteStatus::kNoChange, "nothing to change"));
   // 4. Floor.
   if (!request.allow_empty) {
-    if (auto violation = floor_violation(managed->data, next, delta)) {
-      return stamp(refuse(WriteStatus::kFloor, *violation));
-    }
+    if (auto violation = floor_violation(before, after, delta)) return stamp(refuse(WriteStatus::kFloor, *violation));
   }
   // 5. Serial: RFC 1982 increment, unless the write itself raised it (UPDATE of the SOA, a
   // reloaded file with a higher serial) or serves a primary's serial as is.
   if (!request.keep_target_serial && !serial_greater(new_soa->serial, old_soa->serial)) {
     new_soa->serial = serial_next(old_soa->serial);
   }
-  next.set_soa(*new_soa, next.soa_ttl());
-  delta = diff(managed->data, next);
-  auto built = next.build(managed->order);
+  after.set_soa(*new_soa, after.soa_ttl());
+  managed->data.set_soa(*new_soa, after.soa_ttl());
+  delta = diff(before, after);
+  auto built = managed->data.build(managed->order);
   if (!built) return stamp(refuse(WriteStatus::kInvalid, built.error().message));
 
   WriteResult result;
   result.delta = delta;
-  result.cache_tail = cache_tail(managed->data, delta);
+  result.cache_tail = cache_tail(before, delta);
   if (request.dry_run) {
     std::vector<std::shared_ptr<const zone::Zone>> current;
     std::vector<std::shared_ptr<const zone::Zone>> changed;
@@ -258,7 +289,7 @@ WriteResult Store::write_locked(WriteRequest& request) {
     return stamp(refuse(WriteStatus::kIo, "not applied: " + appended.error().message));
   }
   // 7. Apply atomically: queries see the old zone set or the new one.
-  managed->data = std::move(next);
+  rollback.keep();
   managed->served = *built;
   managed->version = entry.version;
   if (request.plan_version) managed->plan_version = *request.plan_version;

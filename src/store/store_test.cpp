@@ -114,6 +114,82 @@ TEST_F(StoreTest, DryRunReportsAnswerDiffAndAppliesNothing) {
   EXPECT_EQ(store_->view(name("example.test."))->version, 0u);
 }
 
+// The write path edits the zone in place and puts the touched names back on a refusal: a
+// write refused after some of its edits applied must leave no trace of them.
+TEST_F(StoreTest, RefusedWritesLeaveTheDataAsItWas) {
+  auto records_now = [this] {
+    std::vector<std::string> lines;
+    for (const auto& record : store_->view(name("example.test."))->data.records()) {
+      lines.push_back(record.owner.to_text() + " " + std::to_string(record.ttl) + " " + dns::type_to_text(record.type) +
+                      " " + dns::rdata_to_text(record.type, record.rdata));
+    }
+    return lines;
+  };
+  auto before = records_now();
+  WriteRequest invalid;
+  invalid.zone = name("example.test.");
+  invalid.edits.push_back({Edit::Op::kAddRecord, name("new.example.test."), dns::RRType::A, 60, {a_rdata("192.0.2.7")}});
+  invalid.edits.push_back({Edit::Op::kAddRecord, name("other.test."), dns::RRType::A, 60, {a_rdata("192.0.2.8")}});
+  EXPECT_EQ(store_->write(invalid).status, WriteStatus::kInvalid);
+  WriteRequest floor;
+  floor.zone = name("example.test.");
+  floor.edits.push_back({Edit::Op::kAddRecord, name("new.example.test."), dns::RRType::A, 60, {a_rdata("192.0.2.7")}});
+  floor.edits.push_back({Edit::Op::kDeleteName, name("www.example.test."), dns::RRType::A, 0, {}});
+  EXPECT_EQ(store_->write(floor).status, WriteStatus::kFloor);
+  floor.allow_empty = true;
+  floor.dry_run = true;
+  EXPECT_EQ(store_->write(floor).status, WriteStatus::kDryRun);
+  WriteRequest conflict = floor;
+  conflict.dry_run = false;
+  conflict.expected_version = 5;
+  EXPECT_EQ(store_->write(conflict).status, WriteStatus::kConflict);
+  EXPECT_EQ(records_now(), before);
+  EXPECT_EQ(served_serial(), 10u);
+  // And the next accepted write starts from that unchanged state.
+  ASSERT_EQ(set_www("192.0.2.20").status, WriteStatus::kApplied);
+  auto view = store_->view(name("example.test."));
+  EXPECT_FALSE(view->data.has_name(name("new.example.test.")));
+  EXPECT_EQ(view->data.records().size(), before.size());
+}
+
+// RFC 2136 §3.4.2.2: an added SOA must raise the serial, or it is ignored; a reloaded zone
+// file's SOA replaces ours whatever its serial (the write path then moves the serial on).
+TEST_F(StoreTest, AnAddedSoaReplacesTheSoaOnlyWithAGreaterSerial) {
+  auto soa_rdata = [](std::uint32_t serial, std::uint32_t refresh) {
+    dns::SoaFields soa;
+    soa.mname = name("ns1.example.test.");
+    soa.rname = name("admin.example.test.");
+    soa.serial = serial;
+    soa.refresh = refresh;
+    soa.retry = 600;
+    soa.expire = 86400;
+    soa.minimum = 60;
+    return dns::encode_soa(soa);
+  };
+  auto add_soa = [&](std::uint32_t serial, std::uint32_t refresh) {
+    WriteRequest request;
+    request.zone = name("example.test.");
+    request.edits.push_back({Edit::Op::kAddRecord, name("example.test."), dns::RRType::SOA, 300, {soa_rdata(serial, refresh)}});
+    request.skip_ignored_edits = true;
+    return store_->write(request);
+  };
+  for (std::uint32_t serial : {10u, 9u, 10u + 0x80000000U}) {
+    EXPECT_EQ(add_soa(serial, 7200).status, WriteStatus::kNoChange) << serial;
+  }
+  EXPECT_EQ(store_->view(name("example.test."))->data.soa()->refresh, 3600u);
+  WriteResult raised = add_soa(20, 7200);
+  ASSERT_EQ(raised.status, WriteStatus::kApplied) << raised.message;
+  EXPECT_EQ(raised.serial, 20u);
+  EXPECT_EQ(store_->view(name("example.test."))->data.soa()->refresh, 7200u);
+  WriteRequest replace;
+  replace.zone = name("example.test.");
+  replace.edits.push_back({Edit::Op::kReplaceRRset, name("example.test."), dns::RRType::SOA, 300, {soa_rdata(5, 900)}});
+  WriteResult replaced = store_->write(replace);
+  ASSERT_EQ(replaced.status, WriteStatus::kApplied) << replaced.message;
+  EXPECT_EQ(replaced.serial, 21u);
+  EXPECT_EQ(store_->view(name("example.test."))->data.soa()->refresh, 900u);
+}
+
 TEST_F(StoreTest, JournalReplaysOverTheZoneFileOnRestart) {
   ASSERT_EQ(set_www("192.0.2.20").status, WriteStatus::kApplied);
   ASSERT_EQ(set_www("192.0.2.21").status, WriteStatus::kApplied);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "store/serial.h"
+
 namespace cutover::store {
 
 using base::ErrorCode;
@@ -118,7 +120,15 @@ base::Status ZoneData::apply(const Edit& edit) {
   if (edit.type == RRType::SOA && by_type) {
     if (!apex) return ignored("a SOA belongs only at the zone apex");
     if (edit.op == Edit::Op::kDeleteRecord || edit.op == Edit::Op::kDeleteRRset) return ignored("the SOA cannot be deleted");
-    if (edit.rdatas.size() != 1 || !dns::parse_soa(edit.rdatas.front())) return ignored("needs exactly one valid SOA");
+    if (edit.rdatas.size() != 1) return ignored("needs exactly one valid SOA");
+    auto added = dns::parse_soa(edit.rdatas.front());
+    if (!added) return ignored("needs exactly one valid SOA");
+    // RFC 2136 §3.4.2.2: an added SOA whose serial is not greater (RFC 1982) than the zone's
+    // is ignored, so a stale or replayed UPDATE cannot move the zone's identity backwards.
+    auto current = soa();
+    if (edit.op == Edit::Op::kAddRecord && current && !serial_greater(added->serial, current->serial)) {
+      return ignored(fmt::format("serial {} is not greater than the zone's serial {}", added->serial, current->serial));
+    }
     nodes_[origin_][RRType::SOA] = RRsetData{edit.ttl, {edit.rdatas.front()}};
     return {};
   }
@@ -183,6 +193,32 @@ void ZoneData::apply_delta(const Delta& delta) {
       add_rdata(record.owner, record.type, record.ttl, record.rdata);
     }
   }
+}
+
+ZoneData ZoneData::slice(const NameSet& owners) const {
+  ZoneData part(origin_);
+  for (const auto& owner : owners) {
+    auto node = nodes_.find(owner);
+    if (node != nodes_.end()) part.nodes_.insert(*node);
+  }
+  return part;
+}
+
+void ZoneData::take_nodes(const ZoneData& from, const NameSet& owners) {
+  for (const auto& owner : owners) {
+    auto node = from.nodes_.find(owner);
+    if (node == from.nodes_.end()) {
+      nodes_.erase(owner);
+    } else {
+      nodes_.insert_or_assign(owner, node->second);
+    }
+  }
+}
+
+NameSet ZoneData::owners() const {
+  NameSet names;
+  for (const auto& entry : nodes_) names.insert(names.end(), entry.first);
+  return names;
 }
 
 std::vector<dns::ResourceRecord> ZoneData::records() const {

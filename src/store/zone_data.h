@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,13 @@ struct RRsetData {
 };
 
 using NodeData = std::map<dns::RRType, RRsetData>;
+using NameSet = std::set<dns::Name, dns::NameCanonicalLess>;
 
 // One change to a zone, as the API and DNS UPDATE express it.
 struct Edit {
   enum class Op {
-    kAddRecord,     // add rdatas to the RRset; a different TTL becomes the RRset's TTL
+    kAddRecord,     // add rdatas to the RRset; a different TTL becomes the RRset's TTL; an added
+                    // SOA replaces the SOA only when its serial is greater (RFC 2136 §3.4.2.2)
     kDeleteRecord,  // remove these rdatas from the RRset
     kDeleteRRset,   // remove the whole RRset
     kDeleteName,    // remove every RRset of the owner
@@ -69,11 +72,21 @@ class ZoneData {
   // Applies one edit, all of it or nothing. Fails (kInvalidArgument) for names outside the
   // zone, meta types and empty rdata lists. Keeps the zone servable the way RFC 2136 §3.4.2
   // does: the SOA is never deleted (only replaced), the apex NS RRset is never emptied, and
-  // CNAME and other data never share a name; such edits fail with kUnsupported, which DNS
-  // UPDATE treats as "ignore this one" (RFC 2136 §3.4.2.2-4) and the API reports.
+  // CNAME and other data never share a name, and an added SOA must raise the serial (RFC
+  // 1982); such edits fail with kUnsupported, which DNS UPDATE treats as "ignore this one"
+  // (RFC 2136 §3.4.2.2-4) and the API reports.
   base::Status apply(const Edit& edit);
   // Applies a journaled delta: removals, then additions (an added SOA replaces the SOA).
   void apply_delta(const Delta& delta);
+
+  // The nodes of `owners` alone (those that exist): the part of the zone a write touches,
+  // so the write path diffs, checks and rolls back in time proportional to the change, not
+  // to the zone. Diffing two slices over the same owners gives the delta of those owners.
+  ZoneData slice(const NameSet& owners) const;
+  // Makes each owner of `owners` hold exactly what it holds in `from` (nothing if absent there).
+  void take_nodes(const ZoneData& from, const NameSet& owners);
+  // Every owner name of the zone.
+  NameSet owners() const;
 
   std::vector<dns::ResourceRecord> records() const;
   base::Result<std::shared_ptr<const zone::Zone>> build(const zone::OrderPolicy& order) const;

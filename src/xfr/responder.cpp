@@ -31,21 +31,33 @@ bool same_host(const sockaddr_storage& a, const sockaddr_storage& b) {
   return std::memcmp(&a6, &b6, sizeof(a6)) == 0;
 }
 
+// The type of a standard query's single question, read from the raw bytes; nullopt for
+// anything else (a response, another opcode, several questions, a compressed name).
+std::optional<dns::RRType> single_question_type(std::span<const std::uint8_t> query) {
+  if (opcode_of(query) != dns::Opcode::kQuery || query[4] != 0 || query[5] != 1) return std::nullopt;
+  std::size_t pos = dns::kHeaderSize;
+  while (pos < query.size() && query[pos] != 0) {
+    if ((query[pos] & 0xC0) != 0) return std::nullopt;  // no compression in a question
+    pos += query[pos] + 1U;
+  }
+  if (pos + 3 > query.size()) return std::nullopt;
+  return static_cast<dns::RRType>((query[pos + 1] << 8) | query[pos + 2]);
+}
+
 }  // namespace
 
 bool is_replication_request(std::span<const std::uint8_t> query) {
   if (query.size() < dns::kHeaderSize || (query[2] & 0x80) != 0) return false;  // too short, or a response
   dns::Opcode opcode = opcode_of(query);
   if (opcode == dns::Opcode::kNotify || opcode == dns::Opcode::kUpdate) return true;
-  if (opcode != dns::Opcode::kQuery || query[4] != 0 || query[5] != 1) return false;
-  std::size_t pos = dns::kHeaderSize;
-  while (pos < query.size() && query[pos] != 0) {
-    if ((query[pos] & 0xC0) != 0) return false;  // no compression in a question
-    pos += query[pos] + 1U;
-  }
-  if (pos + 3 > query.size()) return false;
-  auto type = static_cast<std::uint16_t>((query[pos + 1] << 8) | query[pos + 2]);
-  return type == static_cast<std::uint16_t>(dns::RRType::AXFR) || type == static_cast<std::uint16_t>(dns::RRType::IXFR);
+  auto type = single_question_type(query);
+  return type == dns::RRType::AXFR || type == dns::RRType::IXFR;
+}
+
+bool may_be_signed_soa_query(std::span<const std::uint8_t> query) {
+  if (query.size() < dns::kHeaderSize || (query[2] & 0x80) != 0) return false;
+  bool has_additional = query[10] != 0 || query[11] != 0;
+  return has_additional && single_question_type(query) == dns::RRType::SOA;
 }
 
 Responder::Responder(ZonesSnapshot zones, store::Store* store, std::map<std::string, config::ZoneReplicationConfig> acls,
@@ -59,7 +71,10 @@ const config::ZoneReplicationConfig* Responder::settings(const dns::Name& zone) 
 
 Intercept Responder::handle(std::span<const std::uint8_t> query, net::Transport transport,
                             const sockaddr_storage& client, Messages& responses) const {
-  if (!is_replication_request(query)) return Intercept::kContinue;
+  if (!is_replication_request(query)) {
+    if (transport == net::Transport::kTcp && may_be_signed_soa_query(query)) return signed_soa(query, responses);
+    return Intercept::kContinue;
+  }
   dns::Opcode opcode = opcode_of(query);
   if (opcode == dns::Opcode::kUpdate) return Intercept::kContinue;  // the update handler runs first when enabled
   auto message = dns::parse_message(query);
@@ -68,14 +83,38 @@ Intercept Responder::handle(std::span<const std::uint8_t> query, net::Transport 
     return Intercept::kDrop;
   }
   if (message->questions.size() != 1) return Intercept::kContinue;
-  if (opcode == dns::Opcode::kNotify) return notify(*message, client, responses);
   auto now = static_cast<std::uint64_t>(std::time(nullptr));
   tsig::RequestContext signed_by;
-  if (auto refused = check_transfer_key(query, *message, client, now, signed_by, responses)) return *refused;
-  Intercept result = transfer(*message, transport, client, responses);
+  const auto* config = settings(message->questions.front().name);
+  bool notify_request = opcode == dns::Opcode::kNotify;
+  if (config != nullptr) {
+    // A NOTIFY is checked against the key its zone is pulled with, a transfer against the key
+    // it is served with (RFC 8945: either kind of request may be signed).
+    const std::string& required = notify_request ? config->primary_key : config->transfer_key;
+    if (auto refused = check_key(query, *message, client, now, required, signed_by, responses)) return *refused;
+  }
+  Intercept result = notify_request ? notify(*message, client, responses) : transfer(*message, transport, client, responses);
   tsig::ResponseSigner signer(signed_by, now);
   for (auto& response : responses) signer.sign(response);
   return result;
+}
+
+Intercept Responder::signed_soa(std::span<const std::uint8_t> query, Messages& responses) const {
+  auto now = static_cast<std::uint64_t>(std::time(nullptr));
+  auto context = tsig::verify_request(query, keys_, now);
+  auto located = tsig::locate_tsig(query);
+  if (!context || !context->signed_request || !located || !*located) return Intercept::kContinue;
+  std::vector<std::uint8_t> response;
+  if (context->failed()) {
+    auto message = dns::parse_message(query);
+    if (!message) return Intercept::kContinue;
+    response = error_reply(*message, context->response_rcode()).front();
+  } else {
+    auth::answer_query(*zones_(), tsig::strip_tsig(query, **located), auth::Transport::kTcp, response);
+  }
+  tsig::ResponseSigner(*context, now).sign(response);
+  responses.push_back(std::move(response));
+  return Intercept::kRespond;
 }
 
 Intercept Responder::transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
@@ -139,11 +178,12 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
   return Intercept::kRespond;
 }
 
-std::optional<Intercept> Responder::check_transfer_key(std::span<const std::uint8_t> wire, const dns::Message& query,
-                                                       const sockaddr_storage& client, std::uint64_t now,
-                                                       tsig::RequestContext& context, Messages& responses) const {
-  const auto* config = settings(query.questions.front().name);
-  if (config == nullptr || config->transfer_key.empty()) return std::nullopt;
+std::optional<Intercept> Responder::check_key(std::span<const std::uint8_t> wire, const dns::Message& query,
+                                              const sockaddr_storage& client, std::uint64_t now,
+                                              const std::string& required_key, tsig::RequestContext& context,
+                                              Messages& responses) const {
+  if (required_key.empty()) return std::nullopt;
+  bool notify_request = opcode_of(wire) == dns::Opcode::kNotify;
   auto checked = tsig::verify_request(wire, keys_, now);
   dns::Rcode rcode = dns::Rcode::kRefused;
   std::string reason;
@@ -152,19 +192,20 @@ std::optional<Intercept> Responder::check_transfer_key(std::span<const std::uint
     reason = "malformed TSIG: " + checked.error().message;
   } else {
     context = *checked;
-    auto required = dns::Name::from_text(config->transfer_key);
+    auto required = dns::Name::from_text(required_key);
     if (checked->failed()) {
       rcode = checked->response_rcode();
       reason = "TSIG " + tsig::tsig_error_text(static_cast<std::uint16_t>(checked->error));
     } else if (!checked->valid()) {
-      reason = "unsigned: the zone's transfer-key is required";
+      reason = notify_request ? "unsigned: the zone's primary-key is required" : "unsigned: the zone's transfer-key is required";
     } else if (!required || !(checked->key->name == *required)) {
-      reason = "signed with a key other than the zone's transfer-key";
+      reason = notify_request ? "signed with a key other than the zone's primary-key"
+                              : "signed with a key other than the zone's transfer-key";
     } else {
       return std::nullopt;
     }
   }
-  logger_.warn("xfr.refused", {{"zone", query.questions.front().name.to_text()},
+  logger_.warn(notify_request ? "xfr.notify_refused" : "xfr.refused", {{"zone", query.questions.front().name.to_text()},
                                {"client", net::format_address(client)}, {"reason", reason}});
   responses = error_reply(query, rcode);
   tsig::ResponseSigner signer(context, now);

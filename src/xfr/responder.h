@@ -1,7 +1,9 @@
 // The replication side of the query path: answers AXFR and IXFR for served zones (TCP; IXFR
-// over UDP gets the single-SOA reply that sends the client to TCP), restricted by each
-// zone's allow-transfer ACL and transfer-key (TSIG), and acknowledges NOTIFY. Everything else is left to the answer
-// engine. Thread-safe: reads the published zone snapshot and the thread-safe store.
+// over UDP gets the single-SOA reply that sends the client to TCP), restricted by each zone's
+// allow-transfer ACL and transfer-key (TSIG); acknowledges NOTIFY (which must be signed with
+// the zone's primary-key when it has one); signs its answer to a TSIG-signed SOA query over
+// TCP. Everything else is left to the answer engine. Thread-safe: reads the published zone
+// snapshot and the thread-safe store.
 #pragma once
 
 #include <functional>
@@ -30,8 +32,9 @@ class Responder {
             base::Logger& logger);
 
   void set_notify_listener(NotifyListener listener) { notify_listener_ = std::move(listener); }
-  // The keys a zone's transfer-key names: its AXFR/IXFR requests must be signed with that key,
-  // and then every response message is signed (RFC 8945 §5.3.1).
+  // The keys a zone's transfer-key and primary-key name: its AXFR/IXFR requests must be signed
+  // with the transfer-key, a NOTIFY for a zone pulled with a primary-key with that key, and
+  // then every response message is signed (RFC 8945 §5.3.1).
   void set_tsig_keys(tsig::KeyRing keys) { keys_ = std::move(keys); }
 
   server::Intercept handle(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
@@ -41,13 +44,18 @@ class Responder {
   server::Intercept transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
                              Messages& responses) const;
   server::Intercept notify(const dns::Message& query, const sockaddr_storage& client, Messages& responses) const;
+  // A TSIG-signed SOA query over TCP (a secondary's signed refresh check): answered by the
+  // engine and the answer signed with the request's key; unsigned ones go to the engine.
+  server::Intercept signed_soa(std::span<const std::uint8_t> query, Messages& responses) const;
   const config::ZoneReplicationConfig* settings(const dns::Name& zone) const;
-  // For a zone with a transfer-key: a reply refusing a request not validly signed with it
-  // (NOTAUTH with the TSIG error, REFUSED when unsigned or signed with another key), or
-  // nullopt to go on; `context` is what the response is signed with.
-  std::optional<server::Intercept> check_transfer_key(std::span<const std::uint8_t> wire, const dns::Message& query,
-                                                      const sockaddr_storage& client, std::uint64_t now,
-                                                      tsig::RequestContext& context, Messages& responses) const;
+  // For a request that must be signed with `required_key` (a zone's transfer-key for AXFR/IXFR,
+  // its primary-key for NOTIFY; empty: no key needed): a reply refusing a request not validly
+  // signed with it (NOTAUTH with the TSIG error, REFUSED when unsigned or signed with another
+  // key), or nullopt to go on; `context` is what the response is signed with.
+  std::optional<server::Intercept> check_key(std::span<const std::uint8_t> wire, const dns::Message& query,
+                                             const sockaddr_storage& client, std::uint64_t now,
+                                             const std::string& required_key, tsig::RequestContext& context,
+                                             Messages& responses) const;
 
   ZonesSnapshot zones_;
   store::Store* store_;
@@ -60,5 +68,8 @@ class Responder {
 // True when the first question of `query` is AXFR/IXFR or its opcode is NOTIFY or UPDATE,
 // read from the raw bytes without a full parse (the fast path for ordinary queries).
 bool is_replication_request(std::span<const std::uint8_t> query);
+// True when `query` is a standard SOA query with additional records (it may carry a TSIG),
+// read from the raw bytes; handle() answers such queries over TCP and signs the answer.
+bool may_be_signed_soa_query(std::span<const std::uint8_t> query);
 
 }  // namespace cutover::xfr

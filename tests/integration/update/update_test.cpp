@@ -173,6 +173,24 @@ TEST_F(UpdateTest, FailingPrerequisiteForeignZoneAndFloorChangeNothing) {
   EXPECT_EQ(serial(), before);
 }
 
+// RFC 2136 §3.4.2.2: nsupdate's SOA with a serial not above the zone's (9: lower; 10 +
+// 2^31 + 1: lower in RFC 1982 arithmetic though larger as a number) is ignored, refresh and
+// all; one with a greater serial replaces the SOA and its serial is served as sent.
+TEST_F(UpdateTest, AnSoaUpdateNeedsAGreaterSerial) {
+  std::string before = serial();
+  for (const char* stale : {"9", "10", "2147483659"}) {
+    auto ignored = nsupdate(std::string("update add example.test. 300 SOA ns1.example.test. admin.example.test. ") + stale +
+                                " 7200 600 86400 60\n",
+                            update_key());
+    EXPECT_EQ(ignored.exit_code, 0) << stale << ignored.out << ignored.err;  // NOERROR: ignored, not refused
+    EXPECT_EQ(serial(), before) << stale;
+  }
+  auto raised = nsupdate("update add example.test. 300 SOA ns1.example.test. admin.example.test. 40 7200 600 86400 60\n",
+                         update_key());
+  ASSERT_EQ(raised.exit_code, 0) << raised.out << raised.err;
+  EXPECT_NE(serial().find(" 40 7200 "), std::string::npos) << serial();
+}
+
 // One datagram to the server and its reply (up to 5 s); empty when none came.
 std::vector<std::uint8_t> udp_exchange(std::uint16_t port, const std::vector<std::uint8_t>& request) {
   int fd = ::socket(AF_INET, SOCK_DGRAM, 0);

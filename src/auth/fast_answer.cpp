@@ -64,16 +64,15 @@ bool read_query(std::span<const std::uint8_t> packet, Transport transport, FastQ
   std::size_t size = packet.size();
   if (size < dns::kHeaderSize + 5 || (p[2] & 0xF8) != 0) return false;  // QR and opcode
   if (read_u16(p + 4) != 1 || read_u16(p + 6) != 0 || read_u16(p + 8) != 0 || read_u16(p + 10) > 1) return false;
+  // The next length byte must lie inside the packet and leave room for the root label
+  // within the name's 255 bytes: one bound checks both.
+  std::size_t limit = std::min<std::size_t>(size, dns::kHeaderSize + dns::Name::kMaxWireLength);
   std::size_t pos = dns::kHeaderSize;
-  while (true) {
-    std::uint8_t length = p[pos];
-    if (length == 0) break;
-    if (length > dns::Name::kMaxLabelLength || pos - dns::kHeaderSize + length + 2 > dns::Name::kMaxWireLength ||
-        pos + length + 1 >= size) {
-      return false;  // a pointer, an extended label type, too long or truncated
-    }
+  for (std::uint8_t length = p[pos]; length != 0; length = p[pos]) {
+    std::size_t next = pos + length + 1u;
+    if (length > dns::Name::kMaxLabelLength || next >= limit) return false;  // pointer, extended type, too long, truncated
     query.label_starts[query.labels++] = static_cast<std::uint8_t>(pos - dns::kHeaderSize);
-    pos += length + 1u;
+    pos = next;
   }
   query.name_size = pos + 1 - dns::kHeaderSize;
   std::memcpy(query.lower.data(), p + dns::kHeaderSize, query.name_size);
@@ -102,36 +101,39 @@ bool read_query(std::span<const std::uint8_t> packet, Transport transport, FastQ
   return true;
 }
 
-// Writes header, question and (when present) OPT around a body of `body_size` bytes that
-// the caller fills at the returned offset.
-std::size_t start_response(std::span<const std::uint8_t> packet, const FastQuery& query, dns::Rcode rcode,
-                           std::uint16_t answers, std::uint16_t authorities, std::size_t body_size,
-                           std::vector<std::uint8_t>& response) {
-  std::size_t total = query.question_end + body_size + (query.edns ? kOptSize : 0);
-  response.resize(total);
+// Writes header and question (copied from the packet) for a body of `body_size` bytes that
+// the caller appends; finish_response() adds the OPT. Appending instead of resizing spares
+// the vector's zero-fill of bytes that are overwritten anyway.
+void start_response(std::span<const std::uint8_t> packet, const FastQuery& query, dns::Rcode rcode,
+                    std::uint16_t answers, std::uint16_t authorities, std::size_t body_size,
+                    std::vector<std::uint8_t>& response) {
+  response.reserve(query.question_end + body_size + kOptSize);
+  response.assign(packet.begin(), packet.begin() + static_cast<std::ptrdiff_t>(query.question_end));
   std::uint8_t* out = response.data();
-  std::memcpy(out, packet.data(), query.question_end);  // ID and the question as the client wrote it
   out[2] = static_cast<std::uint8_t>(0x80 | 0x04 | (packet[2] & 0x01));  // QR, AA, RD echoed; opcode QUERY
   out[3] = static_cast<std::uint8_t>((packet[3] & 0x10) | static_cast<std::uint8_t>(rcode));  // CD echoed
-  write_u16(out + 4, 1);
   write_u16(out + 6, answers);
   write_u16(out + 8, authorities);
-  write_u16(out + 10, query.edns ? 1 : 0);
-  if (query.edns) {
-    std::uint8_t* opt = out + total - kOptSize;
-    std::memset(opt, 0, kOptSize);
-    write_u16(opt + 1, static_cast<std::uint16_t>(RRType::OPT));
-    write_u16(opt + 3, kMaxUdpPayload);
-  }
-  return query.question_end;
+}
+
+void append(std::vector<std::uint8_t>& response, const std::uint8_t* bytes, std::size_t size) {
+  response.insert(response.end(), bytes, bytes + size);
+}
+
+// Our OPT: root owner, type OPT, payload size kMaxUdpPayload, no extended rcode, flags or options.
+constexpr std::array<std::uint8_t, kOptSize> kOpt = {0, 0, 41, kMaxUdpPayload >> 8, kMaxUdpPayload & 0xFF, 0, 0, 0, 0, 0, 0};
+
+void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response) {
+  if (query.edns) append(response, kOpt.data(), kOpt.size());
 }
 
 bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query, const FastEntry::Answer& answer,
                     std::vector<std::uint8_t>& response) {
   std::size_t body = answer.records.size();
   if (query.question_end + body + (query.edns ? kOptSize : 0) > query.max_size) return false;  // TC: general path
-  std::size_t at = start_response(packet, query, dns::Rcode::kNoError, answer.count, 0, body, response);
-  std::memcpy(response.data() + at, answer.records.data(), body);
+  start_response(packet, query, dns::Rcode::kNoError, answer.count, 0, body, response);
+  append(response, answer.records.data(), body);
+  finish_response(query, response);
   return true;
 }
 
@@ -139,8 +141,13 @@ bool write_negative(std::span<const std::uint8_t> packet, const FastQuery& query
                     dns::Rcode rcode, std::vector<std::uint8_t>& response) {
   std::size_t body = served.negative.size();
   if (query.question_end + body + (query.edns ? kOptSize : 0) > query.max_size) return false;
-  std::size_t at = start_response(packet, query, rcode, 0, 1, body, response);
-  if (served.negative.append(query.name(), query.starts(), response.data() + at)) return true;
+  start_response(packet, query, rcode, 0, 1, body, response);
+  std::size_t at = response.size();
+  response.resize(at + body);  // the template writes in place
+  if (served.negative.append(query.name(), query.starts(), response.data() + at)) {
+    finish_response(query, response);
+    return true;
+  }
   response.clear();
   return false;
 }
@@ -179,13 +186,14 @@ bool below_cut(const FastQuery& query, const ServedZone& served) {
   return false;
 }
 
-// Copies `count` encoded records starting at record `first`, then sets their TTL if the
+// Appends `count` encoded records starting at record `first`, then sets their TTL if the
 // suspicion cap lowered it below the encoded one.
 void put_pool_records(const pool::EncodedFamily& encoded, std::size_t first, std::size_t count, std::uint32_t ttl,
-                      std::uint32_t encoded_ttl, std::uint8_t* out) {
-  std::memcpy(out, encoded.records.data() + first * encoded.record_size, count * encoded.record_size);
+                      std::uint32_t encoded_ttl, std::vector<std::uint8_t>& response) {
+  std::size_t at = response.size();
+  append(response, encoded.records.data() + first * encoded.record_size, count * encoded.record_size);
   if (ttl == encoded_ttl) return;
-  for (std::size_t i = 0; i < count; ++i) write_u32(out + i * encoded.record_size + pool::kEncodedTtlOffset, ttl);
+  for (std::size_t i = 0; i < count; ++i) write_u32(response.data() + at + i * encoded.record_size + pool::kEncodedTtlOffset, ttl);
 }
 
 // A pool name: the snapshot's pre-encoded answer (rotated, or drawn per query), NODATA for
@@ -210,8 +218,9 @@ bool answer_pool(std::span<const std::uint8_t> packet, const FastQuery& query, c
     if (query.question_end + body + opt > query.max_size) return false;  // TC: general path
     // Members in the cyclic order the general encoder uses, sharing its rotation counter.
     std::size_t first = encoded.count < 2 ? 0 : family->fixed.rotation.fetch_add(1, std::memory_order_relaxed) % encoded.count;
-    std::size_t at = start_response(packet, query, dns::Rcode::kNoError, encoded.count, 0, body, response);
-    put_pool_records(encoded, first, encoded.count, ttl, pool.ttl, response.data() + at);
+    start_response(packet, query, dns::Rcode::kNoError, encoded.count, 0, body, response);
+    put_pool_records(encoded, first, encoded.count, ttl, pool.ttl, response);
+    finish_response(query, response);
     return true;
   }
   std::array<std::uint8_t, pool::kMaxEncodedMembers> taken{};
@@ -222,10 +231,9 @@ bool answer_pool(std::span<const std::uint8_t> packet, const FastQuery& query, c
   if (drawn == 0) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
   std::size_t body = drawn * encoded.record_size;
   if (query.question_end + body + opt > query.max_size) return false;
-  std::size_t at = start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(drawn), 0, body, response);
-  for (std::size_t i = 0; i < drawn; ++i) {
-    put_pool_records(encoded, picked[i], 1, ttl, pool.ttl, response.data() + at + i * encoded.record_size);
-  }
+  start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(drawn), 0, body, response);
+  for (std::size_t i = 0; i < drawn; ++i) put_pool_records(encoded, picked[i], 1, ttl, pool.ttl, response);
+  finish_response(query, response);
   return true;
 }
 

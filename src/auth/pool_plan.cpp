@@ -33,9 +33,12 @@ QueryOutcome answer_query(const ZoneSet& zones, const pool::PoolAnswers* pools, 
                           Transport transport, std::vector<std::uint8_t>& response, bool describe) {
   // The fast path answers pool names too; a name whose answer leads into a pool (a CNAME)
   // it hands to the general pipeline, as it does every chain.
+  // One named result, so it is built in the caller's slot instead of moved there.
   QueryOutcome outcome;
-  if (try_fast_answer(zones, pools, query, transport, response, outcome, describe)) return outcome;
-  return answer_query_general(zones, query, transport, response, pools);
+  if (!try_fast_answer(zones, pools, query, transport, response, outcome, describe)) {
+    outcome = answer_query_general(zones, query, transport, response, pools);
+  }
+  return outcome;
 }
 
 }  // namespace cutover::auth

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #include <httplib.h>
 
@@ -45,7 +46,12 @@ ApiReply api_call(const std::string& command, const ApiOptions& options, const s
   std::string token = options.token;
   if (token.empty() && std::getenv("CUTOVER_TOKEN") != nullptr) token = std::getenv("CUTOVER_TOKEN");
   if (!token.empty()) client.set_bearer_token_auth(token);
-  auto result = method == "GET" ? client.Get(path) : client.Post(path, body.is_null() ? "{}" : body.dump(), "application/json");
+  std::string text = body.is_null() ? "{}" : body.dump();
+  auto result = method == "GET"     ? client.Get(path)
+                : method == "PUT"   ? client.Put(path, text, "application/json")
+                : method == "PATCH" ? client.Patch(path, text, "application/json")
+                : method == "DELETE" ? client.Delete(path, text, "application/json")
+                                     : client.Post(path, text, "application/json");
   if (!result) {
     std::fprintf(stderr, "cutover %s: cannot reach %s: %s\n", command.c_str(), options.control.c_str(),
                  httplib::to_string(result.error()).c_str());
@@ -59,6 +65,15 @@ ApiReply api_call(const std::string& command, const ApiOptions& options, const s
     throw CLI::RuntimeError(2);
   }
   return reply;
+}
+
+std::string utc_time(long long at_ms) {
+  std::time_t seconds = static_cast<std::time_t>(at_ms / 1000);
+  std::tm parts{};
+  ::gmtime_r(&seconds, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &parts);
+  return std::string(text) + "." + std::to_string(1000 + at_ms % 1000).substr(1) + "Z";
 }
 
 void print_write_reply(const std::string& command, const ApiReply& reply) {

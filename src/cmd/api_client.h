@@ -34,10 +34,13 @@ struct ApiReply {
   nlohmann::json body;
 };
 
-// GET or POST `path`; throws CLI::RuntimeError(2) after printing why when the server cannot
+// GET, POST, PUT, PATCH or DELETE `path`; throws CLI::RuntimeError(2) after printing why when the server cannot
 // be reached or does not answer JSON. `command` names the subcommand in messages.
 ApiReply api_call(const std::string& command, const ApiOptions& options, const std::string& method,
                   const std::string& path, const nlohmann::json& body = nullptr);
+
+// A journal time (Unix ms) as 2026-11-29T23:40:01.250Z.
+std::string utc_time(long long at_ms);
 
 // Prints a write reply; throws CLI::RuntimeError(1) when the write was refused.
 void print_write_reply(const std::string& command, const ApiReply& reply);

@@ -21,6 +21,7 @@ void add_set_command(CLI::App& app);
 void add_delete_command(CLI::App& app);
 void add_get_command(CLI::App& app);
 void add_history_command(CLI::App& app);
+void add_pool_command(CLI::App& app);
 void add_undo_command(CLI::App& app);
 void add_journal_command(CLI::App& app);
 

@@ -1,7 +1,6 @@
 // `cutover history ZONE`: lists the zone's journaled versions (who, what, when, serial and
 // the records each removed and added) from a running server.
 #include <cstdio>
-#include <ctime>
 #include <memory>
 #include <string>
 
@@ -16,15 +15,6 @@ struct HistoryOptions {
   std::string zone;
   bool json = false;
 };
-
-std::string utc_time(long long at_ms) {
-  std::time_t seconds = static_cast<std::time_t>(at_ms / 1000);
-  std::tm parts{};
-  ::gmtime_r(&seconds, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &parts);
-  return std::string(text) + "." + std::to_string(1000 + at_ms % 1000).substr(1) + "Z";
-}
 
 }  // namespace
 

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   cutover::cmd::add_delete_command(app);
   cutover::cmd::add_get_command(app);
   cutover::cmd::add_history_command(app);
+  cutover::cmd::add_pool_command(app);
   cutover::cmd::add_undo_command(app);
   cutover::cmd::add_journal_command(app);
   try {

@@ -19,6 +19,7 @@
 #include "server/control_service.h"
 #include "server/pool_service.h"
 #include "server/server.h"
+#include "writes/pool_api_routes.h"
 #include "writes/writes_service.h"
 
 namespace cutover::cmd {
@@ -109,6 +110,12 @@ void run_serve(const ServeOptions& options, bool lab) {
     if (auto writes = writes::WritesService::install(server, control_service.get(), server.config(), logger)) {
       server.add_service(writes);
       if (writes->pool_materializer()) pools->set_answer_sink(writes->pool_materializer());
+    }
+    // Pools CRUD and journaled overrides need both the journal and the API.
+    if (control_service && !server.config().writes.journal.empty()) {
+      auto pool_writes = std::make_shared<writes::PoolWrites>(*pools, server.config(), logger);
+      writes::add_pool_api_routes(control_service->http(), *pool_writes, *pools);
+      server.add_service(pool_writes);
     }
     status = server.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {
       if (!pid_file.empty()) {

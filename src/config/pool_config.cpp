@@ -328,4 +328,17 @@ void read_pools(const YamlReader& reader, const YAML::Node& node, const std::str
   }
 }
 
+pool::PoolSpec read_pool(const std::string& id, const std::string& text, const std::string& label, const Config& config) {
+  YAML::Node node;
+  try {
+    node = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", label, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  YamlReader reader(label, "");
+  std::string path = "pools." + id;
+  if (!node.IsMap()) reader.fail(node.Mark(), path, "expected a mapping of pool settings");
+  return PoolReader(reader).pool(id, node, path, config);
+}
+
 }  // namespace cutover::config

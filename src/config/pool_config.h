@@ -14,5 +14,9 @@ namespace cutover::config {
 // Reads `pools:` into config.pools; every pool must lie inside one of config.zones.
 // Throws ConfigError with the offending path (e.g. pools.app.endpoints[1].address).
 void read_pools(const YamlReader& reader, const YAML::Node& node, const std::string& path, Config& config);
+// One pool sent through the API: `text` holds its settings (JSON, or YAML) read exactly like
+// `pools.ID` of a config file, so errors name the field ("LABEL:1:30: pools.ID.ttl: ...").
+// `config` supplies the zones and journal the checks need. Throws ConfigError.
+pool::PoolSpec read_pool(const std::string& id, const std::string& text, const std::string& label, const Config& config);
 
 }  // namespace cutover::config

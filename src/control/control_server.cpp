@@ -33,6 +33,7 @@ void ControlServer::get(const std::string& pattern, Handler handler) { http_.Get
 void ControlServer::post(const std::string& pattern, Handler handler) { http_.Post(pattern, std::move(handler)); }
 void ControlServer::put(const std::string& pattern, Handler handler) { http_.Put(pattern, std::move(handler)); }
 void ControlServer::del(const std::string& pattern, Handler handler) { http_.Delete(pattern, std::move(handler)); }
+void ControlServer::patch(const std::string& pattern, Handler handler) { http_.Patch(pattern, std::move(handler)); }
 
 base::Status ControlServer::start() {
   if (!is_loopback_address(options_.address) && options_.bearer_token.empty()) {

@@ -38,6 +38,7 @@ class ControlServer {
   void post(const std::string& pattern, Handler handler);
   void put(const std::string& pattern, Handler handler);
   void del(const std::string& pattern, Handler handler);
+  void patch(const std::string& pattern, Handler handler);
 
   // Binds and starts serving in a background thread. Fails when the address is taken, or
   // when a non-loopback address has no bearer token.

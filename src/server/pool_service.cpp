@@ -80,9 +80,17 @@ PoolService::PoolService(Server& server, base::Logger& logger, control::ControlS
 PoolService::~PoolService() { stop(); }
 
 base::Status PoolService::start() {
-  const auto& specs = server_.config().pools;
-  auto applied = apply(specs);
-  if (!applied) return applied;
+  std::vector<pool::PoolSpec> specs;
+  {
+    std::lock_guard lock(apply_mutex_);
+    config_specs_ = server_.config().pools;
+    auto all = merged(config_specs_, api_specs_);
+    if (!all) return all.error();
+    specs = std::move(*all);
+    auto applied = apply(specs);
+    if (!applied) return applied;
+    started_ = true;
+  }
   std::chrono::milliseconds first_round{0};
   for (const auto& spec : specs) {
     pool::DetectionWindow window = pool::detection_window(spec);
@@ -108,7 +116,69 @@ base::Status PoolService::start() {
 
 void PoolService::stop() { monitor_->stop(); }
 
-base::Status PoolService::reload(const config::Config& next) { return apply(next.pools); }
+base::Status PoolService::reload(const config::Config& next) {
+  std::lock_guard lock(apply_mutex_);
+  auto all = merged(next.pools, api_specs_);
+  if (!all) return all.error();
+  auto applied = apply(*all);
+  if (applied) config_specs_ = next.pools;
+  return applied;
+}
+
+base::Status PoolService::set_api_pools(std::vector<pool::PoolSpec> specs) {
+  std::lock_guard lock(apply_mutex_);
+  if (!started_) {
+    api_specs_ = std::move(specs);
+    return {};
+  }
+  auto all = merged(config_specs_, specs);
+  if (!all) return all.error();
+  auto applied = apply(*all);
+  if (applied) api_specs_ = std::move(specs);
+  return applied;
+}
+
+base::Status PoolService::check_api_pools(const std::vector<pool::PoolSpec>& specs) const {
+  std::lock_guard lock(apply_mutex_);
+  auto all = merged(config_specs_, specs);
+  if (!all) return all.error();
+  return check_against_zones(*all);
+}
+
+bool PoolService::is_config_pool(const std::string& pool) const {
+  std::lock_guard lock(apply_mutex_);
+  return std::any_of(config_specs_.begin(), config_specs_.end(), [&](const auto& spec) { return spec.name == pool; });
+}
+
+std::optional<pool::PoolSpec> PoolService::find_pool(const std::string& pool) const {
+  std::lock_guard lock(builder_mutex_);
+  for (const auto& spec : builder_->specs()) {
+    if (spec.name == pool) return spec;
+  }
+  return std::nullopt;
+}
+
+// Config pools keep their place; a clash is refused, never resolved silently (docs/pools.md).
+base::Result<std::vector<pool::PoolSpec>> PoolService::merged(const std::vector<pool::PoolSpec>& config_pools,
+                                                              const std::vector<pool::PoolSpec>& api_pools) const {
+  std::vector<pool::PoolSpec> all = config_pools;
+  for (const auto& spec : api_pools) {
+    for (const auto& other : all) {
+      if (other.name == spec.name) {
+        return base::make_error(base::ErrorCode::kInvalidArgument,
+                                fmt::format("pools.{}: pool {} is in the config file and was also made through the "
+                                            "API; delete one of them",
+                                            spec.name, spec.name));
+      }
+      if (other.owner == spec.owner) {
+        return base::make_error(base::ErrorCode::kInvalidArgument, fmt::format("pools.{}.name: {} already belongs to pool {}",
+                                                                        spec.name, spec.owner.to_text(), other.name));
+      }
+    }
+    all.push_back(spec);
+  }
+  return all;
+}
 
 base::Status PoolService::apply(const std::vector<pool::PoolSpec>& specs) {
   auto checked = check_against_zones(specs);

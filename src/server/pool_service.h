@@ -9,6 +9,8 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 
@@ -39,7 +41,30 @@ class PoolAnswerSink {
   virtual void clear_annotation(const std::string& pool) = 0;
 };
 
-class PoolService : public Service {
+// A pool's answer as address lists per family (the dry run shows them before and after).
+struct PoolPreview {
+  std::optional<dns::Name> owner;  // nullopt: no such pool
+  std::vector<std::string> a;
+  std::vector<std::string> aaaa;
+};
+
+// What the pool write path (src/writes) needs of the running pools; PoolService is the
+// real one, unit tests use a fake. Thread-safe.
+class PoolRuntime {
+ public:
+  virtual ~PoolRuntime() = default;
+  virtual base::Status set_api_pools(std::vector<pool::PoolSpec> specs) = 0;
+  virtual base::Status check_api_pools(const std::vector<pool::PoolSpec>& specs) const = 0;
+  virtual bool is_config_pool(const std::string& pool) const = 0;
+  virtual std::optional<pool::PoolSpec> find_pool(const std::string& pool) const = 0;
+  virtual PoolPreview preview(const std::string& pool, const std::vector<pool::PoolSpec>& api_specs,
+                              const std::map<std::string, health::Override>& overrides) const = 0;
+  virtual PoolPreview current_answer(const std::string& pool) const = 0;
+  virtual base::Status set_override(const std::string& pool, const std::string& address, health::Override value,
+                                    const std::string& who) = 0;
+};
+
+class PoolService : public Service, public PoolRuntime {
  public:
   // `server` and `logger` must outlive the service; `control` may be null (no API) and,
   // when given, must not have started yet. Registers a query observer on the server.
@@ -56,13 +81,37 @@ class PoolService : public Service {
   // kNotFound when the pool or endpoint does not exist. `who` names the operator for the
   // history of a materialized pool (the override is written through the journal there).
   base::Status set_override(const std::string& pool, const std::string& address, health::Override value,
-                            const std::string& who);
+                            const std::string& who) override;
   // Materialized pools are handed to `sink` instead of the engine. Call before start();
   // `sink` must stay usable until stop() returned.
   void set_answer_sink(std::shared_ptr<PoolAnswerSink> sink) { sink_ = std::move(sink); }
 
+  // Pools made through the API (src/writes keeps them in the journal). Before start() they
+  // are kept for it; after, applied at once (the next query sees them). Fails, changing
+  // nothing, when one clashes with a config pool (id or name), another pool or zone data.
+  base::Status set_api_pools(std::vector<pool::PoolSpec> specs) override;
+  // The checks of set_api_pools against the current config and zones, applying nothing.
+  base::Status check_api_pools(const std::vector<pool::PoolSpec>& specs) const override;
+  // True when `pool` comes from the config file (read-only through the API).
+  bool is_config_pool(const std::string& pool) const override;
+  // The pool as served now (config or API); nullopt when there is none.
+  std::optional<pool::PoolSpec> find_pool(const std::string& pool) const override;
+  // What pool `pool` would answer per family with `api_specs` as the API pools and
+  // `overrides` on its endpoints, from the current health (unknown counts as up): the
+  // answer diff of a dry run. Empty lists when the pool would not exist.
+  PoolPreview preview(const std::string& pool, const std::vector<pool::PoolSpec>& api_specs,
+                      const std::map<std::string, health::Override>& overrides) const override;
+  PoolPreview current_answer(const std::string& pool) const override;
+  // Takes over POST /pools/NAME/endpoints/ADDR/{drain,undrain,force-up} (journaled
+  // overrides). Call before the control server starts.
+  void set_override_route(control::ControlServer::Handler handler) { override_route_ = std::move(handler); }
+  const control::ControlServer::Handler& override_route() const { return override_route_; }
+
  private:
   base::Status apply(const std::vector<pool::PoolSpec>& specs);
+  // The config pools followed by the API pools; fails on a clash of ids or names.
+  base::Result<std::vector<pool::PoolSpec>> merged(const std::vector<pool::PoolSpec>& config_pools,
+                                                   const std::vector<pool::PoolSpec>& api_pools) const;
   base::Status check_against_zones(const std::vector<pool::PoolSpec>& specs) const;
   bool materializes(const std::string& pool) const;
   void on_health(const std::shared_ptr<const health::HealthSnapshot>& snapshot);
@@ -81,6 +130,11 @@ class PoolService : public Service {
   mutable std::mutex builder_mutex_;  // guards builder_
   std::unique_ptr<pool::AnswerBuilder> builder_;
   std::shared_ptr<PoolAnswerSink> sink_;
+  mutable std::mutex apply_mutex_;  // one apply (start, reload, API write) at a time; guards the next two
+  std::vector<pool::PoolSpec> config_specs_;
+  std::vector<pool::PoolSpec> api_specs_;
+  bool started_ = false;
+  control::ControlServer::Handler override_route_;
   std::mutex override_mutex_;  // one override at a time, so its history entry names it alone
   std::atomic<std::shared_ptr<const pool::PoolAnswers>> answers_;
   std::array<std::atomic<std::uint64_t>, 16> rcodes_{};

@@ -12,7 +12,6 @@
 #include "writes/record_json.h"
 
 namespace cutover::writes {
-namespace {
 
 using nlohmann::json;
 
@@ -24,6 +23,18 @@ void reply_error(httplib::Response& response, int status, const std::string& mes
   reply(response, status, json{{"error", message}});
 }
 
+std::optional<json> body_from(const httplib::Request& request, httplib::Response& response) {
+  if (request.body.empty()) return json::object();
+  json body = json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) {
+    reply_error(response, 400, "the body must be a JSON object");
+    return std::nullopt;
+  }
+  return body;
+}
+
+namespace {
+
 std::optional<dns::Name> zone_from(const httplib::Request& request, httplib::Response& response) {
   std::string text = request.matches[1];
   if (text.empty() || text.back() != '.') text.push_back('.');
@@ -33,16 +44,6 @@ std::optional<dns::Name> zone_from(const httplib::Request& request, httplib::Res
     return std::nullopt;
   }
   return *name;
-}
-
-std::optional<json> body_from(const httplib::Request& request, httplib::Response& response) {
-  if (request.body.empty()) return json::object();
-  json body = json::parse(request.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) {
-    reply_error(response, 400, "the body must be a JSON object");
-    return std::nullopt;
-  }
-  return body;
 }
 
 void reply_result(httplib::Response& response, const store::WriteResult& result) {

@@ -3,8 +3,11 @@
 // Every write goes through store::Store::write. Handlers are thread-safe.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "control/control_server.h"
 #include "store/store.h"
@@ -17,5 +20,11 @@ using SecondaryZoneKeys = std::set<std::string>;
 
 // `store` must outlive `http`'s serving.
 void add_api_routes(control::ControlServer& http, store::Store& store, SecondaryZoneKeys secondaries);
+
+// Shared by the routes of this module: a JSON reply, an {"error": message} reply, and the
+// request body as a JSON object (an empty body is {}; anything else not an object: 400).
+void reply(httplib::Response& response, int status, const nlohmann::json& body);
+void reply_error(httplib::Response& response, int status, const std::string& message);
+std::optional<nlohmann::json> body_from(const httplib::Request& request, httplib::Response& response);
 
 }  // namespace cutover::writes

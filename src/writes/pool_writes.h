@@ -1,0 +1,95 @@
+// PoolWrites: the write path for pools. Every change to a pool made through the API and
+// every operator override (drain, undrain, force-up) goes through write(), which in order,
+// under one mutex: checks the fence (expected_version: compare-and-set on the pool's
+// version; plan_version: above the pool's last applied one), builds the target state
+// (settings read exactly like a config file's pool, checked against the zones and the
+// other pools), checks the floor (deleting a pool, or draining its last serving endpoint,
+// is refused unless allow_empty, naming the pool), appends to the pool journal and fsyncs,
+// applies it (the checker probes new endpoints and the next query sees the new answer),
+// and only then acknowledges. Config pools are read-only here (409) except for overrides.
+// Also a server::Service: start() re-applies the journaled overrides. Thread-safe.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/log.h"
+#include "config/config.h"
+#include "server/pool_service.h"
+#include "store/pool_journal.h"
+#include "store/write_result.h"
+#include "writes/pool_state.h"
+
+namespace cutover::writes {
+
+struct PoolWriteRequest {
+  std::string pool;
+  // The target state from the current one, run under the write lock. Its error code picks
+  // the reply: kNotFound 404 (409 for a config pool, read-only here), anything else 400.
+  std::function<base::Result<PoolState>(const PoolState& current)> change;
+  std::optional<std::uint64_t> expected_version;
+  std::optional<std::uint64_t> plan_version;
+  bool allow_empty = false;
+  bool dry_run = false;
+  std::string who;
+  std::string what;
+};
+
+struct PoolWriteResult {
+  store::WriteStatus status = store::WriteStatus::kApplied;
+  bool bad_input = false;  // with kInvalid: the request itself is wrong (400, not 422)
+  std::string message;
+  std::uint64_t version = 0;  // the pool's version now (after the write when applied)
+  std::uint64_t plan_version = 0;
+  PoolState before;
+  PoolState after;
+  server::PoolPreview answer_before;  // what the pool answers (answered) before the write
+  server::PoolPreview answer_after;   // ...and after it (a dry run: would answer)
+};
+
+class PoolWrites : public server::Service {
+ public:
+  // Opens the pool journal in `config.writes.journal` and hands the API pools it holds to
+  // `pools` (call before pools.start()). Throws config::ConfigError when the journal is
+  // damaged or a journaled pool no longer reads. `pools` and `logger` must outlive this.
+  PoolWrites(server::PoolRuntime& pools, const config::Config& config, base::Logger& logger);
+
+  std::string name() const override { return "pool-writes"; }
+  base::Status start() override;
+  void stop() override {}
+  base::Status reload(const config::Config& next) override;
+
+  PoolWriteResult write(PoolWriteRequest request);
+  // Returns the pool to its state at `to_version` (0: before its first write) as one
+  // ordinary fenced write; fence options and author come from `fence`.
+  PoolWriteResult undo(const std::string& pool, std::uint64_t to_version, PoolWriteRequest fence);
+
+  // Every pool the API knows (config pools and pools with a journaled state), by id.
+  std::map<std::string, PoolState> states() const;
+  bool is_config_pool(const std::string& pool) const { return pools_.is_config_pool(pool); }
+  base::Result<std::vector<store::PoolEntry>> history(const std::string& pool, std::uint64_t after);
+  // Reads API pool settings; errors name the field (400).
+  base::Result<pool::PoolSpec> read_settings(const std::string& pool, const nlohmann::json& settings) const;
+
+ private:
+  // The API pools with `pool` set to `settings` (removed when null).
+  base::Result<std::vector<pool::PoolSpec>> api_specs_with(const std::string& pool,
+                                                           const std::optional<nlohmann::json>& settings) const;
+  std::optional<std::string> floor_problem(const std::string& pool, const PoolState& before, const PoolState& after,
+                                           const std::optional<pool::PoolSpec>& spec_after) const;
+  void apply_overrides(const std::string& pool, const PoolState& before, const PoolState& after, const std::string& who);
+
+  server::PoolRuntime& pools_;
+  base::Logger& logger_;
+  std::unique_ptr<store::PoolJournal> journal_;
+  mutable std::mutex mutex_;  // serialises writes; guards the members below
+  config::Config config_;     // zones and journal the settings are checked against
+  std::map<std::string, PoolState> states_;
+  std::map<std::string, pool::PoolSpec> api_specs_;  // the parsed settings of API pools
+};
+
+}  // namespace cutover::writes

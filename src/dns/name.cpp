@@ -17,7 +17,9 @@ Result<Name> Name::from_text(std::string_view text, const Name* origin) {
   if (text.empty()) return make_error(ErrorCode::kMalformed, "empty name");
   if (text == ".") return Name();
   std::vector<std::uint8_t> wire;
-  wire.reserve(text.size() + 2);
+  // Room for a relative name's origin too, so appending it does not reallocate.
+  bool maybe_relative = origin != nullptr && text.back() != '.';
+  wire.reserve(text.size() + 2 + (maybe_relative ? origin->wire_.size() : 0));
   std::size_t label_start = 0;
   wire.push_back(0);
   bool absolute = false;

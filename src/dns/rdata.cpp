@@ -2,6 +2,7 @@
 // below walks that list for text, wire, compression and canonical form (RFC 1035, 3597, 4034).
 #include "dns/rdata.h"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
@@ -262,6 +263,17 @@ Rdata rdata_canonical(RRType type, std::span<const std::uint8_t> rdata) {
     offset += spans->fields[i].size();
   }
   return canonical;
+}
+
+bool rdata_canonical_equal(RRType type, std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  if (a.size() != b.size()) return false;
+  if (std::equal(a.begin(), a.end(), b.begin())) return true;
+  // Only lowercased name fields can make different bytes equal; types without them settle here.
+  const TypeLayout* layout = find_layout(type);
+  if (layout == nullptr) return false;
+  bool lowers_names = std::any_of(layout->fields.begin(), layout->fields.end(),
+                                  [](FieldKind kind) { return kind == kCompressedName || kind == kName; });
+  return lowers_names && rdata_canonical(type, a) == rdata_canonical(type, b);
 }
 
 }  // namespace cutover::dns

@@ -65,5 +65,8 @@ Rdata encode_soa(const SoaFields& soa);
 
 // Canonical form for DNSSEC and comparison (RFC 4034 §6.2): names in the listed types lowercased.
 Rdata rdata_canonical(RRType type, std::span<const std::uint8_t> rdata);
+// rdata_canonical(type, a) == rdata_canonical(type, b), without allocating unless both hold a
+// name that is lowered in canonical form and their bytes differ only there or elsewhere.
+bool rdata_canonical_equal(RRType type, std::span<const std::uint8_t> a, std::span<const std::uint8_t> b);
 
 }  // namespace cutover::dns

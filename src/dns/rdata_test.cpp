@@ -180,6 +180,22 @@ TEST(RdataCanonical, LowercasesOnlyTheListedTypes) {
   EXPECT_EQ(rdata_canonical(RRType::TXT, txt), txt);
 }
 
+TEST(RdataCanonical, EqualMeansEqualCanonicalForms) {
+  auto text = [](RRType type, std::string_view rdata) { return *rdata_from_text(type, tokenize(rdata), origin()); };
+  // Names lowered in canonical form compare without case; the rest byte for byte.
+  EXPECT_TRUE(rdata_canonical_equal(RRType::MX, text(RRType::MX, "10 Mail.EXAMPLE."), text(RRType::MX, "10 mail.example.")));
+  EXPECT_FALSE(rdata_canonical_equal(RRType::MX, text(RRType::MX, "20 mail.example."), text(RRType::MX, "10 mail.example.")));
+  EXPECT_FALSE(rdata_canonical_equal(RRType::NS, text(RRType::NS, "ns1"), text(RRType::NS, "ns2")));
+  EXPECT_FALSE(rdata_canonical_equal(RRType::NSEC, text(RRType::NSEC, "Next.EXAMPLE. A"), text(RRType::NSEC, "next.example. A")));
+  EXPECT_FALSE(rdata_canonical_equal(RRType::TXT, text(RRType::TXT, "ABC"), text(RRType::TXT, "abc")));
+  // The same bytes written differently in text (an escape) are the same rdata.
+  EXPECT_TRUE(rdata_canonical_equal(RRType::TXT, text(RRType::TXT, "a\\098c"), text(RRType::TXT, "abc")));
+  EXPECT_TRUE(rdata_canonical_equal(RRType::A, text(RRType::A, "192.0.2.1"), text(RRType::A, "192.0.2.1")));
+  EXPECT_FALSE(rdata_canonical_equal(RRType::A, text(RRType::A, "192.0.2.1"), text(RRType::A, "192.0.2.2")));
+  // Types without a codec are opaque.
+  EXPECT_FALSE(rdata_canonical_equal(static_cast<RRType>(65280), Rdata{'A'}, Rdata{'a'}));
+}
+
 TEST(RdataTarget, NamesTheRecordPointsAt) {
   struct Case {
     RRType type;

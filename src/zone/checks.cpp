@@ -31,7 +31,7 @@ struct Checker {
 };
 
 bool same_rdata(const ParsedRecord* a, const ParsedRecord* b) {
-  return dns::rdata_canonical(a->record.type, a->record.rdata) == dns::rdata_canonical(b->record.type, b->record.rdata);
+  return a->record.type == b->record.type && dns::rdata_canonical_equal(a->record.type, a->record.rdata, b->record.rdata);
 }
 
 // The first record in `records` of `type` whose rdata differs from `first`'s, or nullptr.
@@ -47,7 +47,7 @@ void check_apex(Checker& c) {
   if (soa == nullptr) {
     c.report(Severity::kError, SourceLocation{c.file, 0, 0},
              fmt::format("no SOA record at the zone apex '{}'", c.origin.to_text()));
-  } else if (const auto* extra = second_distinct(c.index.by_owner().at(c.origin), RRType::SOA, soa)) {
+  } else if (const auto* extra = second_distinct(c.index.records_of(c.origin), RRType::SOA, soa)) {
     c.report(Severity::kError, extra->location,
              fmt::format("more than one SOA record at the apex (the first is at {})", c.ref(soa)));
   }
@@ -63,8 +63,10 @@ bool may_accompany_cname(RRType type) {
 }
 
 void check_cname(Checker& c, const dns::Name& owner, const RecordIndex::Records& records) {
-  const ParsedRecord* cname = c.index.first(owner, RRType::CNAME);
-  if (cname == nullptr) return;
+  auto found = std::find_if(records.begin(), records.end(),
+                            [](const ParsedRecord* r) { return r->record.type == RRType::CNAME; });
+  if (found == records.end()) return;
+  const ParsedRecord* cname = *found;
   if (const auto* extra = second_distinct(records, RRType::CNAME, cname)) {
     c.report(Severity::kError, extra->location,
              fmt::format("more than one CNAME at '{}' (the first is at {})", owner.to_text(), c.ref(cname)));
@@ -82,6 +84,7 @@ void check_cname(Checker& c, const dns::Name& owner, const RecordIndex::Records&
 }
 
 void check_ttls(Checker& c, const RecordIndex::Records& records) {
+  if (records.size() < 2) return;  // most owners; spares the maps below
   std::map<RRType, const ParsedRecord*> first_of_type;
   std::map<RRType, bool> reported;
   for (const ParsedRecord* record : records) {
@@ -122,9 +125,9 @@ std::vector<Diagnostic> check_zone_records(const dns::Name& origin, std::span<co
   RecordIndex index(origin, records);
   Checker checker{origin, index, file, out};
   check_apex(checker);
-  for (const auto& [owner, owned] : index.by_owner()) {
-    check_cname(checker, owner, owned);
-    check_ttls(checker, owned);
+  for (const auto& owner : index.by_owner()) {
+    check_cname(checker, *owner.name, owner.records);
+    check_ttls(checker, owner.records);
   }
   check_delegations(origin, index, file, out);
   // Report in source order so a reader can walk each file top to bottom.

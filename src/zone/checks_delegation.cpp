@@ -51,16 +51,18 @@ void check_glue(const dns::Name& origin, const RecordIndex& index, const ParsedR
 
 void check_delegations(const dns::Name& origin, const RecordIndex& index, const std::string& file,
                        std::vector<Diagnostic>& out) {
-  for (const auto& [owner, records] : index.by_owner()) {
-    if (const ParsedRecord* dname = cut_above(index, origin, owner, RRType::DNAME)) {
+  for (const auto& [owner_name, records] : index.by_owner()) {
+    const dns::Name& owner = *owner_name;
+    const ParsedRecord* dname = index.has_cuts() ? cut_above(index, origin, owner, RRType::DNAME) : nullptr;
+    if (dname != nullptr) {
       out.push_back(Diagnostic{Severity::kError, records.front()->location,
                                fmt::format("'{}' is below the DNAME at '{}' ({}) and can never be answered",
                                            owner.to_text(), dname->record.owner.to_text(),
                                            line_reference(dname->location, file))});
       continue;
     }
-    const ParsedRecord* cut = cut_above(index, origin, owner, RRType::NS);
-    bool at_cut = !(owner == origin) && index.has(owner, RRType::NS);
+    const ParsedRecord* cut = index.has_cuts() ? cut_above(index, origin, owner, RRType::NS) : nullptr;
+    bool at_cut = index.has_cuts() && !(owner == origin) && index.has(owner, RRType::NS);
     for (const ParsedRecord* record : records) {
       RRType type = record->record.type;
       if (type == RRType::NS && cut == nullptr) check_glue(origin, index, *record, out);

@@ -56,6 +56,14 @@ TEST(Checks, CnameAndOtherData) {
   EXPECT_THAT(check(std::string(kApex) + "www CNAME ns\nwww NSEC ns CNAME RRSIG NSEC\n"), IsEmpty());
 }
 
+TEST(Checks, OwnersDifferingOnlyInCaseAreOneName) {
+  EXPECT_THAT(check(std::string(kApex) + "www A 192.0.2.2\nWWW CNAME ns\n"),
+              ElementsAre("6:1: error: CNAME and other data at 'www.example.test.': CNAME here and A at line 5"));
+  EXPECT_THAT(check(std::string(kApex) + "Sub NS ns.other.\nsub NS ns2.other.\nhost.SUB TXT x\n"),
+              ElementsAre("7:1: warning: occluded: the TXT record at 'host.SUB.example.test.' is below the delegation "
+                          "at 'Sub.example.test.' (line 5)"));
+}
+
 TEST(Checks, MoreThanOneCname) {
   EXPECT_THAT(check(std::string(kApex) + "www CNAME ns\nwww CNAME other\n"),
               ElementsAre("6:1: error: more than one CNAME at 'www.example.test.' (the first is at line 5)"));

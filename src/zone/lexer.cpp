@@ -71,7 +71,11 @@ dns::TextToken Lexer::read_word() {
 }
 
 bool Lexer::next(LogicalLine& out) {
-  out = LogicalLine{};
+  // Cleared rather than replaced: the token vector keeps its capacity from line to line.
+  out.tokens.clear();
+  out.blank_owner = false;
+  out.end_line = 0;
+  out.end_column = 0;
   int depth = 0;
   std::uint32_t open_line = 0;
   std::uint32_t open_column = 0;

@@ -24,7 +24,9 @@ ZoneLoad finish_load(const dns::Name& origin, ParseResult parsed, const std::str
   std::vector<dns::ResourceRecord> records;
   records.reserve(parsed.records.size());
   for (auto& parsed_record : parsed.records) records.push_back(std::move(parsed_record.record));
-  auto zone = Zone::build(origin, records, order);
+  // The source locations are no longer needed: free them before the Zone allocates its own.
+  std::vector<ParsedRecord>().swap(parsed.records);
+  auto zone = Zone::build(origin, std::move(records), order);
   if (!zone) {
     load.diagnostics.push_back(Diagnostic{Severity::kError, SourceLocation{file, 0, 0}, zone.error().message});
     return load;

@@ -145,7 +145,7 @@ void MasterReader::read_record(const LogicalLine& line, const Source& source) {
     if (!previous_owner_) return;
     i = 1;
   }
-  const dns::Name owner = *previous_owner_;
+  dns::Name owner = *previous_owner_;
 
   std::optional<std::uint32_t> explicit_ttl;
   bool have_class = false;
@@ -198,7 +198,8 @@ void MasterReader::read_record(const LogicalLine& line, const Source& source) {
     if (!ttl) return;
   }
   out_.records.push_back(
-      ParsedRecord{dns::ResourceRecord{owner, *type, dns::RRClass::IN, *ttl, std::move(rdata).value()}, location});
+      ParsedRecord{dns::ResourceRecord{std::move(owner), *type, dns::RRClass::IN, *ttl, std::move(rdata).value()},
+                   location});
 }
 
 std::optional<std::uint32_t> MasterReader::implicit_ttl(dns::RRType type, const dns::Rdata& rdata,

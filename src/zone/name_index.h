@@ -3,6 +3,7 @@
 // lookup allocates nothing. Built once, then read-only: thread-safe for readers.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -33,6 +34,29 @@ inline bool equal_bytes(const std::uint8_t* a, const std::uint8_t* b, std::size_
   }
   return true;
 }
+
+// A name's lowercase wire form and where each label starts, on the stack, so hashing and
+// comparing a Name against the index allocates nothing.
+struct LowerName {
+  std::array<std::uint8_t, dns::Name::kMaxWireLength> wire{};
+  std::size_t size = 0;
+  std::array<std::uint8_t, 128> labels{};
+  std::size_t label_count = 0;
+
+  explicit LowerName(const dns::Name& name) {
+    const auto& source = name.wire();
+    size = source.size();
+    for (std::size_t pos = 0; source[pos] != 0; pos += 1u + source[pos]) labels[label_count++] = static_cast<std::uint8_t>(pos);
+    for (std::size_t i = 0; i < size; ++i) wire[i] = dns::ascii_lower(source[i]);
+  }
+  std::span<const std::uint8_t> all() const { return {wire.data(), size}; }
+  // The name with only its rightmost `count` labels.
+  std::span<const std::uint8_t> suffix(std::size_t count) const {
+    if (count == 0) return {wire.data() + size - 1, 1};
+    std::size_t start = count >= label_count ? 0 : labels[label_count - count];
+    return {wire.data() + start, size - start};
+  }
+};
 
 class NameIndex {
  public:

@@ -2,7 +2,6 @@
 #include "zone/zone.h"
 
 #include <algorithm>
-#include <array>
 #include <string>
 #include <unordered_map>
 
@@ -23,28 +22,6 @@ namespace {
 constexpr std::uint32_t kEmptyBit = 0x80000000u;
 constexpr std::uint32_t kDescendantsBit = 0x40000000u;
 constexpr std::uint32_t kIndexMask = 0x3FFFFFFFu;
-
-// A name's lowercase wire form and where each label starts, on the stack.
-struct LowerName {
-  std::array<std::uint8_t, Name::kMaxWireLength> wire{};
-  std::size_t size = 0;
-  std::array<std::uint8_t, 128> labels{};
-  std::size_t label_count = 0;
-
-  explicit LowerName(const Name& name) {
-    const auto& source = name.wire();
-    size = source.size();
-    for (std::size_t pos = 0; source[pos] != 0; pos += 1u + source[pos]) labels[label_count++] = static_cast<std::uint8_t>(pos);
-    for (std::size_t i = 0; i < size; ++i) wire[i] = dns::ascii_lower(source[i]);
-  }
-  std::span<const std::uint8_t> all() const { return {wire.data(), size}; }
-  // The name with only its rightmost `count` labels.
-  std::span<const std::uint8_t> suffix(std::size_t count) const {
-    if (count == 0) return {wire.data() + size - 1, 1};
-    std::size_t start = count >= label_count ? 0 : labels[label_count - count];
-    return {wire.data() + start, size - start};
-  }
-};
 
 RRsetOrder order_for(const OrderPolicy& policy, const Name& owner) {
   for (const auto& [name, order] : policy.per_name) {
@@ -76,13 +53,21 @@ const RRset* Node::find(RRType type) const {
 
 Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, const std::vector<dns::ResourceRecord>& records,
                                                 const OrderPolicy& order, NegativeTtlMode negative) {
+  return build(origin, std::vector<dns::ResourceRecord>(records), order, negative);
+}
+
+Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<dns::ResourceRecord>&& records,
+                                                const OrderPolicy& order, NegativeTtlMode negative) {
   std::shared_ptr<Zone> zone(new Zone());
   zone->origin_ = origin;
   zone->negative_mode_ = negative;
   zone->origin_lower_ = origin.lowercased().wire();
-  std::unordered_map<Name, std::uint32_t, dns::NameHash> node_of;
-  node_of.reserve(records.size());
-  for (const auto& record : records) {
+  // Owners are found by their lowercase wire form in a table of node numbers, so grouping
+  // copies no Name; records of one owner are usually adjacent, so the last node is tried first.
+  NameIndex node_of(records.size());
+  zone->nodes_.reserve(records.size());
+  std::size_t last_node = 0;
+  for (auto& record : records) {
     if (!record.owner.is_subdomain_of(origin)) {
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("{} is outside the zone {}", record.owner.to_text(), origin.to_text()));
@@ -91,9 +76,19 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, const std::v
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("{} has meta type {}", record.owner.to_text(), dns::type_to_text(record.type)));
     }
-    auto [it, inserted] = node_of.try_emplace(record.owner, static_cast<std::uint32_t>(zone->nodes_.size()));
-    if (inserted) zone->nodes_.push_back(Node{record.owner, {}});
-    Node& node = zone->nodes_[it->second];
+    LowerName lower(record.owner);
+    if (zone->nodes_.empty() || !same_name(zone->nodes_[last_node].name, lower.all())) {
+      auto hash = hash_lower_wire(lower.all());
+      auto found = node_of.find(hash, [&](std::uint32_t value) { return same_name(zone->nodes_[value].name, lower.all()); });
+      if (found) {
+        last_node = *found;
+      } else {
+        last_node = zone->nodes_.size();
+        node_of.insert(hash, static_cast<std::uint32_t>(last_node));
+        zone->nodes_.push_back(Node{std::move(record.owner), {}});
+      }
+    }
+    Node& node = zone->nodes_[last_node];
     RRset* rrset = nullptr;
     for (auto& candidate : node.rrsets) {
       if (candidate.type == record.type) rrset = &candidate;
@@ -101,25 +96,28 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, const std::v
     if (rrset == nullptr) {
       node.rrsets.emplace_back(record.type, record.ttl);
       rrset = &node.rrsets.back();
-      rrset->order = order_for(order, record.owner);
+      rrset->order = order_for(order, node.name);
     }
     rrset->ttl = std::min(rrset->ttl, record.ttl);
-    auto canonical = dns::rdata_canonical(record.type, record.rdata);
     bool duplicate = std::any_of(rrset->rdatas.begin(), rrset->rdatas.end(), [&](const dns::Rdata& existing) {
-      return dns::rdata_canonical(record.type, existing) == canonical;
+      return dns::rdata_canonical_equal(record.type, existing, record.rdata);
     });
     if (!duplicate) {
-      rrset->rdatas.push_back(record.rdata);
+      rrset->rdatas.push_back(std::move(record.rdata));
       ++zone->record_count_;
     }
   }
+  std::vector<dns::ResourceRecord>().swap(records);
+  zone->nodes_.shrink_to_fit();
   for (auto& node : zone->nodes_) node.rrsets.shrink_to_fit();
-  auto apex = node_of.find(origin);
-  if (apex == node_of.end() || zone->nodes_[apex->second].find(RRType::SOA) == nullptr) {
+  LowerName origin_lower(origin);
+  auto apex = node_of.find(hash_lower_wire(origin_lower.all()),
+                           [&](std::uint32_t value) { return same_name(zone->nodes_[value].name, origin_lower.all()); });
+  if (!apex || zone->nodes_[*apex].find(RRType::SOA) == nullptr) {
     return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has no SOA at its apex", origin.to_text()));
   }
-  zone->apex_ = apex->second;
-  zone->soa_ = zone->nodes_[apex->second].find(RRType::SOA);
+  zone->apex_ = *apex;
+  zone->soa_ = zone->nodes_[*apex].find(RRType::SOA);
   if (zone->soa_->rdatas.size() != 1) {
     return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has more than one SOA", origin.to_text()));
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -26,6 +27,8 @@ struct RRset {
   RRset(dns::RRType type, std::uint32_t ttl) : type(type), ttl(ttl) {}
   RRset(const RRset& other)
       : type(other.type), ttl(other.ttl), rdatas(other.rdatas), order(other.order), plain(other.plain) {}
+  RRset(RRset&& other) noexcept
+      : type(other.type), ttl(other.ttl), rdatas(std::move(other.rdatas)), order(other.order), plain(other.plain) {}
   RRset& operator=(const RRset& other) {
     type = other.type;
     ttl = other.ttl;
@@ -79,6 +82,12 @@ class Zone {
   // duplicates dropped). Requires a SOA at `origin`; records outside the zone are an error.
   static base::Result<std::shared_ptr<const Zone>> build(const dns::Name& origin,
                                                          const std::vector<dns::ResourceRecord>& records,
+                                                         const OrderPolicy& order = {},
+                                                         NegativeTtlMode negative = NegativeTtlMode::kCapped);
+  // The same, taking the owners and rdata out of `records` instead of copying them; `records`
+  // is left empty with its storage freed, so a large load never holds both copies.
+  static base::Result<std::shared_ptr<const Zone>> build(const dns::Name& origin,
+                                                         std::vector<dns::ResourceRecord>&& records,
                                                          const OrderPolicy& order = {},
                                                          NegativeTtlMode negative = NegativeTtlMode::kCapped);
 

@@ -1,0 +1,93 @@
+// Tests of Zone::build from master-file text: grouping into nodes and RRsets without regard
+// to case, duplicate removal on canonical rdata, the lowest-TTL rule and the name index.
+#include "zone/zone.h"
+
+#include <gtest/gtest.h>
+
+#include "zone/parse_test_support.h"
+
+namespace cutover::zone {
+namespace {
+
+constexpr const char* kApex =
+    "$TTL 300\n"
+    "@ SOA ns hostmaster 1 3600 600 86400 300\n"
+    "@ NS ns\n"
+    "ns A 192.0.2.1\n";
+
+std::vector<dns::ResourceRecord> records_of(const std::string& text) {
+  auto parsed = test::parse(std::string(kApex) + text);
+  EXPECT_TRUE(parsed.diagnostics.empty());
+  std::vector<dns::ResourceRecord> records;
+  for (auto& parsed_record : parsed.records) records.push_back(parsed_record.record);
+  return records;
+}
+
+std::shared_ptr<const Zone> build(const std::string& text) {
+  auto zone = Zone::build(test::test_origin(), records_of(text));
+  EXPECT_TRUE(zone) << zone.error().message;
+  return zone ? *zone : nullptr;
+}
+
+const RRset& rrset(const Zone& zone, const char* owner, dns::RRType type) {
+  const Node* node = zone.find(*dns::Name::from_text(owner));
+  EXPECT_NE(node, nullptr) << owner;
+  static const RRset kNone;
+  const RRset* found = node != nullptr ? node->find(type) : nullptr;
+  return found != nullptr ? *found : kNone;
+}
+
+TEST(ZoneBuild, OwnersDifferingOnlyInCaseShareOneNode) {
+  auto zone = build("www A 192.0.2.2\nWWW A 192.0.2.3\nWww AAAA 2001:db8::1\n");
+  EXPECT_EQ(zone->node_count(), 3u);  // apex, ns, www
+  EXPECT_EQ(rrset(*zone, "wWw.example.test.", dns::RRType::A).rdatas.size(), 2u);
+  EXPECT_EQ(rrset(*zone, "www.example.test.", dns::RRType::AAAA).rdatas.size(), 1u);
+}
+
+TEST(ZoneBuild, DuplicatesDifferingInNameCaseOrEscapesAreDropped) {
+  auto zone = build(
+      "www MX 10 Mail.Example.Test.\nwww MX 10 mail.example.test.\nwww MX 20 mail.example.test.\n"
+      "www TXT \"abc\"\nwww TXT a\\098c\nwww TXT \"ABC\"\n"
+      "www A 192.0.2.9\nwww A 192.0.2.9\n");
+  const RRset& mx = rrset(*zone, "www.example.test.", dns::RRType::MX);
+  ASSERT_EQ(mx.rdatas.size(), 2u);
+  // The first spelling is the one kept.
+  EXPECT_EQ(dns::rdata_to_text(dns::RRType::MX, mx.rdatas[0]), "10 Mail.Example.Test.");
+  // TXT keeps its case: "ABC" is different data.
+  EXPECT_EQ(rrset(*zone, "www.example.test.", dns::RRType::TXT).rdatas.size(), 2u);
+  EXPECT_EQ(rrset(*zone, "www.example.test.", dns::RRType::A).rdatas.size(), 1u);
+  EXPECT_EQ(zone->record_count(), 3u + 2u + 2u + 1u);  // SOA, NS and ns A, then the distinct ones above
+}
+
+TEST(ZoneBuild, LowestTtlOfAnRRsetWins) {
+  auto zone = build("www 600 A 192.0.2.2\nwww 60 A 192.0.2.3\nwww 900 A 192.0.2.3\n");
+  const RRset& a = rrset(*zone, "www.example.test.", dns::RRType::A);
+  EXPECT_EQ(a.ttl, 60u);
+  EXPECT_EQ(a.rdatas.size(), 2u);
+}
+
+TEST(ZoneBuild, TakingRecordsLeavesTheVectorEmptyAndGivesTheSameZone) {
+  auto records = records_of("www A 192.0.2.2\na.b.c A 192.0.2.4\n");
+  auto copied = Zone::build(test::test_origin(), static_cast<const std::vector<dns::ResourceRecord>&>(records));
+  auto taken = Zone::build(test::test_origin(), std::move(records));
+  ASSERT_TRUE(copied);
+  ASSERT_TRUE(taken);
+  EXPECT_TRUE(records.empty());  // NOLINT(bugprone-use-after-move): the documented postcondition
+  EXPECT_EQ((*copied)->records().size(), (*taken)->records().size());
+  EXPECT_EQ((*taken)->empty_non_terminals().size(), 2u);  // c and b.c
+  EXPECT_TRUE((*taken)->has_descendants(*dns::Name::from_text("C.example.test.")));
+  EXPECT_NE((*taken)->find(*dns::Name::from_text("A.B.C.example.test.")), nullptr);
+}
+
+TEST(ZoneBuild, NeedsTheApexSoaWhateverItsCase) {
+  auto records = records_of("");
+  records.front().owner = *dns::Name::from_text("EXAMPLE.Test.");
+  auto zone = Zone::build(test::test_origin(), records);
+  ASSERT_TRUE(zone);
+  EXPECT_EQ((*zone)->soa_fields().serial, 1u);
+  records.erase(records.begin());
+  EXPECT_FALSE(Zone::build(test::test_origin(), records));
+}
+
+}  // namespace
+}  // namespace cutover::zone

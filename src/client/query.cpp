@@ -201,7 +201,11 @@ Result<QueryResult> query(const net::SocketAddress& server, const dns::Name& nam
 
 Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Message& request,
                              const QueryOptions& options) {
-  auto wire = dns::encode_message(request);
+  return exchange(server, request, dns::encode_message(request), options);
+}
+
+Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Message& request,
+                             const std::vector<std::uint8_t>& wire, const QueryOptions& options) {
   if (options.tcp) return exchange_tcp(server, request, wire, options.timeout);
   Result<QueryResult> last = make_error(ErrorCode::kInvalidArgument, "tries must be at least 1");
   for (int attempt = 0; attempt < options.tries; ++attempt) {

@@ -46,6 +46,9 @@ base::Result<QueryResult> query(const net::SocketAddress& server, const dns::Nam
 // Sends a prepared message (its ID and question are what the reply is matched against).
 base::Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Message& request,
                                    const QueryOptions& options = {});
+// The same with `request` already encoded as `wire` (e.g. TSIG-signed after encoding).
+base::Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Message& request,
+                                   const std::vector<std::uint8_t>& wire, const QueryOptions& options);
 
 // Told each matching reply of a stream; returns true when it has read enough, or an error
 // that ends the exchange with that error.

@@ -67,19 +67,20 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
   std::shared_ptr<WritesService> service(new WritesService(server, logger));
   if (!has_replication(config)) return nullptr;
   std::map<std::string, config::ZoneReplicationConfig> settings;
-  std::map<std::string, std::vector<net::SocketAddress>> targets;
+  std::map<std::string, xfr::NotifyTargets> targets;
   tsig::KeyRing keys = key_ring(config);
   std::map<std::string, std::vector<dns::Name>> allow_update;
   for (const auto& zone : config.zones) {
     std::string key = store::zone_key(zone.origin);
     const auto& r = zone.replication;
-    if (!r.transfer_key.empty()) known_key(keys, key, r.transfer_key);
+    std::optional<tsig::Key> transfer_key;
+    if (!r.transfer_key.empty()) transfer_key = *keys.find(known_key(keys, key, r.transfer_key));
     if (r.primary && !r.allow_update.empty()) {
       throw config::ConfigError("zone " + key + ": allow-update on a secondary zone; send updates to its primary");
     }
     for (const auto& name : r.allow_update) allow_update[key].push_back(known_key(keys, key, name));
     settings[key] = zone.replication;
-    if (!zone.replication.notify.empty()) targets[key] = zone.replication.notify;
+    if (!r.notify.empty()) targets[key] = xfr::NotifyTargets{r.notify, transfer_key};
   }
   service->notifier_ = std::make_unique<xfr::Notifier>(std::move(targets), logger);
   auto secondary_zones = secondary_zones_of(config, keys);

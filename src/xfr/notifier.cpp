@@ -2,9 +2,12 @@
 #include "xfr/notifier.h"
 
 #include <algorithm>
+#include <ctime>
 
 #include "client/query.h"
+#include "dns/message.h"
 #include "store/store.h"
+#include "tsig/tsig.h"
 
 namespace cutover::xfr {
 namespace {
@@ -12,9 +15,29 @@ namespace {
 constexpr int kAttempts = 5;  // RFC 1996 §3.6 leaves the count to us
 constexpr std::chrono::milliseconds kTimeout{1000};
 
+std::uint64_t unix_now() { return static_cast<std::uint64_t>(std::time(nullptr)); }
+
+// One NOTIFY and its reply. With a key the NOTIFY is signed and the reply must verify: an
+// unsigned or badly signed reply does not count as an acknowledgement (RFC 8945 §5.3.1).
+base::Status notify_once(const net::SocketAddress& target, const dns::Message& message,
+                         const std::optional<tsig::Key>& key, const client::QueryOptions& options) {
+  if (!key) {
+    auto reply = client::exchange(target, message, options);
+    if (!reply) return reply.error();
+    return {};
+  }
+  std::vector<std::uint8_t> wire = dns::encode_message(message);
+  tsig::ResponseVerifier verifier(*key, tsig::sign_request(wire, *key, unix_now()));
+  auto reply = client::exchange(target, message, wire, options);
+  if (!reply) return reply.error();
+  if (auto verified = verifier.verify(reply->wire, unix_now()); !verified) return verified.error();
+  if (!verifier.complete()) return base::make_error(base::ErrorCode::kInvalidArgument, "NOTIFY reply is not TSIG-signed");
+  return {};
+}
+
 }  // namespace
 
-Notifier::Notifier(std::map<std::string, std::vector<net::SocketAddress>> targets, base::Logger& logger)
+Notifier::Notifier(std::map<std::string, NotifyTargets> targets, base::Logger& logger)
     : targets_(std::move(targets)), logger_(logger) {}
 
 Notifier::~Notifier() { stop(); }
@@ -68,7 +91,8 @@ void Notifier::send_all(const Pending& pending) {
   client::QueryOptions options;
   options.timeout = kTimeout;
   options.edns = false;
-  for (const auto& target : targets_.at(store::zone_key(pending.zone))) {
+  const NotifyTargets& targets = targets_.at(store::zone_key(pending.zone));
+  for (const auto& target : targets.addresses) {
     std::string peer = net::format_address(target.storage);
     bool acknowledged = false;
     for (int attempt = 1; attempt <= kAttempts && !acknowledged; ++attempt) {
@@ -77,7 +101,7 @@ void Notifier::send_all(const Pending& pending) {
         if (stopping_) return;
       }
       message.header.id = static_cast<std::uint16_t>(pending.serial * 31U + static_cast<std::uint32_t>(attempt));
-      auto reply = client::exchange(target, message, options);
+      auto reply = notify_once(target, message, targets.key, options);
       acknowledged = reply.ok();
       if (!acknowledged) {
         logger_.warn("xfr.notify_retry", {{"zone", pending.zone.to_text()}, {"target", peer},

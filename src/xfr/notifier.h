@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,13 +15,21 @@
 #include "base/log.h"
 #include "dns/name.h"
 #include "net/address.h"
+#include "tsig/key.h"
 
 namespace cutover::xfr {
 
+// Where one zone's NOTIFYs go, and the key that signs them (the zone's transfer-key, so a
+// secondary that pulls with that key can tell the NOTIFY is its primary's, RFC 8945 §5).
+struct NotifyTargets {
+  std::vector<net::SocketAddress> addresses;
+  std::optional<tsig::Key> key;
+};
+
 class Notifier {
  public:
-  // `targets` maps a zone origin (lowercased text) to the addresses to notify.
-  Notifier(std::map<std::string, std::vector<net::SocketAddress>> targets, base::Logger& logger);
+  // `targets` maps a zone origin (lowercased text) to where its NOTIFYs go.
+  Notifier(std::map<std::string, NotifyTargets> targets, base::Logger& logger);
   ~Notifier();
   Notifier(const Notifier&) = delete;
   Notifier& operator=(const Notifier&) = delete;
@@ -37,7 +46,7 @@ class Notifier {
   void run();
   void send_all(const Pending& pending);
 
-  std::map<std::string, std::vector<net::SocketAddress>> targets_;
+  std::map<std::string, NotifyTargets> targets_;
   base::Logger& logger_;
   std::mutex mutex_;
   std::condition_variable wake_;

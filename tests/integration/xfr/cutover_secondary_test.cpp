@@ -2,7 +2,8 @@
 // IXFR after a write), of real NSD and Knot primaries (NOTIFY after a zone file change),
 // SOA EXPIRE turning answers into SERVFAIL until the primary is back, and a transfer over
 // max-transfer-bytes aborted with the old copy still served, TSIG-signed pulls (primary-key)
-// from a cutover and an NSD primary that require the key, and writes to a secondary refused.
+// from a cutover and an NSD primary that require the key, a NOTIFY signed with that key acted
+// on, and writes to a secondary refused.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -168,6 +169,32 @@ TEST(CutoverSecondaryTest, PullsWithTsigAndAWrongKeyGetsNothing) {
   EXPECT_NE(wrong->log().find("BADSIG"), std::string::npos) << wrong->log();
   EXPECT_EQ(ask(wrong->port(), "www.example.test.", dns::RRType::A).rcode, dns::Rcode::kServFail);
   EXPECT_EQ(count_occurrences(wrong->log(), "secondary.transferred"), 0u);
+}
+
+// A primary with a transfer-key signs the NOTIFY it sends with it, so a secondary that pulls
+// with that key (and so only acts on NOTIFYs signed with it) follows a write at once, long
+// before the SOA refresh of an hour would bring it.
+TEST(CutoverSecondaryTest, FollowsASignedNotifyFromItsPrimary) {
+  std::string dir = make_temp_dir("cutover-secondary-signed-notify");
+  std::uint16_t secondary_port = free_port();
+  write_file(dir + "/zone.db", xfr_zone(10, "192.0.2.10"));
+  write_file(dir + "/config.yaml",
+             fmt::format("control:\n  listen: 127.0.0.1:0\n{}  journal: journal.db\nzones:\n"
+                         "  - origin: example.test\n    file: zone.db\n    allow-transfer: [127.0.0.1]\n"
+                         "    transfer-key: xfer-key\n    notify: [127.0.0.1:{}]\n",
+                         key_config(kTransferSecret), secondary_port));
+  CutoverServer primary(ServerSpec{{}, dir + "/config.yaml", "example.test.", 0, {}, {}});
+  ASSERT_TRUE(primary.wait_for_log("control.listen"));
+  std::filesystem::create_directories(dir + "/secondary");
+  auto secondary = start_secondary(dir + "/secondary", secondary_port,
+                                   key_config(kTransferSecret) + secondary_config(primary.port(), "    primary-key: xfer-key\n"));
+  ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "192.0.2.10"); })) << secondary->log();
+
+  ASSERT_EQ(set_www(control_port_of(primary), "198.51.100.9").exit_code, 0);
+  ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "198.51.100.9"); })) << secondary->log();
+  EXPECT_TRUE(secondary->wait_for_log("xfr.notify_received")) << secondary->log();
+  EXPECT_EQ(count_occurrences(secondary->log(), "xfr.notify_refused"), 0u) << secondary->log();
+  EXPECT_TRUE(primary.wait_for_log("xfr.notify_sent")) << primary.log();
 }
 
 // The same against an independent TSIG implementation: NSD provides the zone only to the key.

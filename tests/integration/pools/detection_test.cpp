@@ -127,7 +127,12 @@ TEST_P(BlackholedDetection, BlackholedPrimaryLeavesTheAnswerWithinTheWindow) {
   std::printf("[ detection ] blackholed primary: I=%d ms F=%d T=%d ms: D measured %.3f s, formula [%.3f, %.3f] s\n",
               timing.interval_ms, timing.fall, timing.timeout_ms, measured, timing.d_min(), timing.d_max());
   ASSERT_GT(measured, 0) << server.server().log();
-  EXPECT_GE(measured, timing.d_min() - 0.05);
+  // Under CPU load a probe due just before t0 can send its SYN after the address is gone and
+  // count as the first failure (seen once under ctest -j2: D = 2.16 s for D_min = 2.5 s). The
+  // slack stays well under one interval, so a checker that needed one failure fewer than F
+  // would still fail this.
+  constexpr double kLateProbeSlack = 0.4;
+  EXPECT_GE(measured, timing.d_min() - kLateProbeSlack);
   EXPECT_LE(measured, timing.d_max() + 0.5);
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "auth/lookup.h"
+#include "dns/answer_record.h"
 #include "dns/message.h"
 #include "pool/pool_answers.h"
 
@@ -193,7 +194,7 @@ void put_pool_records(const pool::EncodedFamily& encoded, std::size_t first, std
   std::size_t at = response.size();
   append(response, encoded.records.data() + first * encoded.record_size, count * encoded.record_size);
   if (ttl == encoded_ttl) return;
-  for (std::size_t i = 0; i < count; ++i) write_u32(response.data() + at + i * encoded.record_size + pool::kEncodedTtlOffset, ttl);
+  for (std::size_t i = 0; i < count; ++i) write_u32(response.data() + at + i * encoded.record_size + dns::kAnswerRecordTtlOffset, ttl);
 }
 
 // A pool name: the snapshot's pre-encoded answer (rotated, or drawn per query), NODATA for

@@ -7,33 +7,25 @@
 #include <limits>
 
 #include "base/bytes.h"
-#include "dns/message.h"
+#include "dns/answer_record.h"
 
 namespace cutover::auth {
 namespace {
 
 constexpr std::uint16_t kGeneralCount = 0xFFFF;
-constexpr std::size_t kRecordHeader = 12;  // owner pointer, type, class, TTL, rdata length
 
 std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
 
 std::size_t encoded_size(const zone::RRset& rrset) {
   std::size_t size = 0;
-  for (const auto& rdata : rrset.rdatas) size += kRecordHeader + rdata.size();
+  for (const auto& rdata : rrset.rdatas) size += dns::kAnswerRecordHeader + rdata.size();
   return size;
 }
 
 // The RRset's answer records, exactly as the general encoder writes them after a question
 // for the owner: every owner a pointer to the question name.
 void put_records(base::ByteWriter& out, const zone::RRset& rrset) {
-  for (const auto& rdata : rrset.rdatas) {
-    out.write_u16(0xC000 | dns::kHeaderSize);
-    out.write_u16(static_cast<std::uint16_t>(rrset.type));
-    out.write_u16(static_cast<std::uint16_t>(dns::RRClass::IN));
-    out.write_u32(rrset.ttl);
-    out.write_u16(static_cast<std::uint16_t>(rdata.size()));
-    out.write_bytes(rdata);
-  }
+  for (const auto& rdata : rrset.rdatas) dns::write_answer_record(out, rrset.type, rrset.ttl, rdata);
 }
 
 bool has_cname(const zone::Node& node) {

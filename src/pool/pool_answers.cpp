@@ -6,21 +6,10 @@
 #include <random>
 
 #include "base/bytes.h"
+#include "dns/answer_record.h"
 
 namespace cutover::pool {
 namespace {
-
-constexpr std::uint16_t kQuestionPointer = 0xC000 | 12;  // the question name right after the header
-constexpr std::size_t kRecordHeader = 12;                 // pointer, type, class, TTL, rdata length
-
-void put_record(base::ByteWriter& out, dns::RRType type, std::uint32_t ttl, const dns::Rdata& rdata) {
-  out.write_u16(kQuestionPointer);
-  out.write_u16(static_cast<std::uint16_t>(type));
-  out.write_u16(static_cast<std::uint16_t>(dns::RRClass::IN));
-  out.write_u32(ttl);
-  out.write_u16(static_cast<std::uint16_t>(rdata.size()));
-  out.write_bytes(rdata);
-}
 
 // Fixed answers repeat their members (but the last) so every rotation is one slice. Left
 // unencodable (record_size 0) when sizes differ or the arithmetic would not fit 16 bits.
@@ -34,8 +23,8 @@ EncodedFamily encode_family(const FamilyAnswer& family, std::uint32_t ttl) {
   }
   base::ByteWriter out(encoded.records);
   std::size_t copies = family.per_query == 0 ? 2 * members.size() - 1 : members.size();
-  for (std::size_t i = 0; i < copies; ++i) put_record(out, family.type, ttl, members[i % members.size()]);
-  encoded.record_size = static_cast<std::uint16_t>(kRecordHeader + rdata_size);
+  for (std::size_t i = 0; i < copies; ++i) dns::write_answer_record(out, family.type, ttl, members[i % members.size()]);
+  encoded.record_size = static_cast<std::uint16_t>(dns::kAnswerRecordHeader + rdata_size);
   encoded.count = static_cast<std::uint16_t>(members.size());
   return encoded;
 }

@@ -1,7 +1,7 @@
 // PoolAnswers: the immutable snapshot the answer engine reads for names owned by pools:
 // per pool and address family the current answer, pre-built as an RRset (or, for weighted
-// pools, the weighted draw) and pre-encoded for the answer fast path. Rebuilt and swapped whole on every health change, so the next
-// query sees it. Reading and select_records() are thread-safe and never throw.
+// pools, the weighted draw) and pre-encoded for the answer fast path. Rebuilt and swapped
+// whole on every health change, so the next query sees it. Reading and select_records() are thread-safe and never throw.
 #pragma once
 
 #include <atomic>
@@ -82,8 +82,6 @@ struct EncodedPool {
 
 // Larger answers (and draws) are left to the general path; the fast path's draw scratch fits this.
 constexpr std::size_t kMaxEncodedMembers = 64;
-// Offset of the TTL inside an encoded record (after pointer, type and class).
-constexpr std::size_t kEncodedTtlOffset = 6;
 
 // The records of one family for one query: either the pre-built RRset or a fresh draw.
 struct PoolRecords {

@@ -1,7 +1,6 @@
 // SOA queries and transfer requests to the primary, over the stub client.
 #include "secondary/puller.h"
 
-#include <chrono>
 #include <random>
 
 #include <fmt/format.h>
@@ -15,11 +14,6 @@ namespace {
 
 using base::ErrorCode;
 using base::make_error;
-
-std::uint64_t unix_seconds() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-}
 
 std::uint16_t random_id() {
   thread_local std::mt19937 generator{std::random_device{}()};
@@ -38,12 +32,12 @@ base::Result<client::QueryResult> ask_soa(const net::SocketAddress& primary, con
   request.header.id = random_id();
   request.questions.push_back({origin, dns::RRType::SOA, dns::RRClass::IN});
   std::vector<std::uint8_t> wire = dns::encode_message(request);
-  tsig::ResponseVerifier verifier(*options.key, tsig::sign_request(wire, *options.key, unix_seconds()));
+  tsig::ResponseVerifier verifier(*options.key, tsig::sign_request(wire, *options.key, tsig::unix_now()));
   query_options.tcp = true;
   std::optional<client::QueryResult> answer;
   auto exchanged = client::exchange_stream(primary, request, wire, query_options,
                                            [&](client::QueryResult reply) -> base::Result<bool> {
-    if (auto verified = verifier.verify(reply.wire, unix_seconds()); !verified) {
+    if (auto verified = verifier.verify(reply.wire, tsig::unix_now()); !verified) {
       return make_error(verified.error().code, "SOA reply: " + verified.error().message);
     }
     answer = std::move(reply);
@@ -86,11 +80,11 @@ base::Result<Transfer> request_transfer(const net::SocketAddress& primary, const
   TransferReader reader(origin, type, options.max_bytes);
   std::vector<std::uint8_t> wire = dns::encode_message(request);
   std::optional<tsig::ResponseVerifier> verifier;
-  if (options.key) verifier.emplace(*options.key, tsig::sign_request(wire, *options.key, unix_seconds()));
+  if (options.key) verifier.emplace(*options.key, tsig::sign_request(wire, *options.key, tsig::unix_now()));
   auto streamed = client::exchange_stream(primary, request, wire, query_options,
                                           [&reader, &verifier](client::QueryResult reply) -> base::Result<bool> {
     if (verifier) {
-      if (auto verified = verifier->verify(reply.wire, unix_seconds()); !verified) {
+      if (auto verified = verifier->verify(reply.wire, tsig::unix_now()); !verified) {
         return make_error(verified.error().code, "transfer reply: " + verified.error().message);
       }
     }

@@ -1,6 +1,8 @@
 // Request verification, response signing and response verification (RFC 8945 §5).
 #include "tsig/tsig.h"
 
+#include <ctime>
+
 #include "base/bytes.h"
 #include "tsig/mac.h"
 
@@ -30,6 +32,8 @@ std::vector<std::uint8_t> time_other_data(std::uint64_t now) {
 }
 
 }  // namespace
+
+std::uint64_t unix_now() { return static_cast<std::uint64_t>(std::time(nullptr)); }
 
 std::string tsig_error_text(std::uint16_t error) {
   switch (static_cast<TsigError>(error)) {

@@ -68,6 +68,9 @@ class ResponseSigner {
   bool first_ = true;
 };
 
+// The wall-clock time TSIG signs and checks against: seconds since the Unix epoch (§4.2).
+std::uint64_t unix_now();
+
 // Appends a TSIG signed with `key` (fudge 300, the message's ID as original ID) and returns
 // the request MAC, which the response's verification needs.
 std::vector<std::uint8_t> sign_request(std::vector<std::uint8_t>& request, const Key& key, std::uint64_t now);

@@ -2,7 +2,6 @@
 #include "update/handler.h"
 
 #include <algorithm>
-#include <ctime>
 
 #include <fmt/format.h>
 
@@ -57,7 +56,7 @@ UpdateHandler::UpdateHandler(store::Store* store, tsig::KeyRing keys,
       keys_(std::move(keys)),
       allow_update_(std::move(allow_update)),
       logger_(logger),
-      clock_(clock ? std::move(clock) : Clock([] { return static_cast<std::uint64_t>(std::time(nullptr)); })) {}
+      clock_(clock ? std::move(clock) : Clock(tsig::unix_now)) {}
 
 std::vector<std::uint8_t> UpdateHandler::handle(std::span<const std::uint8_t> request, const std::string& client) const {
   auto header = dns::parse_header(request);

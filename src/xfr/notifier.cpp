@@ -2,7 +2,6 @@
 #include "xfr/notifier.h"
 
 #include <algorithm>
-#include <ctime>
 
 #include "client/query.h"
 #include "dns/message.h"
@@ -15,8 +14,6 @@ namespace {
 constexpr int kAttempts = 5;  // RFC 1996 §3.6 leaves the count to us
 constexpr std::chrono::milliseconds kTimeout{1000};
 
-std::uint64_t unix_now() { return static_cast<std::uint64_t>(std::time(nullptr)); }
-
 // One NOTIFY and its reply. With a key the NOTIFY is signed and the reply must verify: an
 // unsigned or badly signed reply does not count as an acknowledgement (RFC 8945 §5.3.1).
 base::Status notify_once(const net::SocketAddress& target, const dns::Message& message,
@@ -27,10 +24,10 @@ base::Status notify_once(const net::SocketAddress& target, const dns::Message& m
     return {};
   }
   std::vector<std::uint8_t> wire = dns::encode_message(message);
-  tsig::ResponseVerifier verifier(*key, tsig::sign_request(wire, *key, unix_now()));
+  tsig::ResponseVerifier verifier(*key, tsig::sign_request(wire, *key, tsig::unix_now()));
   auto reply = client::exchange(target, message, wire, options);
   if (!reply) return reply.error();
-  if (auto verified = verifier.verify(reply->wire, unix_now()); !verified) return verified.error();
+  if (auto verified = verifier.verify(reply->wire, tsig::unix_now()); !verified) return verified.error();
   if (!verifier.complete()) return base::make_error(base::ErrorCode::kInvalidArgument, "NOTIFY reply is not TSIG-signed");
   return {};
 }

@@ -4,7 +4,6 @@
 #include <netinet/in.h>
 
 #include <cstring>
-#include <ctime>
 
 #include "net/address.h"
 
@@ -83,7 +82,7 @@ Intercept Responder::handle(std::span<const std::uint8_t> query, net::Transport 
     return Intercept::kDrop;
   }
   if (message->questions.size() != 1) return Intercept::kContinue;
-  auto now = static_cast<std::uint64_t>(std::time(nullptr));
+  std::uint64_t now = tsig::unix_now();
   tsig::RequestContext signed_by;
   const auto* config = settings(message->questions.front().name);
   bool notify_request = opcode == dns::Opcode::kNotify;
@@ -100,7 +99,7 @@ Intercept Responder::handle(std::span<const std::uint8_t> query, net::Transport 
 }
 
 Intercept Responder::signed_soa(std::span<const std::uint8_t> query, Messages& responses) const {
-  auto now = static_cast<std::uint64_t>(std::time(nullptr));
+  std::uint64_t now = tsig::unix_now();
   auto context = tsig::verify_request(query, keys_, now);
   auto located = tsig::locate_tsig(query);
   if (!context || !context->signed_request || !located || !*located) return Intercept::kContinue;

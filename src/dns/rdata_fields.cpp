@@ -92,10 +92,9 @@ Status number_from_text(FieldKind kind, const TextToken& token, std::size_t inde
 
 Status address_from_text(FieldKind kind, const TextToken& token, std::size_t index, Rdata& out) {
   std::uint8_t bytes[16];
-  int family = kind == FieldKind::kIpv4 ? AF_INET : AF_INET6;
-  if (inet_pton(family, token.text.c_str(), bytes) != 1) {
-    return token_error(index, fmt::format("bad address '{}'", token.text));
-  }
+  bool ok = kind == FieldKind::kIpv4 ? parse_ipv4(token.text, std::span<std::uint8_t, 4>(bytes, 4))
+                                     : inet_pton(AF_INET6, token.text.c_str(), bytes) == 1;
+  if (!ok) return token_error(index, fmt::format("bad address '{}'", token.text));
   out.insert(out.end(), bytes, bytes + fixed_width(kind));
   return {};
 }

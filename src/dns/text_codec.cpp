@@ -97,6 +97,30 @@ std::optional<std::uint32_t> parse_decimal(std::string_view text, std::uint32_t 
   return static_cast<std::uint32_t>(value);
 }
 
+bool parse_ipv4(std::string_view text, std::span<std::uint8_t, 4> out) {
+  // Every zone has many A records and inet_pton needs a NUL-terminated copy and handles
+  // more than this, so it is parsed here; the rules are inet_pton's (glibc inet_pton4).
+  std::size_t octet = 0;
+  unsigned value = 0;
+  std::size_t digits = 0;
+  for (char c : text) {
+    if (is_digit(c)) {
+      if (digits == 1 && value == 0) return false;  // a leading zero
+      value = value * 10 + static_cast<unsigned>(c - '0');
+      if (value > 255) return false;
+      ++digits;
+      continue;
+    }
+    if (c != '.' || digits == 0 || octet == 3) return false;
+    out[octet++] = static_cast<std::uint8_t>(value);
+    value = 0;
+    digits = 0;
+  }
+  if (digits == 0 || octet != 3) return false;
+  out[3] = static_cast<std::uint8_t>(value);
+  return true;
+}
+
 std::optional<std::uint32_t> parse_period(std::string_view text) {
   if (auto plain = parse_decimal(text, UINT32_MAX)) return plain;
   if (text.empty()) return std::nullopt;

@@ -22,6 +22,10 @@ void append_quoted(std::span<const std::uint8_t> bytes, std::string& out);
 // Plain decimal digits only, no sign, at most `max`.
 std::optional<std::uint32_t> parse_decimal(std::string_view text, std::uint32_t max);
 
+// Dotted-quad IPv4 address with exactly what inet_pton(AF_INET) accepts: four decimal
+// octets of at most 255, no leading zeros; writes the address in network order.
+bool parse_ipv4(std::string_view text, std::span<std::uint8_t, 4> out);
+
 // A decimal number of seconds, or BIND units such as 1w2d3h4m5s (any case).
 std::optional<std::uint32_t> parse_period(std::string_view text);
 

@@ -2,6 +2,10 @@
 // numbers, BIND periods and RRSIG times.
 #include "dns/text_codec.h"
 
+#include <arpa/inet.h>
+
+#include <cstring>
+
 #include <gtest/gtest.h>
 
 #include "dns/base_encoding.h"
@@ -77,6 +81,23 @@ TEST(Escapes, DecodeAndQuote) {
   std::string quoted;
   append_quoted(bytes("a\"b\\c\x01\x7f d"), quoted);
   EXPECT_EQ(quoted, "\"a\\\"b\\\\c\\001\\127 d\"");
+}
+
+TEST(Numbers, Ipv4AcceptsExactlyWhatInetPtonDoes) {
+  // The zone parser's own dotted-quad reader must agree with inet_pton(AF_INET).
+  for (std::string_view text :
+       {"0.0.0.0", "192.0.2.1", "255.255.255.255", "10.0.0.10", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4",
+        "1.2.3.04", "1..2.3", ".1.2.3", "1.2.3.", "1.2.3.4 ", "", "1.2.3.a", "1.2.3.-4", "1000.1.1.1", "0x1.2.3.4",
+        "1.2.3.255", "1.2.3.300", "00.0.0.0", "0.0.0.00", "1.2.3.4/24"}) {
+    std::uint8_t expected[4] = {};
+    std::string terminated(text);
+    bool libc_ok = inet_pton(AF_INET, terminated.c_str(), expected) == 1;
+    std::uint8_t parsed[4] = {};
+    EXPECT_EQ(parse_ipv4(text, parsed), libc_ok) << text;
+    if (libc_ok) {
+      EXPECT_EQ(std::memcmp(parsed, expected, 4), 0) << text;
+    }
+  }
 }
 
 TEST(Numbers, DecimalAndPeriod) {

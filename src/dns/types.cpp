@@ -32,6 +32,16 @@ constexpr std::array kTypeNames{
     TypeName{RRType::CAA, "CAA"},
 };
 
+struct ClassName {
+  RRClass klass;
+  std::string_view name;
+};
+
+constexpr std::array kClassNames{
+    ClassName{RRClass::IN, "IN"},     ClassName{RRClass::CH, "CH"},   ClassName{RRClass::HS, "HS"},
+    ClassName{RRClass::NONE, "NONE"}, ClassName{RRClass::ANY, "ANY"},
+};
+
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -70,19 +80,16 @@ std::optional<RRType> type_from_text(std::string_view text) {
 }
 
 std::string class_to_text(RRClass klass) {
-  switch (klass) {
-    case RRClass::IN: return "IN";
-    case RRClass::CH: return "CH";
-    case RRClass::HS: return "HS";
-    case RRClass::NONE: return "NONE";
-    case RRClass::ANY: return "ANY";
+  for (const auto& entry : kClassNames) {
+    if (entry.klass == klass) return std::string(entry.name);
   }
   return fmt::format("CLASS{}", static_cast<unsigned>(klass));
 }
 
 std::optional<RRClass> class_from_text(std::string_view text) {
-  for (RRClass klass : {RRClass::IN, RRClass::CH, RRClass::HS, RRClass::NONE, RRClass::ANY}) {
-    if (iequals(class_to_text(klass), text)) return klass;
+  // The zone parser asks this of every record's type token too, so no string is built here.
+  for (const auto& entry : kClassNames) {
+    if (iequals(entry.name, text)) return entry.klass;
   }
   if (auto number = parse_generic(text, "CLASS")) return static_cast<RRClass>(*number);
   return std::nullopt;

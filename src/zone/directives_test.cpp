@@ -1,8 +1,14 @@
 // Unit tests for $ORIGIN, $TTL and $INCLUDE: origins, restoring state after an include,
 // relative paths, cycles and the depth limit. Include tests write files to a temp dir.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -40,6 +46,36 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+TEST(MasterFile, ReadsAFileWhoseSizeIsNotKnownAhead) {
+  // A FIFO reports size 0, so the reader must grow its buffer over many read() calls.
+  TempDir dir;
+  std::string fifo = dir.write("unused", "") + ".fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string text = "$TTL 60\n";
+  for (int i = 0; i < 5000; ++i) text += fmt::format("h{} A 192.0.2.{}\n", i, i % 256);
+  std::thread writer([&] {
+    // Non-blocking open fails until the parser opens the reading end; bounded retries.
+    int fd = -1;
+    for (int attempt = 0; attempt < 5000 && fd < 0; ++attempt) {
+      fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+      if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (fd < 0) return;
+    ::fcntl(fd, F_SETFL, 0);
+    for (std::size_t done = 0; done < text.size();) {
+      ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
+      if (wrote <= 0) break;
+      done += static_cast<std::size_t>(wrote);
+    }
+    ::close(fd);
+  });
+  auto result = parse_master_file(test::test_origin(), fifo);
+  writer.join();
+  EXPECT_THAT(result.diagnostics, IsEmpty());
+  ASSERT_EQ(result.records.size(), 5000u);
+  EXPECT_EQ(record_lines(result).back(), "h4999.example.test. 60 A 192.0.2.135");
+}
 
 TEST(Directives, OriginAbsoluteRelativeAndCaseInsensitive) {
   auto result = parse("$TTL 60\n$ORIGIN sub.example.test.\na A 192.0.2.1\n$ORIGIN deeper\nb A 192.0.2.2\n"

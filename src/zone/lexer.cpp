@@ -1,14 +1,31 @@
 // Master-file lexer: comments, quoted strings, escapes and parenthesised continuation.
-// Escapes are kept verbatim in token text; the name and rdata parsers decode them.
+// Escapes are kept verbatim in token text; the name and rdata parsers decode them. Every
+// token is therefore one contiguous run of the source, found by scanning and copied once.
 #include "zone/lexer.h"
 
+#include <array>
+#include <cstring>
 #include <utility>
 
 namespace cutover::zone {
+namespace {
 
-bool is_word_delimiter(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ';' || c == '(' || c == ')' || c == '"';
-}
+// What a byte means inside an unquoted word. The lexer looks at nearly every byte of a
+// zone file, so this is a table rather than a chain of comparisons.
+enum class WordByte : std::uint8_t { kOrdinary, kDelimiter, kBackslash };
+
+constexpr std::array<WordByte, 256> kWordBytes = [] {
+  std::array<WordByte, 256> table{};
+  for (char c : std::string_view(" \t\r\n;()\"")) table[static_cast<unsigned char>(c)] = WordByte::kDelimiter;
+  table['\\'] = WordByte::kBackslash;
+  return table;
+}();
+
+WordByte word_byte(char c) { return kWordBytes[static_cast<unsigned char>(c)]; }
+
+}  // namespace
+
+bool is_word_delimiter(char c) { return word_byte(c) == WordByte::kDelimiter; }
 
 Lexer::Lexer(std::string_view text, std::string file, std::vector<Diagnostic>& diagnostics)
     : text_(text), file_(std::move(file)), diagnostics_(diagnostics) {}
@@ -23,51 +40,55 @@ void Lexer::advance() {
   ++pos_;
 }
 
+void Lexer::advance_within_line(std::size_t end) {
+  column_ += static_cast<std::uint32_t>(end - pos_);
+  pos_ = end;
+}
+
 void Lexer::error(std::uint32_t line, std::uint32_t column, std::string message) {
   diagnostics_.push_back(Diagnostic{Severity::kError, SourceLocation{file_, line, column}, std::move(message)});
 }
 
 void Lexer::skip_comment() {
-  while (!at_end() && peek() != '\n') advance();
+  const void* newline = std::memchr(text_.data() + pos_, '\n', text_.size() - pos_);
+  advance_within_line(newline == nullptr ? text_.size()
+                                         : static_cast<std::size_t>(static_cast<const char*>(newline) - text_.data()));
 }
 
-dns::TextToken Lexer::read_quoted() {
-  dns::TextToken token{"", true, line_, column_};
-  advance();  // the opening quote
-  while (true) {
-    if (at_end() || peek() == '\n') {
-      error(token.line, token.column, "quoted string is not closed on its line");
-      return token;
-    }
-    char c = peek();
-    if (c == '"') {
-      advance();
-      return token;
-    }
-    if (c == '\\' && pos_ + 1 < text_.size() && text_[pos_ + 1] != '\n') {
-      token.text.push_back(c);
-      advance();
-      c = peek();
-    }
-    token.text.push_back(c);
-    advance();
-  }
+std::size_t Lexer::escaped_end(std::size_t pos) const {
+  // A backslash makes the next byte ordinary, unless it ends the line or the text.
+  return text_[pos] == '\\' && pos + 1 < text_.size() && text_[pos + 1] != '\n' ? pos + 2 : pos + 1;
 }
 
-dns::TextToken Lexer::read_word() {
-  dns::TextToken token{"", false, line_, column_};
-  while (!at_end() && !is_word_delimiter(peek())) {
-    char c = peek();
-    // A backslash makes the next byte ordinary, even a blank, ';' or a parenthesis.
-    if (c == '\\' && pos_ + 1 < text_.size() && text_[pos_ + 1] != '\n') {
-      token.text.push_back(c);
-      advance();
-      c = peek();
-    }
-    token.text.push_back(c);
-    advance();
+void Lexer::read_quoted(std::vector<dns::TextToken>& tokens) {
+  std::uint32_t column = column_;
+  std::size_t start = pos_ + 1;  // after the opening quote
+  std::size_t end = start;
+  while (end < text_.size() && text_[end] != '"' && text_[end] != '\n') end = escaped_end(end);
+  tokens.push_back(dns::TextToken{std::string(text_.substr(start, end - start)), true, line_, column});
+  if (end >= text_.size() || text_[end] == '\n') {
+    error(line_, column, "quoted string is not closed on its line");
+    advance_within_line(end);
+    return;
   }
-  return token;
+  advance_within_line(end + 1);  // past the closing quote
+}
+
+void Lexer::read_word(std::vector<dns::TextToken>& tokens) {
+  std::size_t end = pos_;
+  while (end < text_.size()) {
+    WordByte kind = word_byte(text_[end]);
+    if (kind == WordByte::kOrdinary) {
+      ++end;
+    } else if (kind == WordByte::kBackslash) {
+      end = escaped_end(end);
+    } else {
+      break;
+    }
+  }
+  // A word never holds a newline (an escaped one ends it), so it stays on this line.
+  tokens.push_back(dns::TextToken{std::string(text_.substr(pos_, end - pos_)), false, line_, column_});
+  advance_within_line(end);
 }
 
 bool Lexer::next(LogicalLine& out) {
@@ -90,7 +111,7 @@ bool Lexer::next(LogicalLine& out) {
       continue;
     }
     if (c == ' ' || c == '\t' || c == '\r') {
-      advance();
+      advance_within_line(pos_ + 1);
       continue;
     }
     if (c == ';') {
@@ -108,7 +129,7 @@ bool Lexer::next(LogicalLine& out) {
         open_column = column_;
       }
       ++depth;
-      advance();
+      advance_within_line(pos_ + 1);
       continue;
     }
     if (c == ')') {
@@ -117,10 +138,14 @@ bool Lexer::next(LogicalLine& out) {
       } else {
         --depth;
       }
-      advance();
+      advance_within_line(pos_ + 1);
       continue;
     }
-    out.tokens.push_back(c == '"' ? read_quoted() : read_word());
+    if (c == '"') {
+      read_quoted(out.tokens);
+    } else {
+      read_word(out.tokens);
+    }
     out.end_line = line_;
     out.end_column = column_;
   }

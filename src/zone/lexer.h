@@ -37,9 +37,14 @@ class Lexer {
   bool at_end() const { return pos_ >= text_.size(); }
   char peek() const { return text_[pos_]; }
   void advance();  // moves one byte, keeping line and column in step
+  // Moves to `end`, which must be on the current line (no newline in between).
+  void advance_within_line(std::size_t end);
   void skip_comment();
-  dns::TextToken read_quoted();
-  dns::TextToken read_word();
+  // Where the byte at `pos` ends, taking a backslash and the byte it escapes as one.
+  std::size_t escaped_end(std::size_t pos) const;
+  // Append the token starting at the current position to `tokens`.
+  void read_quoted(std::vector<dns::TextToken>& tokens);
+  void read_word(std::vector<dns::TextToken>& tokens);
   void error(std::uint32_t line, std::uint32_t column, std::string message);
 
   std::string_view text_;

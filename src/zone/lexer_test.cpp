@@ -111,5 +111,56 @@ TEST(Lexer, LineWithOnlyParenthesesIsEmpty) {
   EXPECT_FALSE(lexed.lines[0].blank_owner);
 }
 
+TEST(Lexer, TokensAtTheEndOfTextWithoutNewline) {
+  // Words and quoted strings are found by scanning ahead, so the last byte of the text
+  // must end them as a newline would.
+  auto word = lex("a A 1.2.3.4");
+  ASSERT_EQ(word.lines.size(), 1u);
+  EXPECT_THAT(texts(word.lines[0]), ElementsAre("a", "A", "1.2.3.4"));
+  EXPECT_EQ(word.lines[0].end_column, 12u);
+
+  auto quoted = lex("t TXT \"x y\"");
+  ASSERT_EQ(quoted.lines.size(), 1u);
+  EXPECT_THAT(texts(quoted.lines[0]), ElementsAre("t", "TXT", "\"x y\""));
+  EXPECT_THAT(quoted.diagnostics, IsEmpty());
+
+  auto comment = lex("a A 1.2.3.4 ; no newline after this");
+  ASSERT_EQ(comment.lines.size(), 1u);
+  EXPECT_EQ(comment.lines[0].end_column, 12u);
+
+  auto backslash = lex("t TXT x\\");  // a lone backslash as the very last byte
+  ASSERT_EQ(backslash.lines.size(), 1u);
+  EXPECT_THAT(texts(backslash.lines[0]), ElementsAre("t", "TXT", "x\\"));
+
+  auto unclosed = lex("t TXT \"open \\");
+  ASSERT_EQ(unclosed.diagnostics.size(), 1u);
+  EXPECT_EQ(unclosed.diagnostics[0].location.column, 7u);
+  ASSERT_EQ(unclosed.lines.size(), 1u);
+  EXPECT_EQ(unclosed.lines[0].tokens[2].text, "open \\");
+}
+
+TEST(Lexer, BackslashBeforeNewlineEndsTheWordAndKeepsLines) {
+  auto lexed = lex("a TXT x\\\nb A 1.2.3.4\n");
+  ASSERT_EQ(lexed.lines.size(), 2u);
+  EXPECT_THAT(texts(lexed.lines[0]), ElementsAre("a", "TXT", "x\\"));
+  EXPECT_EQ(lexed.lines[1].tokens[0].line, 2u);
+  EXPECT_EQ(lexed.lines[1].tokens[2].column, 5u);
+}
+
+TEST(Lexer, ColumnsCountEscapedBytesAndCommentsOnEarlierLines) {
+  auto lexed = lex("a\\ b TXT \"q\\\"r\" s ; c\n  TXT z\n");
+  ASSERT_EQ(lexed.lines.size(), 2u);
+  EXPECT_THAT(texts(lexed.lines[0]), ElementsAre("a\\ b", "TXT", "\"q\\\"r\"", "s"));
+  EXPECT_EQ(lexed.lines[0].tokens[1].column, 6u);
+  EXPECT_EQ(lexed.lines[0].tokens[3].column, 17u);
+  EXPECT_EQ(lexed.lines[1].tokens[1].column, 7u);
+  EXPECT_TRUE(lexed.lines[1].blank_owner);
+}
+
+TEST(Lexer, WordDelimiters) {
+  for (char c : std::string_view(" \t\r\n;()\"")) EXPECT_TRUE(is_word_delimiter(c)) << int(c);
+  for (char c : std::string_view("a0.-_*\\@$\x80\xff")) EXPECT_FALSE(is_word_delimiter(c)) << int(c);
+}
+
 }  // namespace
 }  // namespace cutover::zone

@@ -137,6 +137,13 @@ TEST(MasterParser, LocationsNameTheFile) {
             "zones/x.zone:1:3: error: expected a TTL, class or type, found 'bogus'");
 }
 
+TEST(MasterParser, LastRecordWithoutNewline) {
+  auto result = parse("$TTL 60\na A 192.0.2.1\nb TXT \"end\"");
+  EXPECT_THAT(diagnostic_lines(result.diagnostics), IsEmpty());
+  EXPECT_THAT(record_lines(result),
+              ElementsAreArray({"a.example.test. 60 A 192.0.2.1", "b.example.test. 60 TXT \"end\""}));
+}
+
 TEST(MasterParser, MissingFileIsOneDiagnosticNamingIt) {
   auto result = parse_master_file(test::test_origin(), "/nonexistent/dir/zone.db");
   ASSERT_EQ(result.diagnostics.size(), 1u);

@@ -2,12 +2,14 @@
 // order, rdata through the dns codecs, and BIND's rules for records written without a TTL.
 #include "zone/master_reader.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <algorithm>
 #include <span>
-#include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
@@ -27,6 +29,35 @@ std::string expected_fields(bool have_ttl, bool have_class, std::string_view fou
 
 std::string quoted_found(const dns::TextToken& token) {
   return token.quoted ? fmt::format("'\"{}\"'", token.text) : fmt::format("'{}'", token.text);
+}
+
+enum class ReadStatus { kOk, kOpenFailed, kReadFailed };
+
+// Reads the whole file with read(2) straight into `contents`: sized from fstat so a regular
+// file takes one read and no copy, grown as needed for files whose size is not known ahead.
+ReadStatus read_whole_file(const std::filesystem::path& path, std::string& contents) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ReadStatus::kOpenFailed;
+  struct stat info {};
+  std::size_t expected = ::fstat(fd, &info) == 0 && info.st_size > 0 ? static_cast<std::size_t>(info.st_size) : 0;
+  // One spare byte, so the read that finds the end needs no second buffer growth.
+  contents.resize(expected + 1);
+  std::size_t used = 0;
+  ReadStatus status = ReadStatus::kOk;
+  while (true) {
+    if (used == contents.size()) contents.resize(contents.size() * 2);
+    ssize_t got = ::read(fd, contents.data() + used, contents.size() - used);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      status = ReadStatus::kReadFailed;
+      break;
+    }
+    used += static_cast<std::size_t>(got);
+  }
+  ::close(fd);
+  contents.resize(used);
+  return status;
 }
 
 }  // namespace
@@ -70,19 +101,14 @@ void MasterReader::read_file(const std::filesystem::path& path, const std::optio
     error(where, fmt::format("cannot read '{}': it is a directory", path.string()));
     return;
   }
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) {
-    error(where, fmt::format("cannot read '{}': {}", path.string(), std::strerror(errno)));
-    return;
-  }
-  std::ostringstream contents;
-  contents << stream.rdbuf();
-  if (stream.bad()) {
-    error(where, fmt::format("cannot read '{}': read failed", path.string()));
+  std::string contents;
+  if (ReadStatus status = read_whole_file(path, contents); status != ReadStatus::kOk) {
+    error(where, fmt::format("cannot read '{}': {}", path.string(),
+                             status == ReadStatus::kOpenFailed ? std::strerror(errno) : "read failed"));
     return;
   }
   include_stack_.push_back(canonical);
-  read_text(contents.str(), path.string(), path.parent_path());
+  read_text(contents, path.string(), path.parent_path());
   include_stack_.pop_back();
 }
 
@@ -134,18 +160,21 @@ void MasterReader::read_record(const LogicalLine& line, const Source& source) {
   const auto& tokens = line.tokens;
   SourceLocation location = at(source, tokens.front());
   std::size_t i = 0;
+  std::optional<dns::Name> owner;
   if (line.blank_owner) {
     if (!previous_owner_) {
       error(location, "the first record has no owner name (the line starts with a blank)");
       return;
     }
+    owner = previous_owner_;
   } else {
-    // Later blank-owner lines refer to this name even if this record turns out bad.
-    previous_owner_ = name_value(tokens[0], source, "owner name");
-    if (!previous_owner_) return;
+    owner = name_value(tokens[0], source, "owner name");
+    // Later blank-owner lines refer to this name even if this record turns out bad. A copy
+    // assignment, so the previous owner's bytes are overwritten in place, not reallocated.
+    previous_owner_ = owner;
+    if (!owner) return;
     i = 1;
   }
-  dns::Name owner = *previous_owner_;
 
   std::optional<std::uint32_t> explicit_ttl;
   bool have_class = false;
@@ -198,8 +227,8 @@ void MasterReader::read_record(const LogicalLine& line, const Source& source) {
     if (!ttl) return;
   }
   out_.records.push_back(
-      ParsedRecord{dns::ResourceRecord{std::move(owner), *type, dns::RRClass::IN, *ttl, std::move(rdata).value()},
-                   location});
+      ParsedRecord{dns::ResourceRecord{std::move(*owner), *type, dns::RRClass::IN, *ttl, std::move(rdata).value()},
+                   std::move(location)});
 }
 
 std::optional<std::uint32_t> MasterReader::implicit_ttl(dns::RRType type, const dns::Rdata& rdata,

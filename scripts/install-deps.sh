@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build g++ clang libclang-rt-14-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
-  libasio-dev libcpp-httplib-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev
+  libasio-dev libcpp-httplib-dev libcurl4-openssl-dev libcurl4 libssl-dev libsqlite3-dev
   bind9-dnsutils knot-dnsutils bind9-utils
   python3 dnsperf
   nsd knot bind9 sqlite3

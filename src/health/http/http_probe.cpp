@@ -1,13 +1,13 @@
-// http/https probes over libcurl. The URL names the configured host (so Host, SNI and the
-// certificate name check all use it) while CURLOPT_CONNECT_TO sends the connection to the
-// endpoint's own address: the probe tests this endpoint, whatever DNS says about the host.
+// http/https probes over libcurl (loaded on the first probe run, see curl_library.h). The URL
+// names the configured host (so Host, SNI and the certificate name check all use it) while
+// CURLOPT_CONNECT_TO sends the connection to the endpoint's own address: the probe tests this
+// endpoint, whatever DNS says about the host.
 #include "health/http/http_probe.h"
-
-#include <curl/curl.h>
 
 #include <cstring>
 #include <ctime>
-#include <mutex>
+
+#include "health/http/curl_library.h"
 
 #include <fmt/format.h>
 
@@ -33,9 +33,9 @@ std::string host_for_url(const std::string& host) {
   return host.find(':') != std::string::npos ? "[" + host + "]" : host;
 }
 
-std::optional<int> certificate_days(CURL* curl) {
+std::optional<int> certificate_days(const CurlLibrary& curl, CURL* handle) {
   curl_certinfo* info = nullptr;
-  if (curl_easy_getinfo(curl, CURLINFO_CERTINFO, &info) != CURLE_OK || info == nullptr || info->num_of_certs < 1) {
+  if (curl.easy_getinfo(handle, CURLINFO_CERTINFO, &info) != CURLE_OK || info == nullptr || info->num_of_certs < 1) {
     return std::nullopt;
   }
   for (curl_slist* field = info->certinfo[0]; field != nullptr; field = field->next) {
@@ -52,64 +52,67 @@ class HttpProbe : public Probe {
 
   ProbeResult run(const Target& target) override {
     ProbeTimer timer;
-    CURL* curl = curl_easy_init();
-    if (curl == nullptr) return timer.finish(ProbeOutcome::kError, "cannot create a curl handle");
+    const base::Result<CurlLibrary>& library = curl_library();
+    if (!library.ok()) return timer.finish(ProbeOutcome::kError, library.error().message);
+    const CurlLibrary& curl = *library;
+    CURL* handle = curl.easy_init();
+    if (handle == nullptr) return timer.finish(ProbeOutcome::kError, "cannot create a curl handle");
     const HttpCheck& http = settings_.http;
     std::string host = http.host.empty() ? target.address : http.host;
     std::string url = fmt::format("{}://{}:{}{}", tls_ ? "https" : "http", host_for_url(host), target.port, http.path);
     std::string connect_to = fmt::format("{}:{}:{}:{}", host_for_url(host), target.port,
                                          host_for_url(target.address), target.port);
-    curl_slist* connect_list = curl_slist_append(nullptr, connect_to.c_str());
+    curl_slist* connect_list = curl.slist_append(nullptr, connect_to.c_str());
     curl_slist* headers = nullptr;
-    for (const auto& [name, value] : http.headers) headers = curl_slist_append(headers, (name + ": " + value).c_str());
+    for (const auto& [name, value] : http.headers) headers = curl.slist_append(headers, (name + ": " + value).c_str());
     BodyCapture capture{{}, http.body_limit};
     char error_text[CURL_ERROR_SIZE] = {0};
     long timeout_ms = static_cast<long>(settings_.timeout.count());
 
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_CONNECT_TO, connect_list);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, http.method.c_str());
-    if (http.method == "HEAD") curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM-based DNS timeouts
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(curl, CURLOPT_PROXY, "");
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, capture_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &capture);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
+    curl.easy_setopt(handle, CURLOPT_URL, url.c_str());
+    curl.easy_setopt(handle, CURLOPT_CONNECT_TO, connect_list);
+    curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+    curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, http.method.c_str());
+    if (http.method == "HEAD") curl.easy_setopt(handle, CURLOPT_NOBODY, 1L);
+    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM-based DNS timeouts
+    curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    curl.easy_setopt(handle, CURLOPT_FORBID_REUSE, 1L);
+    curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
+    curl.easy_setopt(handle, CURLOPT_PROXY, "");
+    curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, capture_body);
+    curl.easy_setopt(handle, CURLOPT_WRITEDATA, &capture);
+    curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
     if (tls_) {
-      curl_easy_setopt(curl, CURLOPT_CERTINFO, 1L);
-      if (!http.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, http.ca_file.c_str());
+      curl.easy_setopt(handle, CURLOPT_CERTINFO, 1L);
+      if (!http.ca_file.empty()) curl.easy_setopt(handle, CURLOPT_CAINFO, http.ca_file.c_str());
     }
 
-    CURLcode code = curl_easy_perform(curl);
-    ProbeResult result = classify(curl, code, error_text, capture, timer);
-    if (tls_ && code == CURLE_OK) result.cert_days_left = certificate_days(curl);
-    curl_slist_free_all(headers);
-    curl_slist_free_all(connect_list);
-    curl_easy_cleanup(curl);
+    CURLcode code = curl.easy_perform(handle);
+    ProbeResult result = classify(curl, handle, code, error_text, capture, timer);
+    if (tls_ && code == CURLE_OK) result.cert_days_left = certificate_days(curl, handle);
+    curl.slist_free_all(headers);
+    curl.slist_free_all(connect_list);
+    curl.easy_cleanup(handle);
     return result;
   }
 
  private:
-  ProbeResult classify(CURL* curl, CURLcode code, const char* error_text, const BodyCapture& capture,
+  ProbeResult classify(const CurlLibrary& curl, CURL* handle, CURLcode code, const char* error_text, const BodyCapture& capture,
                        const ProbeTimer& timer) const {
     bool body_truncated = code == CURLE_WRITE_ERROR && capture.body.size() >= capture.limit;
     if (code != CURLE_OK && !body_truncated) {
-      std::string reason = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
+      std::string reason = error_text[0] != '\0' ? error_text : curl.easy_strerror(code);
       long os_errno = 0;  // curl's own text drops the system's reason (refused, unreachable)
-      if (curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &os_errno) == CURLE_OK && os_errno != 0) {
+      if (curl.easy_getinfo(handle, CURLINFO_OS_ERRNO, &os_errno) == CURLE_OK && os_errno != 0) {
         reason += fmt::format(" ({})", std::strerror(static_cast<int>(os_errno)));
       }
       ProbeOutcome outcome = code == CURLE_OUT_OF_MEMORY || code == CURLE_FAILED_INIT ? ProbeOutcome::kError
                                                                                       : ProbeOutcome::kFail;
-      return timer.finish(outcome, fmt::format("{}: {}", curl_easy_strerror(code), reason));
+      return timer.finish(outcome, fmt::format("{}: {}", curl.easy_strerror(code), reason));
     }
     long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
     if (!status_expected(static_cast<int>(status), settings_.http.expect_status)) {
       return timer.finish(ProbeOutcome::kFail, fmt::format("unexpected HTTP status {}", status));
     }
@@ -126,8 +129,6 @@ class HttpProbe : public Probe {
 };
 
 base::Result<std::unique_ptr<Probe>> make_http_probe(const CheckSettings& settings, bool tls) {
-  static std::once_flag curl_ready;
-  std::call_once(curl_ready, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   return std::unique_ptr<Probe>(std::make_unique<HttpProbe>(settings, tls));
 }
 

@@ -35,6 +35,32 @@ bool has_cname(const zone::Node& node) {
   return false;
 }
 
+FastEntry::Kind kind_of(const zone::Node& node) {
+  bool general = has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max();
+  return node.delegated ? FastEntry::Kind::kDelegated : general ? FastEntry::Kind::kGeneral : FastEntry::Kind::kRecords;
+}
+
+// Only a kRecords entry lists its RRsets.
+std::span<const zone::RRset> records_of(const zone::Node& node) {
+  if (kind_of(node) != FastEntry::Kind::kRecords) return {};
+  return node.rrsets;
+}
+
+// An RRset the fast path cannot copy verbatim: the entry only says the type exists.
+bool is_general(const zone::RRset& rrset, std::size_t size) {
+  return !rrset.plain || rrset.rdatas.size() >= kGeneralCount || size > std::numeric_limits<std::uint16_t>::max();
+}
+
+// Bytes add() appends for this name and these RRsets.
+std::size_t entry_size(const dns::Name& name, std::span<const zone::RRset> rrsets) {
+  std::size_t size = 1 + name.wire().size() + 2;
+  for (const auto& rrset : rrsets) {
+    std::size_t records = encoded_size(rrset);
+    size += 6 + (is_general(rrset, records) ? 0 : records);
+  }
+  return size;
+}
+
 }  // namespace
 
 FastEntry::Answer FastEntry::find(std::uint16_t type) const {
@@ -52,20 +78,26 @@ FastEntry::Answer FastEntry::find(std::uint16_t type) const {
   return {};
 }
 
-FastIndex::FastIndex(const zone::Zone& zone) : index_(zone.node_count() + zone.empty_non_terminals().size()) {
-  for (const auto& node : zone.nodes()) {
-    bool general = has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max();
-    auto kind = node.delegated ? FastEntry::Kind::kDelegated : general ? FastEntry::Kind::kGeneral : FastEntry::Kind::kRecords;
-    add(node.name, kind, kind == FastEntry::Kind::kRecords ? std::span<const zone::RRset>(node.rrsets) : std::span<const zone::RRset>());
-  }
+// The arena is sized in a first pass so it is written once, without regrowing; the index
+// reuses the zone's table layout with arena offsets as values.
+FastIndex::FastIndex(const zone::Zone& zone) {
+  auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
+  std::size_t size = 0;
+  for (const auto& node : zone.nodes()) size += entry_size(node.name, records_of(node));
+  for (const auto& name : zone.empty_non_terminals()) size += entry_size(name, {});
+  arena_.reserve(size);
+  std::vector<std::uint32_t> node_at;
+  node_at.reserve(zone.node_count());
+  for (const auto& node : zone.nodes()) node_at.push_back(add(node.name, kind_of(node), records_of(node)));
   // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
   // pipeline answers with a referral or a rewrite instead of NODATA.
-  auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
-  for (const auto& name : zone.empty_non_terminals()) add(name, empty_kind, {});
-  arena_.shrink_to_fit();
+  std::vector<std::uint32_t> empty_at;
+  empty_at.reserve(zone.empty_non_terminals().size());
+  for (const auto& name : zone.empty_non_terminals()) empty_at.push_back(add(name, empty_kind, {}));
+  index_ = zone.remapped_index(node_at, empty_at);
 }
 
-void FastIndex::add(const dns::Name& name, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
+std::uint32_t FastIndex::add(const dns::Name& name, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
   const auto& wire = name.wire();
   auto at = static_cast<std::uint32_t>(arena_.size());
   base::ByteWriter out(arena_);
@@ -75,13 +107,13 @@ void FastIndex::add(const dns::Name& name, FastEntry::Kind kind, std::span<const
   arena_.push_back(static_cast<std::uint8_t>(rrsets.size()));
   for (const auto& rrset : rrsets) {
     std::size_t size = encoded_size(rrset);
-    bool general = !rrset.plain || rrset.rdatas.size() >= kGeneralCount || size > std::numeric_limits<std::uint16_t>::max();
+    bool general = is_general(rrset, size);
     out.write_u16(static_cast<std::uint16_t>(rrset.type));
     out.write_u16(general ? kGeneralCount : static_cast<std::uint16_t>(rrset.rdatas.size()));
     out.write_u16(general ? 0 : static_cast<std::uint16_t>(size));
     if (!general) put_records(out, rrset);
   }
-  index_.insert(zone::hash_lower_wire(std::span<const std::uint8_t>(arena_.data() + at + 1, wire.size())), at);
+  return at;
 }
 
 }  // namespace cutover::auth

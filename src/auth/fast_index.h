@@ -56,7 +56,8 @@ class FastIndex {
   std::size_t memory_bytes() const { return arena_.capacity() + index_.memory_bytes(); }
 
  private:
-  void add(const dns::Name& name, FastEntry::Kind kind, std::span<const zone::RRset> rrsets);
+  // Appends the entry for `name` to the arena; returns its offset.
+  std::uint32_t add(const dns::Name& name, FastEntry::Kind kind, std::span<const zone::RRset> rrsets);
 
   std::vector<std::uint8_t> arena_;
   zone::NameIndex index_;

@@ -110,10 +110,16 @@ void check_ttls(Checker& c, const RecordIndex::Records& records) {
 
 std::vector<Diagnostic> check_zone_records(const dns::Name& origin, std::span<const ParsedRecord> records,
                                            const std::string& file) {
+  return check_zone_records(origin, records, RecordIndex(origin, records), file);
+}
+
+std::vector<Diagnostic> check_zone_records(const dns::Name& origin, std::span<const ParsedRecord> records,
+                                           const RecordIndex& index, const std::string& file) {
   std::vector<Diagnostic> out;
-  for (const ParsedRecord& record : records) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const ParsedRecord& record = records[i];
     const dns::Name& owner = record.record.owner;
-    if (!owner.is_subdomain_of(origin)) {
+    if (!index.in_zone(i)) {
       out.push_back(Diagnostic{Severity::kError, record.location,
                                fmt::format("'{}' is outside the zone '{}'", owner.to_text(), origin.to_text())});
     } else if (record.record.type == RRType::SOA && !(owner == origin)) {
@@ -122,7 +128,6 @@ std::vector<Diagnostic> check_zone_records(const dns::Name& origin, std::span<co
                                            origin.to_text())});
     }
   }
-  RecordIndex index(origin, records);
   Checker checker{origin, index, file, out};
   check_apex(checker);
   for (const auto& owner : index.by_owner()) {

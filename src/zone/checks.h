@@ -17,4 +17,10 @@ namespace cutover::zone {
 std::vector<Diagnostic> check_zone_records(const dns::Name& origin, std::span<const ParsedRecord> records,
                                            const std::string& file);
 
+class RecordIndex;
+// The same with `index` already built over `records`, so a loader can hand its owner
+// numbering on to Zone::build afterwards.
+std::vector<Diagnostic> check_zone_records(const dns::Name& origin, std::span<const ParsedRecord> records,
+                                           const RecordIndex& index, const std::string& file);
+
 }  // namespace cutover::zone

@@ -2,31 +2,41 @@
 // The Zone is built only when neither step reported an error.
 #include "zone/loader.h"
 
+#include <optional>
 #include <utility>
 
 #include "zone/checks.h"
 #include "zone/master_parser.h"
+#include "zone/record_index.h"
 
 namespace cutover::zone {
 namespace {
 
+// Runs the checks; when they find no error, returns the owner numbering they built so the
+// Zone reuses it. The grouped view the checks needed is freed on return.
+std::optional<OwnerNumbering> check(const dns::Name& origin, const ParseResult& parsed, const std::string& file,
+                                    std::vector<Diagnostic>& diagnostics) {
+  // A file that could not be read has no records worth checking.
+  if (has_errors(diagnostics) && parsed.records.empty()) return std::nullopt;
+  RecordIndex index(origin, parsed.records);
+  auto findings = check_zone_records(origin, parsed.records, index, file);
+  diagnostics.insert(diagnostics.end(), findings.begin(), findings.end());
+  if (has_errors(diagnostics)) return std::nullopt;
+  return std::move(index).take_numbering();
+}
+
 ZoneLoad finish_load(const dns::Name& origin, ParseResult parsed, const std::string& file, const OrderPolicy& order) {
   ZoneLoad load;
   load.diagnostics = std::move(parsed.diagnostics);
-  // A file that could not be read has no records worth checking.
-  bool unreadable = has_errors(load.diagnostics) && parsed.records.empty();
-  if (!unreadable) {
-    auto findings = check_zone_records(origin, parsed.records, file);
-    load.diagnostics.insert(load.diagnostics.end(), findings.begin(), findings.end());
-  }
-  if (has_errors(load.diagnostics)) return load;
+  auto numbering = check(origin, parsed, file, load.diagnostics);
+  if (!numbering) return load;
 
   std::vector<dns::ResourceRecord> records;
   records.reserve(parsed.records.size());
   for (auto& parsed_record : parsed.records) records.push_back(std::move(parsed_record.record));
   // The source locations are no longer needed: free them before the Zone allocates its own.
   std::vector<ParsedRecord>().swap(parsed.records);
-  auto zone = Zone::build(origin, std::move(records), order);
+  auto zone = Zone::build(origin, std::move(records), std::move(*numbering), order);
   if (!zone) {
     load.diagnostics.push_back(Diagnostic{Severity::kError, SourceLocation{file, 0, 0}, zone.error().message});
     return load;

@@ -11,7 +11,7 @@
 #include "dns/name.h"
 #include "dns/types.h"
 #include "zone/master_parser.h"
-#include "zone/name_index.h"
+#include "zone/owner_numbering.h"
 
 namespace cutover::zone {
 
@@ -33,14 +33,18 @@ class RecordIndex {
   // The first record of `type` at `owner`, or nullptr.
   const ParsedRecord* first(const dns::Name& owner, dns::RRType type) const;
   bool has(const dns::Name& owner, dns::RRType type) const { return first(owner, type) != nullptr; }
+  // True when the i-th record given to the constructor is at or below the origin.
+  bool in_zone(std::size_t record) const { return numbering_.owner_of[record] != OwnerNumbering::kOutside; }
   // True when some record is a DNAME, or an NS below the apex: only then can a name lie
   // below a zone cut, so the checks can skip walking every owner's ancestors otherwise.
   bool has_cuts() const { return has_cuts_; }
+  // Hands the owner numbering over to Zone::build; the index answers no lookups afterwards.
+  OwnerNumbering take_numbering() && { return std::move(numbering_); }
 
  private:
   std::vector<const ParsedRecord*> grouped_;  // every owner's records back to back
   std::vector<Owner> owners_;
-  NameIndex index_;  // lowercase owner wire -> position in owners_
+  OwnerNumbering numbering_;  // owner numbers are positions in owners_
   bool has_cuts_ = false;
 };
 

@@ -2,10 +2,13 @@
 #include "zone/zone.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <unordered_map>
 
 #include <fmt/format.h>
+
+#include "zone/owner_numbering.h"
 
 namespace cutover::zone {
 
@@ -17,11 +20,9 @@ using dns::RRType;
 
 namespace {
 
-// Index values: the low 30 bits select a node (or an empty non-terminal when kEmptyBit is
-// set); kDescendantsBit says something lies below the name.
+// Index values: the low 31 bits select a node, or an empty non-terminal when kEmptyBit is set.
 constexpr std::uint32_t kEmptyBit = 0x80000000u;
-constexpr std::uint32_t kDescendantsBit = 0x40000000u;
-constexpr std::uint32_t kIndexMask = 0x3FFFFFFFu;
+constexpr std::uint32_t kIndexMask = 0x7FFFFFFFu;
 
 RRsetOrder order_for(const OrderPolicy& policy, const Name& owner) {
   for (const auto& [name, order] : policy.per_name) {
@@ -58,17 +59,25 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, const std::v
 
 Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<dns::ResourceRecord>&& records,
                                                 const OrderPolicy& order, NegativeTtlMode negative) {
+  OwnerNumberer numberer(origin, records.size());
+  for (const auto& record : records) numberer.add(record.owner);
+  return build(origin, std::move(records), std::move(numberer).finish(), order, negative);
+}
+
+Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<dns::ResourceRecord>&& records,
+                                                OwnerNumbering&& numbering, const OrderPolicy& order,
+                                                NegativeTtlMode negative) {
   std::shared_ptr<Zone> zone(new Zone());
   zone->origin_ = origin;
   zone->negative_mode_ = negative;
   zone->origin_lower_ = origin.lowercased().wire();
-  // Owners are found by their lowercase wire form in a table of node numbers, so grouping
-  // copies no Name; records of one owner are usually adjacent, so the last node is tried first.
-  NameIndex node_of(records.size());
-  zone->nodes_.reserve(records.size());
-  std::size_t last_node = 0;
-  for (auto& record : records) {
-    if (!record.owner.is_subdomain_of(origin)) {
+  // Owners are numbered in order of first appearance, so a new owner is always the next node.
+  assert(numbering.owner_of.size() == records.size());
+  zone->nodes_.reserve(numbering.owners);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    auto& record = records[i];
+    std::uint32_t owner = numbering.owner_of[i];
+    if (owner == OwnerNumbering::kOutside) {
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("{} is outside the zone {}", record.owner.to_text(), origin.to_text()));
     }
@@ -76,19 +85,9 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("{} has meta type {}", record.owner.to_text(), dns::type_to_text(record.type)));
     }
-    LowerName lower(record.owner);
-    if (zone->nodes_.empty() || !same_name(zone->nodes_[last_node].name, lower.all())) {
-      auto hash = hash_lower_wire(lower.all());
-      auto found = node_of.find(hash, [&](std::uint32_t value) { return same_name(zone->nodes_[value].name, lower.all()); });
-      if (found) {
-        last_node = *found;
-      } else {
-        last_node = zone->nodes_.size();
-        node_of.insert(hash, static_cast<std::uint32_t>(last_node));
-        zone->nodes_.push_back(Node{std::move(record.owner), {}});
-      }
-    }
-    Node& node = zone->nodes_[last_node];
+    assert(owner <= zone->nodes_.size());
+    if (owner == zone->nodes_.size()) zone->nodes_.push_back(Node{std::move(record.owner), {}});
+    Node& node = zone->nodes_[owner];
     RRset* rrset = nullptr;
     for (auto& candidate : node.rrsets) {
       if (candidate.type == record.type) rrset = &candidate;
@@ -108,10 +107,14 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
     }
   }
   std::vector<dns::ResourceRecord>().swap(records);
-  zone->nodes_.shrink_to_fit();
-  for (auto& node : zone->nodes_) node.rrsets.shrink_to_fit();
+  std::vector<std::uint32_t>().swap(numbering.owner_of);
+  for (auto& node : zone->nodes_) {
+    node.rrsets.shrink_to_fit();
+    for (auto& rrset : node.rrsets) rrset.rdatas.shrink_to_fit();
+  }
+  zone->index_ = std::move(numbering.index);
   LowerName origin_lower(origin);
-  auto apex = node_of.find(hash_lower_wire(origin_lower.all()),
+  auto apex = zone->index_.find(hash_lower_wire(origin_lower.all()),
                            [&](std::uint32_t value) { return same_name(zone->nodes_[value].name, origin_lower.all()); });
   if (!apex || zone->nodes_[*apex].find(RRType::SOA) == nullptr) {
     return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has no SOA at its apex", origin.to_text()));
@@ -137,26 +140,25 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
   return std::shared_ptr<const Zone>(std::move(zone));
 }
 
-// Indexes every node and every empty non-terminal, each flagged when something lies below it.
+// Marks every node with something below it and adds the empty non-terminals to the index,
+// which already holds every node. Most names sit right below the apex: nothing to look up.
 void Zone::index_names() {
-  NameIndex nodes_only(nodes_.size());
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    nodes_only.insert(hash_lower_wire(LowerName(nodes_[i].name).all()), static_cast<std::uint32_t>(i));
-  }
-  std::vector<bool> node_has_descendants(nodes_.size(), false);
   std::unordered_map<std::string, std::uint32_t> empty_index;
   std::size_t origin_labels = origin_.label_count();
   for (const auto& node : nodes_) {
+    std::size_t node_labels = node.name.label_count();
+    if (node_labels == origin_labels + 1) nodes_[apex_].has_descendants = true;
+    if (node_labels <= origin_labels + 1) continue;
     LowerName lower(node.name);
     // Walk up to the apex; stop at the first ancestor already marked, as its own
     // ancestors were marked when it was.
     for (std::size_t labels = lower.label_count - 1; labels + 1 > origin_labels && labels < lower.label_count; --labels) {
       auto ancestor = lower.suffix(labels);
-      auto found = nodes_only.find(hash_lower_wire(ancestor),
-                                   [&](std::uint32_t value) { return same_name(nodes_[value].name, ancestor); });
+      auto found = index_.find(hash_lower_wire(ancestor),
+                               [&](std::uint32_t value) { return same_name(nodes_[value].name, ancestor); });
       if (found) {
-        if (node_has_descendants[*found]) break;
-        node_has_descendants[*found] = true;
+        if (nodes_[*found].has_descendants) break;
+        nodes_[*found].has_descendants = true;
         continue;
       }
       std::string key(ancestor.begin(), ancestor.end());
@@ -165,14 +167,17 @@ void Zone::index_names() {
       empty_non_terminals_.push_back(*Name::from_uncompressed(ancestor));
     }
   }
-  index_ = NameIndex(nodes_.size() + empty_non_terminals_.size());
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    auto value = static_cast<std::uint32_t>(i) | (node_has_descendants[i] ? kDescendantsBit : 0);
-    index_.insert(hash_lower_wire(LowerName(nodes_[i].name).all()), value);
+  // The owner numbering sized the table for the records; rebuild it only when the names
+  // would fill more than half of it, or less than an eighth.
+  std::size_t names = nodes_.size() + empty_non_terminals_.size();
+  if (names * 2 > index_.slot_count() || names * 8 < index_.slot_count()) {
+    index_ = NameIndex(names);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      index_.insert(hash_lower_wire(LowerName(nodes_[i].name).all()), static_cast<std::uint32_t>(i));
+    }
   }
   for (std::size_t i = 0; i < empty_non_terminals_.size(); ++i) {
-    auto value = static_cast<std::uint32_t>(i) | kEmptyBit | kDescendantsBit;
-    index_.insert(hash_lower_wire(LowerName(empty_non_terminals_[i]).all()), value);
+    index_.insert(hash_lower_wire(LowerName(empty_non_terminals_[i]).all()), static_cast<std::uint32_t>(i) | kEmptyBit);
   }
 }
 
@@ -194,9 +199,20 @@ NameLookup Zone::lookup(std::span<const std::uint8_t> lower_wire, std::uint64_t 
   if (!found) return {};
   NameLookup result;
   result.exists = true;
-  result.has_descendants = (*found & kDescendantsBit) != 0;
-  if ((*found & kEmptyBit) == 0) result.node = &nodes_[*found & kIndexMask];
+  if ((*found & kEmptyBit) != 0) {
+    result.has_descendants = true;
+  } else {
+    result.node = &nodes_[*found];
+    result.has_descendants = result.node->has_descendants;
+  }
   return result;
+}
+
+NameIndex Zone::remapped_index(std::span<const std::uint32_t> node_values,
+                               std::span<const std::uint32_t> empty_values) const {
+  return index_.remapped([&](std::uint32_t value) {
+    return (value & kEmptyBit) != 0 ? empty_values[value & kIndexMask] : node_values[value];
+  });
 }
 
 const Node* Zone::find(const Name& name) const { return lookup(LowerName(name).all()).node; }

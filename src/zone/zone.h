@@ -19,6 +19,8 @@
 
 namespace cutover::zone {
 
+struct OwnerNumbering;
+
 // How the members of an RRset are ordered in answers (like BIND's rrset-order).
 enum class RRsetOrder { kFixed, kCyclic, kRandom };
 
@@ -54,6 +56,8 @@ struct Node {
   std::vector<RRset> rrsets;
   // At or below a zone cut (an NS RRset below the apex): its data is not authoritative.
   bool delegated = false;
+  // Some node lies strictly below it.
+  bool has_descendants = false;
 
   const RRset* find(dns::RRType type) const;
   bool empty() const { return rrsets.empty(); }
@@ -90,6 +94,13 @@ class Zone {
                                                          std::vector<dns::ResourceRecord>&& records,
                                                          const OrderPolicy& order = {},
                                                          NegativeTtlMode negative = NegativeTtlMode::kCapped);
+  // The same for records whose owners are already numbered (as the loader's checks number
+  // them): `numbering` must come from these records in this order; its index becomes the
+  // zone's, so no owner is hashed again.
+  static base::Result<std::shared_ptr<const Zone>> build(const dns::Name& origin,
+                                                         std::vector<dns::ResourceRecord>&& records,
+                                                         OwnerNumbering&& numbering, const OrderPolicy& order = {},
+                                                         NegativeTtlMode negative = NegativeTtlMode::kCapped);
 
   const dns::Name& origin() const { return origin_; }
   // The origin's wire form in lowercase, for matching query names without building a Name.
@@ -125,6 +136,11 @@ class Zone {
   std::span<const dns::Name> empty_non_terminals() const { return empty_non_terminals_; }
   // Every record, one per rdata, in canonical order of owner then type.
   std::vector<dns::ResourceRecord> records() const;
+  // The name index with node i's value replaced by node_values[i] and empty non-terminal j's
+  // by empty_values[j]: another table over exactly the zone's names (the answer fast path's),
+  // laid out like this one, so it is built without hashing or probing a name again.
+  NameIndex remapped_index(std::span<const std::uint32_t> node_values,
+                           std::span<const std::uint32_t> empty_values) const;
 
  private:
   Zone() = default;

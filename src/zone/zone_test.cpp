@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "zone/parse_test_support.h"
+#include "zone/record_index.h"
 
 namespace cutover::zone {
 namespace {
@@ -87,6 +88,53 @@ TEST(ZoneBuild, NeedsTheApexSoaWhateverItsCase) {
   EXPECT_EQ((*zone)->soa_fields().serial, 1u);
   records.erase(records.begin());
   EXPECT_FALSE(Zone::build(test::test_origin(), records));
+}
+
+TEST(ZoneBuild, TheChecksOwnerNumberingGivesTheSameZone) {
+  auto parsed = test::parse(std::string(kApex) + "www A 192.0.2.2\na.b.c A 192.0.2.4\nWWW AAAA 2001:db8::1\n");
+  OwnerNumbering numbering = RecordIndex(test::test_origin(), parsed.records).take_numbering();
+  std::vector<dns::ResourceRecord> records;
+  for (auto& parsed_record : parsed.records) records.push_back(parsed_record.record);
+  auto plain = Zone::build(test::test_origin(), records);
+  auto numbered = Zone::build(test::test_origin(), std::move(records), std::move(numbering));
+  ASSERT_TRUE(plain);
+  ASSERT_TRUE(numbered);
+  ASSERT_EQ((*plain)->node_count(), (*numbered)->node_count());
+  for (std::size_t i = 0; i < (*plain)->node_count(); ++i) {
+    EXPECT_EQ((*plain)->nodes()[i].name, (*numbered)->nodes()[i].name);
+  }
+  auto expected = (*plain)->records();
+  auto actual = (*numbered)->records();
+  ASSERT_EQ(expected.size(), actual.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(expected[i].owner, actual[i].owner);
+    EXPECT_EQ(expected[i].type, actual[i].type);
+    EXPECT_EQ(expected[i].rdata, actual[i].rdata);
+  }
+}
+
+// The owner numbering's table becomes the zone's index; it is rebuilt when the empty
+// non-terminals would overfill it. Both ways every name must be found with its flags.
+TEST(ZoneBuild, IndexFindsNodesAndEmptyNonTerminalsWhetherReusedOrRebuilt) {
+  std::string many_records;
+  for (int i = 0; i < 40; ++i) many_records += fmt::format("www TXT \"{}\"\n", i);
+  for (const std::string& extra : {std::string(), many_records}) {
+    auto zone = build("a.b.c.d.e A 192.0.2.4\n" + extra);
+    ASSERT_NE(zone, nullptr);
+    EXPECT_EQ(zone->empty_non_terminals().size(), 4u);
+    for (const char* empty : {"e.example.test.", "D.e.example.test.", "c.d.e.example.test.", "b.c.d.e.example.test."}) {
+      auto found = zone->lookup(LowerName(*dns::Name::from_text(empty)).all());
+      EXPECT_TRUE(found.exists) << empty;
+      EXPECT_TRUE(found.has_descendants) << empty;
+      EXPECT_EQ(found.node, nullptr) << empty;
+    }
+    auto leaf = zone->lookup(LowerName(*dns::Name::from_text("a.b.c.d.e.example.test.")).all());
+    ASSERT_NE(leaf.node, nullptr);
+    EXPECT_FALSE(leaf.has_descendants);
+    EXPECT_TRUE(zone->has_descendants(zone->origin()));
+    EXPECT_FALSE(zone->has_descendants(*dns::Name::from_text("ns.example.test.")));
+    EXPECT_FALSE(zone->lookup(LowerName(*dns::Name::from_text("x.e.example.test.")).all()).exists);
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "auth/fast_query.h"
 #include "auth/lookup.h"
 #include "dns/answer_record.h"
 #include "dns/message.h"
@@ -17,28 +18,6 @@ namespace cutover::auth {
 namespace {
 
 using dns::RRType;
-
-constexpr std::size_t kOptSize = 11;  // root owner, type, class, TTL, empty rdata
-
-// The question as read from the packet, with the name lowercased on the stack.
-struct FastQuery {
-  // Filled up to name_size / labels only: left uninitialised, as zeroing them costs more
-  // than the rest of reading the question. `lower` has slack for eight-byte lowercasing.
-  std::array<std::uint8_t, dns::Name::kMaxWireLength + 8> lower;
-  std::size_t name_size = 0;
-  std::uint64_t hash = 0;  // zone::hash_lower_wire(name())
-  std::array<std::uint8_t, 128> label_starts;
-  std::size_t labels = 0;
-  std::uint16_t qtype = 0;
-  std::size_t question_end = 0;  // offset just past QTYPE/QCLASS
-  bool edns = false;
-  std::size_t max_size = dns::kClassicUdpSize;
-
-  std::span<const std::uint8_t> name() const { return {lower.data(), name_size}; }
-  std::span<const std::uint8_t> starts() const { return {label_starts.data(), labels}; }
-};
-
-std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
 
 void write_u16(std::uint8_t* p, std::uint16_t v) {
   p[0] = static_cast<std::uint8_t>(v >> 8);
@@ -50,65 +29,13 @@ void write_u32(std::uint8_t* p, std::uint32_t v) {
   write_u16(p + 2, static_cast<std::uint16_t>(v));
 }
 
-// Qtypes the general path treats specially: ANY, transfers, meta types, DS (answered from
-// the parent side of a cut) and the types that pull in additional-section addresses.
-bool needs_general_path(std::uint16_t qtype) {
-  auto type = static_cast<RRType>(qtype);
-  return type == RRType::DS || type == RRType::NS || type == RRType::MX || type == RRType::SRV ||
-         dns::is_meta_type(type);
-}
-
-// Reads a plain query: QR clear, opcode QUERY, one IN question with an uncompressed name,
-// nothing else but an optional version-0 OPT without options. False for anything else.
-bool read_query(std::span<const std::uint8_t> packet, Transport transport, FastQuery& query) {
-  const std::uint8_t* p = packet.data();
-  std::size_t size = packet.size();
-  if (size < dns::kHeaderSize + 5 || (p[2] & 0xF8) != 0) return false;  // QR and opcode
-  if (read_u16(p + 4) != 1 || read_u16(p + 6) != 0 || read_u16(p + 8) != 0 || read_u16(p + 10) > 1) return false;
-  // The next length byte must lie inside the packet and leave room for the root label
-  // within the name's 255 bytes: one bound checks both.
-  std::size_t limit = std::min<std::size_t>(size, dns::kHeaderSize + dns::Name::kMaxWireLength);
-  std::size_t pos = dns::kHeaderSize;
-  for (std::uint8_t length = p[pos]; length != 0; length = p[pos]) {
-    std::size_t next = pos + length + 1u;
-    if (length > dns::Name::kMaxLabelLength || next >= limit) return false;  // pointer, extended type, too long, truncated
-    query.label_starts[query.labels++] = static_cast<std::uint8_t>(pos - dns::kHeaderSize);
-    pos = next;
-  }
-  query.name_size = pos + 1 - dns::kHeaderSize;
-  std::memcpy(query.lower.data(), p + dns::kHeaderSize, query.name_size);
-  zone::ascii_lower_in_place(query.lower.data(), query.name_size);
-  query.hash = zone::hash_lower_wire(query.name());
-  pos += 1;
-  if (pos + 4 > size || read_u16(p + pos + 2) != static_cast<std::uint16_t>(dns::RRClass::IN)) return false;
-  query.qtype = read_u16(p + pos);
-  query.question_end = pos + 4;
-  if (read_u16(p + 10) == 1) {
-    const std::uint8_t* opt = p + query.question_end;
-    if (query.question_end + kOptSize != size || opt[0] != 0 || read_u16(opt + 1) != static_cast<std::uint16_t>(RRType::OPT) ||
-        opt[6] != 0 || read_u16(opt + 9) != 0) {
-      return false;  // not a bare version-0 OPT: options and BADVERS go the general way
-    }
-    query.edns = true;
-  } else if (query.question_end != size) {
-    return false;
-  }
-  if (transport == Transport::kTcp) {
-    query.max_size = 65535;
-  } else if (query.edns) {
-    std::size_t requested = read_u16(p + query.question_end + 3);
-    query.max_size = std::min<std::size_t>(std::max<std::size_t>(requested, dns::kClassicUdpSize), kMaxUdpPayload);
-  }
-  return true;
-}
-
 // Writes header and question (copied from the packet) for a body of `body_size` bytes that
 // the caller appends; finish_response() adds the OPT. Appending instead of resizing spares
 // the vector's zero-fill of bytes that are overwritten anyway.
 void start_response(std::span<const std::uint8_t> packet, const FastQuery& query, dns::Rcode rcode,
                     std::uint16_t answers, std::uint16_t authorities, std::size_t body_size,
                     std::vector<std::uint8_t>& response) {
-  response.reserve(query.question_end + body_size + kOptSize);
+  response.reserve(query.question_end + body_size + kBareOptSize);
   response.assign(packet.begin(), packet.begin() + static_cast<std::ptrdiff_t>(query.question_end));
   std::uint8_t* out = response.data();
   out[2] = static_cast<std::uint8_t>(0x80 | 0x04 | (packet[2] & 0x01));  // QR, AA, RD echoed; opcode QUERY
@@ -122,7 +49,7 @@ void append(std::vector<std::uint8_t>& response, const std::uint8_t* bytes, std:
 }
 
 // Our OPT: root owner, type OPT, payload size kMaxUdpPayload, no extended rcode, flags or options.
-constexpr std::array<std::uint8_t, kOptSize> kOpt = {0, 0, 41, kMaxUdpPayload >> 8, kMaxUdpPayload & 0xFF, 0, 0, 0, 0, 0, 0};
+constexpr std::array<std::uint8_t, kBareOptSize> kOpt = {0, 0, 41, kMaxUdpPayload >> 8, kMaxUdpPayload & 0xFF, 0, 0, 0, 0, 0, 0};
 
 void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response) {
   if (query.edns) append(response, kOpt.data(), kOpt.size());
@@ -131,7 +58,7 @@ void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response
 bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query, const FastEntry::Answer& answer,
                     std::vector<std::uint8_t>& response) {
   std::size_t body = answer.records.size();
-  if (query.question_end + body + (query.edns ? kOptSize : 0) > query.max_size) return false;  // TC: general path
+  if (query.question_end + body + (query.edns ? kBareOptSize : 0) > query.max_size) return false;  // TC: general path
   start_response(packet, query, dns::Rcode::kNoError, answer.count, 0, body, response);
   append(response, answer.records.data(), body);
   finish_response(query, response);
@@ -141,7 +68,7 @@ bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query
 bool write_negative(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
                     dns::Rcode rcode, std::vector<std::uint8_t>& response) {
   std::size_t body = served.negative.size();
-  if (query.question_end + body + (query.edns ? kOptSize : 0) > query.max_size) return false;
+  if (query.question_end + body + (query.edns ? kBareOptSize : 0) > query.max_size) return false;
   start_response(packet, query, rcode, 0, 1, body, response);
   std::size_t at = response.size();
   response.resize(at + body);  // the template writes in place
@@ -213,7 +140,7 @@ bool answer_pool(std::span<const std::uint8_t> packet, const FastQuery& query, c
   std::uint32_t ttl = pool.suspicion_ttl && family->suspicion_deadline
                           ? pool.ttl_at(*family, std::chrono::steady_clock::now())
                           : pool.ttl;
-  std::size_t opt = query.edns ? kOptSize : 0;
+  std::size_t opt = query.edns ? kBareOptSize : 0;
   if (family->per_query == 0) {
     std::size_t body = std::size_t{encoded.count} * encoded.record_size;
     if (query.question_end + body + opt > query.max_size) return false;  // TC: general path
@@ -240,18 +167,14 @@ bool answer_pool(std::span<const std::uint8_t> packet, const FastQuery& query, c
 
 }  // namespace
 
-bool try_fast_answer(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> packet,
-                     Transport transport, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
-  FastQuery query;
-  if (!read_query(packet, transport, query) || needs_general_path(query.qtype)) return false;
-  const ServedZone* served = zones.find_lower(query.name(), query.starts());
-  if (served == nullptr) return false;
+bool answer_fast_query(const ServedZone& served, const pool::PoolAnswers* pools, std::span<const std::uint8_t> packet,
+                       const FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
   dns::Rcode rcode = dns::Rcode::kNoError;
   std::size_t pool = pools == nullptr || pools->empty() ? pool::PoolAnswers::kNoPool : pools->find_lower(query.name(), query.hash);
   if (pool == pool::PoolAnswers::kNoPool) {
-    if (!answer(packet, query, *served, response, rcode)) return false;
+    if (!answer(packet, query, served, response, rcode)) return false;
   } else {
-    if (!answer_pool(packet, query, *served, *pools, pool, response)) return false;
+    if (!answer_pool(packet, query, served, *pools, pool, response)) return false;
     outcome.pool = &pools->pools()[pool];
   }
   outcome.respond = true;
@@ -263,6 +186,14 @@ bool try_fast_answer(const ZoneSet& zones, const pool::PoolAnswers* pools, std::
     if (qname) outcome.qname = *qname;
   }
   return true;
+}
+
+bool try_fast_answer(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> packet,
+                     Transport transport, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
+  FastQuery query;
+  if (!read_fast_query(packet, transport, query)) return false;
+  const ServedZone* served = zones.find_lower(query.name(), query.starts());
+  return served != nullptr && answer_fast_query(*served, pools, packet, query, response, outcome, describe);
 }
 
 }  // namespace cutover::auth

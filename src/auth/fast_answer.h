@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "auth/engine.h"
+#include "auth/fast_query.h"
 
 namespace cutover::auth {
 
@@ -17,5 +18,9 @@ namespace cutover::auth {
 // Names owned by a pool in `pools` (may be null) are answered from its pre-encoded records.
 bool try_fast_answer(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> query,
                      Transport transport, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe);
+// The same for a question read_fast_query() already read from `packet`, in the zone `served`
+// that ZoneSet::find_lower() found for it.
+bool answer_fast_query(const ServedZone& served, const pool::PoolAnswers* pools, std::span<const std::uint8_t> packet,
+                       const FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe);
 
 }  // namespace cutover::auth

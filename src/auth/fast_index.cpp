@@ -78,33 +78,37 @@ FastEntry::Answer FastEntry::find(std::uint16_t type) const {
   return {};
 }
 
-// The arena is sized in a first pass so it is written once, without regrowing; the index
-// reuses the zone's table layout with arena offsets as values.
+// The arena is sized in a first pass so it is written once, without regrowing, then moved to
+// huge pages (ByteWriter writes a plain vector); the index reuses the zone's table layout
+// with arena offsets as values.
 FastIndex::FastIndex(const zone::Zone& zone) {
   auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
   std::size_t size = 0;
   for (const auto& node : zone.nodes()) size += entry_size(node.name, records_of(node));
   for (const auto& name : zone.empty_non_terminals()) size += entry_size(name, {});
-  arena_.reserve(size);
+  std::vector<std::uint8_t> arena;
+  arena.reserve(size);
   std::vector<std::uint32_t> node_at;
   node_at.reserve(zone.node_count());
-  for (const auto& node : zone.nodes()) node_at.push_back(add(node.name, kind_of(node), records_of(node)));
+  for (const auto& node : zone.nodes()) node_at.push_back(add(arena, node.name, kind_of(node), records_of(node)));
   // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
   // pipeline answers with a referral or a rewrite instead of NODATA.
   std::vector<std::uint32_t> empty_at;
   empty_at.reserve(zone.empty_non_terminals().size());
-  for (const auto& name : zone.empty_non_terminals()) empty_at.push_back(add(name, empty_kind, {}));
+  for (const auto& name : zone.empty_non_terminals()) empty_at.push_back(add(arena, name, empty_kind, {}));
+  arena_.assign(arena.begin(), arena.end());
   index_ = zone.remapped_index(node_at, empty_at);
 }
 
-std::uint32_t FastIndex::add(const dns::Name& name, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
+std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, const dns::Name& name, FastEntry::Kind kind,
+                             std::span<const zone::RRset> rrsets) {
   const auto& wire = name.wire();
-  auto at = static_cast<std::uint32_t>(arena_.size());
-  base::ByteWriter out(arena_);
-  arena_.push_back(static_cast<std::uint8_t>(wire.size()));
-  for (std::uint8_t byte : wire) arena_.push_back(dns::ascii_lower(byte));
-  arena_.push_back(static_cast<std::uint8_t>(kind));
-  arena_.push_back(static_cast<std::uint8_t>(rrsets.size()));
+  auto at = static_cast<std::uint32_t>(arena.size());
+  base::ByteWriter out(arena);
+  arena.push_back(static_cast<std::uint8_t>(wire.size()));
+  for (std::uint8_t byte : wire) arena.push_back(dns::ascii_lower(byte));
+  arena.push_back(static_cast<std::uint8_t>(kind));
+  arena.push_back(static_cast<std::uint8_t>(rrsets.size()));
   for (const auto& rrset : rrsets) {
     std::size_t size = encoded_size(rrset);
     bool general = is_general(rrset, size);

@@ -18,6 +18,21 @@ enum class Transport { kUdp, kTcp };
 using QueryHandler = std::function<bool(std::span<const std::uint8_t> query, Transport transport,
                                         const sockaddr_storage& client, std::vector<std::uint8_t>& response)>;
 
+// One datagram of a received UDP batch: the handler reads `query` and `client`, writes the
+// reply into `response` (given empty) and sets `reply` to send it.
+struct Datagram {
+  std::span<const std::uint8_t> query;
+  const sockaddr_storage* client = nullptr;
+  std::vector<std::uint8_t>* response = nullptr;
+  bool reply = false;
+};
+
+// Optional, UDP only: answers a whole received batch in one call, so work that can be shared
+// or overlapped across the batch (taking the current zone snapshot, prefetching the memory
+// each answer will read) is done once per batch instead of once per datagram. Empty: each
+// datagram goes to the QueryHandler. Called concurrently like the QueryHandler.
+using BatchHandler = std::function<void(std::span<Datagram> batch)>;
+
 // Optional, TCP only: sees each query before the QueryHandler, for answers that take more
 // than one message (zone transfers, RFC 5936 §2.2). Returns false to leave the query to the
 // QueryHandler; true sends `responses` (given empty; possibly still empty) in order.

@@ -11,12 +11,13 @@ constexpr int kPortPicks = 16;
 base::Result<std::unique_ptr<NetServer>> NetServer::start(const NetOptions& options, QueryHandler handler) {
   std::unique_ptr<NetServer> server(new NetServer(std::move(handler)));
   server->stream_ = options.stream;
+  server->batch_ = options.batch;
   for (const auto& address : options.listen) {
     // Port 0: the kernel picks a free UDP port, and TCP takes the same number, which a TCP
     // connection elsewhere may hold; then pick again, a bounded number of times.
     int attempts = address.port() == 0 ? kPortPicks : 1;
     for (int attempt = 1;; ++attempt) {
-      auto udp = UdpListener::open(address, options.threads, server->handler_, server->stop_);
+      auto udp = UdpListener::open(address, options.threads, server->handler_, server->batch_, server->stop_);
       if (!udp) return udp.error();
       auto tcp = TcpListener::open((*udp)->address(), options.threads, options.tcp, server->handler_, server->stream_,
                                    server->stop_, server->open_connections_);
@@ -36,6 +37,7 @@ NetServer::~NetServer() { stop(); }
 
 void NetServer::stop() {
   stop_.raise();
+  for (auto& listener : udp_) listener->wake();
   for (auto& listener : udp_) listener->join();
   for (auto& listener : tcp_) listener->join();
 }

@@ -22,6 +22,7 @@ struct NetOptions {
   std::size_t threads = 1;  // per address and transport
   TcpOptions tcp;
   StreamHandler stream;  // empty: every TCP query goes to the QueryHandler
+  BatchHandler batch;    // empty: every UDP datagram goes to the QueryHandler
 };
 
 class NetServer {
@@ -43,6 +44,7 @@ class NetServer {
 
   QueryHandler handler_;
   StreamHandler stream_;
+  BatchHandler batch_;
   StopSignal stop_;
   std::atomic<std::size_t> open_connections_{0};
   std::vector<std::unique_ptr<UdpListener>> udp_;

@@ -1,6 +1,6 @@
 // UdpListener: answers datagrams on one address with N threads, each owning its own
 // SO_REUSEPORT socket and moving up to a batch of messages per recvmmsg/sendmmsg call.
-// start()/stop() from one controlling thread; the handler runs on the worker threads.
+// start()/wake()/join() from one controlling thread; the handlers run on the worker threads.
 #pragma once
 
 #include <cstddef>
@@ -22,24 +22,30 @@ constexpr int kUdpReceiveBuffer = 4 << 20;
 class UdpListener {
  public:
   // Binds `threads` sockets (at least one) to `address`; with port 0 all share the port the
-  // kernel picked for the first. `handler` and `stop` must outlive the listener.
+  // kernel picked for the first. A non-empty `batch` answers whole batches instead of
+  // `handler`. `handler`, `batch` and `stop` must outlive the listener.
   static base::Result<std::unique_ptr<UdpListener>> open(const SocketAddress& address, std::size_t threads,
-                                                         const QueryHandler& handler, const StopSignal& stop);
-  ~UdpListener();  // joins the threads; the owner raises the stop signal first
+                                                         const QueryHandler& handler, const BatchHandler& batch,
+                                                         const StopSignal& stop);
+  ~UdpListener();  // joins the threads; the owner raises the stop signal and wakes them first
 
   void start();
+  // After the stop signal is raised: ends the receive each idle thread is blocked in.
+  void wake();
   void join();
   const SocketAddress& address() const { return address_; }
 
  private:
   UdpListener(SocketAddress address, std::vector<UniqueFd> sockets, const QueryHandler& handler,
-              const StopSignal& stop)
-      : address_(address), sockets_(std::move(sockets)), handler_(handler), stop_(stop) {}
+              const BatchHandler& batch, const StopSignal& stop)
+      : address_(address), sockets_(std::move(sockets)), handler_(handler), batch_(batch), stop_(stop) {}
   void serve(int fd) const;
+  void answer(std::span<Datagram> datagrams) const;
 
   SocketAddress address_;
   std::vector<UniqueFd> sockets_;
   const QueryHandler& handler_;
+  const BatchHandler& batch_;
   const StopSignal& stop_;
   std::vector<std::thread> threads_;
 };

@@ -67,11 +67,20 @@ PoolService::PoolService(Server& server, base::Logger& logger, control::ControlS
   builder_ = std::make_unique<pool::AnswerBuilder>(policies_, std::vector<pool::PoolSpec>{});
   monitor_ = std::make_unique<health::HealthMonitor>(
       probes_, clock_, logger_, [this](std::shared_ptr<const health::HealthSnapshot> snapshot) { on_health(snapshot); });
-  server_.set_query_observer([this](const auth::QueryOutcome& outcome) {
-    auto code = static_cast<std::size_t>(outcome.rcode);
-    if (code < rcodes_.size()) rcodes_[code].fetch_add(1, std::memory_order_relaxed);
-    if (outcome.pool != nullptr && outcome.pool->counters) {
-      outcome.pool->counters->queries.fetch_add(1, std::memory_order_relaxed);
+  server_.set_query_observer([this](std::span<const auth::QueryOutcome> outcomes) {
+    // Counted locally first: one atomic add per rcode seen in the batch, not one per query
+    // (the counters' cache line would otherwise bounce between the listener threads).
+    std::array<std::uint64_t, std::tuple_size_v<decltype(rcodes_)>> counts{};
+    for (const auto& outcome : outcomes) {
+      if (!outcome.respond) continue;
+      auto code = static_cast<std::size_t>(outcome.rcode);
+      if (code < counts.size()) ++counts[code];
+      if (outcome.pool != nullptr && outcome.pool->counters) {
+        outcome.pool->counters->queries.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+    for (std::size_t code = 0; code < counts.size(); ++code) {
+      if (counts[code] != 0) rcodes_[code].fetch_add(counts[code], std::memory_order_relaxed);
     }
   });
   if (control != nullptr) add_pool_routes(*control, *this);

@@ -4,11 +4,18 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+
+#include "auth/answer_batch.h"
 #include "config/zone_loading.h"
 #include "net/server.h"
 
 namespace cutover::server {
 namespace {
+
+// Queries answered against one snapshot load; a received batch is never larger.
+constexpr std::size_t kMaxBatch = 32;
 
 void log_zone_load(base::Logger& logger, const config::ZoneSetLoad& load) {
   for (const auto& diagnostic : load.diagnostics) {
@@ -104,6 +111,7 @@ int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
       return handle_stream(query, client, responses);
     };
   }
+  options.batch = [this](std::span<net::Datagram> batch) { answer_batch(batch); };
   auto listeners = net::NetServer::start(options, [this](auto query, auto transport, const auto& client,
                                                                        auto& response) {
     return answer(query, transport, client, response);
@@ -160,8 +168,27 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
                            {"rcode", outcome.respond ? dns::rcode_to_text(outcome.rcode) : "dropped"},
                            {"transport", udp ? "udp" : "tcp"}});
   }
-  if (observer_ && outcome.respond) observer_(outcome);
+  if (observer_ && outcome.respond) observer_(std::span<const auth::QueryOutcome>(&outcome, 1));
   return outcome.respond;
+}
+
+void Server::answer_batch(std::span<net::Datagram> batch) const {
+  if (request_handler_ || interceptor_ || query_log_.load(std::memory_order_relaxed)) {
+    for (auto& datagram : batch) datagram.reply = answer(datagram.query, net::Transport::kUdp, *datagram.client, *datagram.response);
+    return;
+  }
+  std::array<auth::BatchQuery, kMaxBatch> queries;
+  std::array<auth::QueryOutcome, kMaxBatch> outcomes;
+  for (std::size_t start = 0; start < batch.size(); start += kMaxBatch) {
+    auto part = batch.subspan(start, std::min(kMaxBatch, batch.size() - start));
+    for (std::size_t i = 0; i < part.size(); ++i) queries[i] = {part[i].query, part[i].response};
+    auto answered = std::span<auth::QueryOutcome>(outcomes.data(), part.size());
+    std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
+    std::shared_ptr<const pool::PoolAnswers> pools = pools_.load();  // held until the outcomes are used
+    auth::answer_batch(*zones, pools.get(), std::span<const auth::BatchQuery>(queries.data(), part.size()), answered);
+    for (std::size_t i = 0; i < part.size(); ++i) part[i].reply = answered[i].respond;
+    if (observer_) observer_(answered);
+  }
 }
 
 void Server::wait_for_stop(const sigset_t& signals) {

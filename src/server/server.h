@@ -45,8 +45,10 @@ enum class Intercept { kContinue, kDrop, kRespond };
 // Sees every query before the engine. kRespond sends what it wrote into `response`.
 using QueryInterceptor =
     std::function<Intercept(std::span<const std::uint8_t> query, net::Transport transport, std::vector<std::uint8_t>& response)>;
-// Told the outcome of every answered query (metrics); runs on the listener threads.
-using QueryObserver = std::function<void(const auth::QueryOutcome& outcome)>;
+// Told the outcomes of answered queries (metrics), a received batch at a time so counters
+// are updated once per batch; outcomes with respond = false (dropped) are to be skipped.
+// Runs on the listener threads.
+using QueryObserver = std::function<void(std::span<const auth::QueryOutcome> outcomes)>;
 
 // Sees every query before the interceptor and the engine, with the client's address, and may
 // answer with several messages (zone transfers over TCP; over UDP only the first is sent).
@@ -93,6 +95,9 @@ class Server {
  private:
   bool answer(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
               std::vector<std::uint8_t>& response) const;
+  // A received UDP batch: one zone and pool snapshot for all of it, answers prefetched
+  // (auth::answer_batch); one by one through answer() when a hook must see each query.
+  void answer_batch(std::span<net::Datagram> batch) const;
   // Loads and publishes the configured zones. The load result goes out of scope on return,
   // so the first snapshot is held only where it was published and a write or reload frees it.
   bool load_initial_zones();

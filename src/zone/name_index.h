@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "base/huge_pages.h"
 #include "dns/name.h"
 
 namespace cutover::zone {
@@ -84,6 +85,11 @@ class NameIndex {
   [[gnu::always_inline]] void prefetch(std::uint64_t hash) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
   }
+  // The value of the first slot with this hash's tag, without confirming the name: what a
+  // lookup will most likely compare, for prefetching it. Reads the slots prefetch() loaded.
+  std::optional<std::uint32_t> first_candidate(std::uint64_t hash) const {
+    return find(hash, [](std::uint32_t) { return true; });
+  }
   // The same names in the same slots, each value v replaced by map(v): a second table over
   // the names of this one, built without hashing or probing again.
   template <typename Map>
@@ -104,7 +110,7 @@ class NameIndex {
     std::uint32_t tag = 0;  // high half of the hash: most mismatches end here, without touching the name
     std::uint32_t value = kEmpty;
   };
-  std::vector<Slot> slots_;
+  std::vector<Slot, base::HugePageAllocator<Slot>> slots_;  // read at random by every lookup
 };
 
 // True when `name` (any case) has the lowercase wire form `lower_wire`.

@@ -1,0 +1,49 @@
+// answer_batch in chunks: read the questions, prefetch the slots, prefetch the entries, answer.
+#include "auth/answer_batch.h"
+
+#include <algorithm>
+#include <array>
+
+#include "auth/fast_answer.h"
+#include "auth/fast_query.h"
+
+namespace cutover::auth {
+namespace {
+
+// Enough to cover the memory latency with the work of the other queries; a received batch is
+// at most this large anyway (net's recvmmsg batch).
+constexpr std::size_t kChunk = 32;
+
+void answer_chunk(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const BatchQuery> chunk,
+                  std::span<QueryOutcome> outcomes) {
+  std::array<FastQuery, kChunk> questions;
+  std::array<const ServedZone*, kChunk> served{};
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    if (!read_fast_query(chunk[i].packet, Transport::kUdp, questions[i])) continue;
+    served[i] = zones.find_lower(questions[i].name(), questions[i].starts());
+    if (served[i] != nullptr) served[i]->fast.prefetch_slot(questions[i].hash);
+  }
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    if (served[i] != nullptr) served[i]->fast.prefetch_entry(questions[i].hash);
+  }
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    const BatchQuery& query = chunk[i];
+    outcomes[i] = QueryOutcome{};
+    if (served[i] == nullptr ||
+        !answer_fast_query(*served[i], pools, query.packet, questions[i], *query.response, outcomes[i], false)) {
+      outcomes[i] = answer_query_general(zones, query.packet, Transport::kUdp, *query.response, pools);
+    }
+  }
+}
+
+}  // namespace
+
+void answer_batch(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const BatchQuery> batch,
+                  std::span<QueryOutcome> outcomes) {
+  for (std::size_t start = 0; start < batch.size(); start += kChunk) {
+    std::size_t size = std::min(kChunk, batch.size() - start);
+    answer_chunk(zones, pools, batch.subspan(start, size), outcomes.subspan(start, size));
+  }
+}
+
+}  // namespace cutover::auth

@@ -1,0 +1,26 @@
+// answer_batch: answers a batch of UDP queries against one zone and pool snapshot. Every
+// question is read first; then, in two rounds, the index slot and the entry of each name are
+// prefetched, so the cache misses of the whole batch overlap instead of stalling each query
+// in turn (on a large zone they are most of the fast path's time). Thread-safe like
+// answer_query.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "auth/engine.h"
+
+namespace cutover::auth {
+
+struct BatchQuery {
+  std::span<const std::uint8_t> packet;
+  std::vector<std::uint8_t>* response = nullptr;  // given empty
+};
+
+// For each query, the response and the outcome (`outcomes[i]`, as large as `batch`) that
+// answer_query(zones, pools, packet, kUdp, response, false) gives.
+void answer_batch(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const BatchQuery> batch,
+                  std::span<QueryOutcome> outcomes);
+
+}  // namespace cutover::auth

@@ -1,0 +1,79 @@
+// Reading the question of a plain query in place, for the answer fast path.
+#include "auth/fast_query.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "zone/name_index.h"
+
+namespace cutover::auth {
+namespace {
+
+using dns::RRType;
+
+std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
+
+// Qtypes the general path treats specially: ANY, transfers, meta types, DS (answered from
+// the parent side of a cut) and the types that pull in additional-section addresses.
+bool needs_general_path(std::uint16_t qtype) {
+  auto type = static_cast<RRType>(qtype);
+  return type == RRType::DS || type == RRType::NS || type == RRType::MX || type == RRType::SRV ||
+         dns::is_meta_type(type);
+}
+
+// Copies a name into `to` (which has eight bytes of slack) a word at a time: names are short,
+// and a variable-length memcpy here becomes `rep movs`, whose start-up costs more than the copy.
+// Whole words are read only where the packet holds them.
+void copy_name(std::uint8_t* to, const std::uint8_t* from, std::size_t size, std::size_t available) {
+  std::size_t i = 0;
+  for (; i < size && i + 8 <= available; i += 8) std::memcpy(to + i, from + i, 8);
+  for (; i < size; ++i) to[i] = from[i];
+}
+
+}  // namespace
+
+bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, FastQuery& query) {
+  const std::uint8_t* p = packet.data();
+  std::size_t size = packet.size();
+  if (size < dns::kHeaderSize + 5 || (p[2] & 0xF8) != 0) return false;  // QR and opcode
+  if (read_u16(p + 4) != 1 || read_u16(p + 6) != 0 || read_u16(p + 8) != 0 || read_u16(p + 10) > 1) return false;
+  // The next length byte must lie inside the packet and leave room for the root label
+  // within the name's 255 bytes: one bound checks both.
+  std::size_t limit = std::min<std::size_t>(size, dns::kHeaderSize + dns::Name::kMaxWireLength);
+  std::size_t pos = dns::kHeaderSize;
+  for (std::uint8_t length = p[pos]; length != 0; length = p[pos]) {
+    std::size_t next = pos + length + 1u;
+    if (length > dns::Name::kMaxLabelLength || next >= limit) return false;  // pointer, extended type, too long, truncated
+    query.label_starts[query.labels++] = static_cast<std::uint8_t>(pos - dns::kHeaderSize);
+    pos = next;
+  }
+  query.name_size = pos + 1 - dns::kHeaderSize;
+  copy_name(query.lower.data(), p + dns::kHeaderSize, query.name_size, size - dns::kHeaderSize);
+  zone::ascii_lower_in_place(query.lower.data(), query.name_size);
+  query.hash = zone::hash_lower_wire(query.name());
+  pos += 1;
+  if (pos + 4 > size || read_u16(p + pos + 2) != static_cast<std::uint16_t>(dns::RRClass::IN)) return false;
+  query.qtype = read_u16(p + pos);
+  if (needs_general_path(query.qtype)) return false;
+  query.question_end = pos + 4;
+  if (read_u16(p + 10) == 1) {
+    const std::uint8_t* opt = p + query.question_end;
+    if (query.question_end + kBareOptSize != size || opt[0] != 0 || read_u16(opt + 1) != static_cast<std::uint16_t>(RRType::OPT) ||
+        opt[6] != 0 || read_u16(opt + 9) != 0) {
+      return false;  // not a bare version-0 OPT: options and BADVERS go the general way
+    }
+    query.edns = true;
+  } else if (query.question_end != size) {
+    return false;
+  }
+  if (transport == Transport::kTcp) {
+    query.max_size = 65535;
+  } else if (query.edns) {
+    std::size_t requested = read_u16(p + query.question_end + 3);
+    query.max_size = std::min<std::size_t>(std::max<std::size_t>(requested, dns::kClassicUdpSize), kMaxUdpPayload);
+  }
+  return true;
+}
+
+
+}  // namespace cutover::auth

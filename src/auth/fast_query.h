@@ -1,0 +1,40 @@
+// FastQuery: the question of a plain query as the answer fast path reads it, straight from
+// the packet, with the name lowercased and hashed on the stack. Reading it apart from
+// answering lets a batch read every question first and prefetch where the answers live.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "auth/engine.h"
+#include "dns/message.h"
+#include "dns/name.h"
+
+namespace cutover::auth {
+
+constexpr std::size_t kBareOptSize = 11;  // OPT with root owner, type, class, TTL, empty rdata
+
+struct FastQuery {
+  // Filled up to name_size / labels only: left uninitialised, as zeroing them costs more
+  // than the rest of reading the question. `lower` has slack for eight-byte lowercasing.
+  std::array<std::uint8_t, dns::Name::kMaxWireLength + 8> lower;
+  std::size_t name_size = 0;
+  std::uint64_t hash = 0;  // zone::hash_lower_wire(name())
+  std::array<std::uint8_t, 128> label_starts;
+  std::size_t labels = 0;
+  std::uint16_t qtype = 0;
+  std::size_t question_end = 0;  // offset just past QTYPE/QCLASS
+  bool edns = false;
+  std::size_t max_size = dns::kClassicUdpSize;
+
+  std::span<const std::uint8_t> name() const { return {lower.data(), name_size}; }
+  std::span<const std::uint8_t> starts() const { return {label_starts.data(), labels}; }
+};
+
+// Reads a query the fast path can answer: QR clear, opcode QUERY, one IN question with an
+// uncompressed name and a type without special handling, nothing else but an optional
+// version-0 OPT without options. False for anything else (the general pipeline's job).
+bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, FastQuery& query);
+
+}  // namespace cutover::auth

@@ -1,0 +1,32 @@
+// Mapping 2 MiB-aligned blocks for HugePageAllocator: map one huge page more than needed,
+// cut the unaligned head and tail off, advise the rest.
+#include "base/huge_pages.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+namespace cutover::base {
+namespace {
+
+std::size_t round_up(std::size_t bytes) { return (bytes + kHugePageSize - 1) & ~(kHugePageSize - 1); }
+
+}  // namespace
+
+void* allocate_huge_pages(std::size_t bytes) {
+  std::size_t size = round_up(bytes);
+  void* mapped = ::mmap(nullptr, size + kHugePageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) throw std::bad_alloc();
+  auto start = reinterpret_cast<std::uintptr_t>(mapped);
+  std::uintptr_t aligned = (start + kHugePageSize - 1) & ~(kHugePageSize - 1);
+  if (aligned > start) ::munmap(mapped, aligned - start);
+  std::size_t tail = start + size + kHugePageSize - (aligned + size);
+  if (tail > 0) ::munmap(reinterpret_cast<void*>(aligned + size), tail);
+  // Only advice: where the kernel has THP off, the block still works on small pages.
+  ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+  return reinterpret_cast<void*>(aligned);
+}
+
+void free_huge_pages(void* block, std::size_t bytes) { ::munmap(block, round_up(bytes)); }
+
+}  // namespace cutover::base

@@ -1,9 +1,11 @@
 // cutover_answer_replay: answers every query of a dnsperf query file against a zone file
-// in-process, so callgrind can count the instructions of the answer path alone
-// (bench/compare --profile runs it with --toggle-collect on answer_query). With --pools,
+// in-process, in batches of 32 through auth::answer_batch as the UDP listener does, so
+// callgrind can count the instructions of the answer path alone (--toggle-collect on
+// answer_batch, see docs/performance.md). With --pools,
 // the names listed in POOL_FILE ("OWNER SHAPE ADDRESS..." per line, every endpoint healthy)
 // are answered by health-checked pools, to count what a pool name costs.
 // Usage: cutover_answer_replay [--pools POOL_FILE] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "auth/answer_batch.h"
 #include "auth/engine.h"
 #include "dns/message.h"
 #include "pool/answer_builder.h"
@@ -98,14 +101,23 @@ int main(int argc, char** argv) {
   std::map<int, std::size_t> rcodes;
   std::size_t fast = 0;
   std::size_t pooled = 0;
-  std::vector<std::uint8_t> response;
-  for (std::size_t i = 0; i < count; ++i) {
-    response.clear();
-    auto outcome = cutover::auth::answer_query(zones, pools.get(), queries[i % queries.size()],
-                                               cutover::auth::Transport::kUdp, response, false);
-    ++rcodes[outcome.respond ? static_cast<int>(outcome.rcode) : -1];
-    fast += outcome.fast_path ? 1 : 0;
-    pooled += outcome.pool != nullptr ? 1 : 0;
+  constexpr std::size_t kBatch = 32;  // net's recvmmsg batch
+  std::vector<std::vector<std::uint8_t>> responses(kBatch);
+  std::vector<cutover::auth::BatchQuery> batch(kBatch);
+  std::vector<cutover::auth::QueryOutcome> outcomes(kBatch);
+  for (std::size_t start = 0; start < count; start += kBatch) {
+    std::size_t size = std::min(kBatch, count - start);
+    for (std::size_t i = 0; i < size; ++i) {
+      responses[i].clear();
+      batch[i] = {queries[(start + i) % queries.size()], &responses[i]};
+    }
+    cutover::auth::answer_batch(zones, pools.get(), std::span(batch.data(), size), std::span(outcomes.data(), size));
+    for (std::size_t i = 0; i < size; ++i) {
+      const auto& outcome = outcomes[i];
+      ++rcodes[outcome.respond ? static_cast<int>(outcome.rcode) : -1];
+      fast += outcome.fast_path ? 1 : 0;
+      pooled += outcome.pool != nullptr ? 1 : 0;
+    }
   }
   std::printf("queries %zu fast %zu pool %zu", count, fast, pooled);
   for (auto [rcode, n] : rcodes) std::printf(" rcode%d=%zu", rcode, n);

@@ -1,5 +1,5 @@
-// Fast path stages: read the question in place (lowercasing the name as it goes), find the
-// zone and the name through the hash index, decide positive / NODATA / NXDOMAIN, then write
+// Fast path stages after the question is read (fast_query.cpp): find the name through the
+// zone's hash index (or the pool index), decide positive / NODATA / NXDOMAIN, then write
 // header, echoed question, records and OPT directly into the response buffer.
 #include "auth/fast_answer.h"
 

@@ -63,16 +63,14 @@ bool raised(const StopSignal& stop) {
   return ::poll(&signal, 1, 0) > 0 && signal.revents != 0;
 }
 
-// Sends every queued reply; a datagram the kernel refuses (e.g. unreachable) is skipped.
+// Sends every queued reply; the socket is blocking, so a full send buffer waits for room.
+// A datagram the kernel refuses (e.g. unreachable) is skipped.
 void send_all(int fd, std::array<mmsghdr, kBatch>& out, unsigned count) {
   unsigned sent = 0;
   while (sent < count) {
     int n = ::sendmmsg(fd, out.data() + sent, count - sent, 0);
     if (n > 0) {
       sent += static_cast<unsigned>(n);
-    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      pollfd writable{fd, POLLOUT, 0};
-      ::poll(&writable, 1, 100);
     } else if (errno != EINTR) {
       ++sent;
     }

@@ -12,8 +12,10 @@ namespace cutover::auth {
 namespace {
 
 using dns::RRType;
+using testing::endpoint;
 using testing::make_query;
 using testing::make_zone;
+using testing::pool_spec;
 using Bytes = std::vector<std::uint8_t>;
 
 std::shared_ptr<const zone::Zone> hosts_zone() {
@@ -30,17 +32,7 @@ std::shared_ptr<const zone::Zone> hosts_zone() {
 
 std::shared_ptr<const pool::PoolAnswers> failover_pool(pool::PolicyRegistry& policies) {
   pool::register_builtin_policies(policies);
-  pool::PoolSpec spec;
-  spec.name = "web";
-  spec.owner = *dns::Name::from_text("web.batch.test.");
-  spec.shape = "failover";
-  spec.ttl = 20;
-  for (auto [address, priority] : {std::pair{"192.0.2.80", 1}, std::pair{"192.0.2.81", 2}}) {
-    pool::EndpointSpec member;
-    member.address = address;
-    member.priority = priority;
-    spec.endpoints.push_back(member);
-  }
+  auto spec = pool_spec("web", "failover", {endpoint("192.0.2.80", 1), endpoint("192.0.2.81", 2)}, "batch.test.");
   health::HealthSnapshot health;
   for (const auto& member : spec.endpoints) {
     health.endpoints.push_back({spec.name, member.address, health::HealthState::kUp, true, std::nullopt});

@@ -14,27 +14,11 @@ namespace cutover::auth {
 namespace {
 
 using dns::RRType;
+using testing::endpoint;
 using testing::make_query;
 using testing::make_zone;
+using testing::pool_spec;
 using Bytes = std::vector<std::uint8_t>;
-
-pool::EndpointSpec endpoint(const std::string& address, int priority = 1, std::uint32_t weight = 1) {
-  pool::EndpointSpec spec;
-  spec.address = address;
-  spec.priority = priority;
-  spec.weight = weight;
-  return spec;
-}
-
-pool::PoolSpec pool_spec(const std::string& name, const std::string& shape, std::vector<pool::EndpointSpec> endpoints) {
-  pool::PoolSpec spec;
-  spec.name = name;
-  spec.owner = *dns::Name::from_text(name + ".example.test.");
-  spec.shape = shape;
-  spec.ttl = 20;
-  spec.endpoints = std::move(endpoints);
-  return spec;
-}
 
 // The A and AAAA records after the question, one fixed-size record each, sorted: a weighted
 // draw of every candidate in any order then compares equal to any other such draw.

@@ -27,27 +27,22 @@ base::Result<CurlLibrary> load_curl_library(const std::string& file_name) {
                                                                     reason != nullptr ? reason : "dlopen failed"));
   }
   CurlLibrary library{};
-  struct Symbol {
-    const char* name;
-    bool found;
+  const char* missing = nullptr;  // the first symbol not found
+  auto need = [&](const char* symbol, auto*& slot) {
+    if (!resolve(handle, symbol, slot) && missing == nullptr) missing = symbol;
   };
-  const Symbol symbols[] = {
-      {"curl_global_init", resolve(handle, "curl_global_init", library.global_init)},
-      {"curl_easy_init", resolve(handle, "curl_easy_init", library.easy_init)},
-      {"curl_easy_setopt", resolve(handle, "curl_easy_setopt", library.easy_setopt)},
-      {"curl_easy_perform", resolve(handle, "curl_easy_perform", library.easy_perform)},
-      {"curl_easy_getinfo", resolve(handle, "curl_easy_getinfo", library.easy_getinfo)},
-      {"curl_easy_strerror", resolve(handle, "curl_easy_strerror", library.easy_strerror)},
-      {"curl_easy_cleanup", resolve(handle, "curl_easy_cleanup", library.easy_cleanup)},
-      {"curl_slist_append", resolve(handle, "curl_slist_append", library.slist_append)},
-      {"curl_slist_free_all", resolve(handle, "curl_slist_free_all", library.slist_free_all)},
-  };
-  for (const Symbol& symbol : symbols) {
-    if (!symbol.found) {
-      ::dlclose(handle);
-      return base::make_error(base::ErrorCode::kNotFound,
-                              fmt::format("{} lacks {}: install libcurl4", file_name, symbol.name));
-    }
+  need("curl_global_init", library.global_init);
+  need("curl_easy_init", library.easy_init);
+  need("curl_easy_setopt", library.easy_setopt);
+  need("curl_easy_perform", library.easy_perform);
+  need("curl_easy_getinfo", library.easy_getinfo);
+  need("curl_easy_strerror", library.easy_strerror);
+  need("curl_easy_cleanup", library.easy_cleanup);
+  need("curl_slist_append", library.slist_append);
+  need("curl_slist_free_all", library.slist_free_all);
+  if (missing != nullptr) {
+    ::dlclose(handle);
+    return base::make_error(base::ErrorCode::kNotFound, fmt::format("{} lacks {}: install libcurl4", file_name, missing));
   }
   return library;
 }

@@ -111,12 +111,12 @@ int main(int argc, char** argv) {
       responses[i].clear();
       batch[i] = {queries[(start + i) % queries.size()], &responses[i]};
     }
-    cutover::auth::answer_batch(zones, pools.get(), std::span(batch.data(), size), std::span(outcomes.data(), size));
+    cutover::auth::answer_batch(zones, pools ? pools->dynamic().get() : nullptr, std::span(batch.data(), size), std::span(outcomes.data(), size));
     for (std::size_t i = 0; i < size; ++i) {
       const auto& outcome = outcomes[i];
       ++rcodes[outcome.respond ? static_cast<int>(outcome.rcode) : -1];
       fast += outcome.fast_path ? 1 : 0;
-      pooled += outcome.pool != nullptr ? 1 : 0;
+      pooled += outcome.dynamic != nullptr ? 1 : 0;
     }
   }
   std::printf("queries %zu fast %zu pool %zu", count, fast, pooled);

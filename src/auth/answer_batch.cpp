@@ -14,7 +14,7 @@ namespace {
 // at most this large anyway (net's recvmmsg batch).
 constexpr std::size_t kChunk = 32;
 
-void answer_chunk(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const BatchQuery> chunk,
+void answer_chunk(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const BatchQuery> chunk,
                   std::span<QueryOutcome> outcomes) {
   std::array<FastQuery, kChunk> questions;
   std::array<const ServedZone*, kChunk> served{};
@@ -30,19 +30,19 @@ void answer_chunk(const ZoneSet& zones, const pool::PoolAnswers* pools, std::spa
     const BatchQuery& query = chunk[i];
     outcomes[i] = QueryOutcome{};
     if (served[i] == nullptr ||
-        !answer_fast_query(*served[i], pools, query.packet, questions[i], *query.response, outcomes[i], false)) {
-      outcomes[i] = answer_query_general(zones, query.packet, Transport::kUdp, *query.response, pools);
+        !answer_fast_query(*served[i], dynamic, query.packet, questions[i], *query.response, outcomes[i], false)) {
+      outcomes[i] = answer_query_general(zones, query.packet, Transport::kUdp, *query.response, dynamic);
     }
   }
 }
 
 }  // namespace
 
-void answer_batch(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const BatchQuery> batch,
+void answer_batch(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const BatchQuery> batch,
                   std::span<QueryOutcome> outcomes) {
   for (std::size_t start = 0; start < batch.size(); start += kChunk) {
     std::size_t size = std::min(kChunk, batch.size() - start);
-    answer_chunk(zones, pools, batch.subspan(start, size), outcomes.subspan(start, size));
+    answer_chunk(zones, dynamic, batch.subspan(start, size), outcomes.subspan(start, size));
   }
 }
 

@@ -1,4 +1,4 @@
-// answer_batch: answers a batch of UDP queries against one zone and pool snapshot. Every
+// answer_batch: answers a batch of UDP queries against one zone and dynamic-answer snapshot. Every
 // question is read first; then, in two rounds, the index slot and the entry of each name are
 // prefetched, so the cache misses of the whole batch overlap instead of stalling each query
 // in turn (on a large zone they are most of the fast path's time). Thread-safe like
@@ -19,8 +19,8 @@ struct BatchQuery {
 };
 
 // For each query, the response and the outcome (`outcomes[i]`, as large as `batch`) that
-// answer_query(zones, pools, packet, kUdp, response, false) gives.
-void answer_batch(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const BatchQuery> batch,
+// answer_query(zones, dynamic, packet, kUdp, response, false) gives.
+void answer_batch(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const BatchQuery> batch,
                   std::span<QueryOutcome> outcomes);
 
 }  // namespace cutover::auth

@@ -10,11 +10,9 @@
 #include "dns/types.h"
 #include "zone/zone.h"
 
-namespace cutover::pool {
-struct PoolAnswer;
-}  // namespace cutover::pool
-
 namespace cutover::auth {
+
+struct DynamicAnswer;
 
 struct PlannedRRset {
   dns::Name owner;
@@ -33,7 +31,7 @@ struct AnswerPlan {
   std::vector<PlannedRRset> answer;
   std::vector<PlannedRRset> authority;
   std::vector<PlannedRRset> additional;
-  const pool::PoolAnswer* pool = nullptr;  // set when a health-checked pool answered
+  const DynamicAnswer* dynamic = nullptr;  // set when a dynamic answer (a pool) answered
 };
 
 }  // namespace cutover::auth

@@ -47,7 +47,7 @@ QueryOutcome finish(QueryOutcome outcome, const AnswerPlan& plan, ResponseFrame 
   response = encode_answer(plan, std::move(frame));
   outcome.respond = true;
   outcome.rcode = plan.rcode;
-  outcome.pool = plan.pool;
+  outcome.dynamic = plan.dynamic;
   return outcome;
 }
 
@@ -65,7 +65,7 @@ QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> qu
 }
 
 QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                                  std::vector<std::uint8_t>& response, const pool::PoolAnswers* pools) {
+                                  std::vector<std::uint8_t>& response, const DynamicAnswers* dynamic) {
   QueryOutcome outcome;
   auto header = dns::parse_header(query);
   if (!header || header->qr) return outcome;  // unreadable, or a response: never answer those
@@ -110,7 +110,7 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   if (zone == nullptr) return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);
 
   bool minimal_any = transport == Transport::kUdp;
-  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, pools);
+  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, dynamic);
   return finish(std::move(outcome), plan, std::move(frame), response);
 }
 

@@ -10,18 +10,16 @@
 
 #include "auth/fast_index.h"
 #include "auth/negative_template.h"
+#include "base/transport.h"
 #include "dns/name.h"
 #include "dns/types.h"
 #include "zone/zone.h"
 
-namespace cutover::pool {
-class PoolAnswers;
-struct PoolAnswer;
-}  // namespace cutover::pool
-
 namespace cutover::auth {
 
-enum class Transport { kUdp, kTcp };
+class DynamicAnswers;
+struct DynamicAnswer;
+using base::Transport;
 
 // A served zone with what the answer fast path precomputes for it.
 struct ServedZone {
@@ -55,8 +53,8 @@ struct QueryOutcome {
   // Absent when the caller did not ask for it (a default Name would allocate per query).
   std::optional<dns::Name> qname;
   dns::RRType qtype = dns::RRType::A;
-  // The pool that answered, if any; valid while the PoolAnswers snapshot is held.
-  const pool::PoolAnswer* pool = nullptr;
+  // The dynamic answer (a pool's) that answered, if any; valid while its snapshot is held.
+  const DynamicAnswer* dynamic = nullptr;
   // Answered by the fast path (the general pipeline leaves it false); for tests and profiles.
   bool fast_path = false;
 };
@@ -70,10 +68,10 @@ QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> qu
                           std::vector<std::uint8_t>& response, bool describe = true);
 // The general pipeline alone, without the fast path; the fast path must match it byte for byte.
 QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                                  std::vector<std::uint8_t>& response, const pool::PoolAnswers* pools = nullptr);
-// The same with health-checked pools: names owned by a pool are answered from `pools`
-// (which the caller keeps alive until it is done with the outcome). In pool_plan.cpp.
-QueryOutcome answer_query(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> query,
+                                  std::vector<std::uint8_t>& response, const DynamicAnswers* dynamic = nullptr);
+// The same with dynamic answers: names held by `dynamic` are answered from it (which the
+// caller keeps alive until it is done with the outcome). In dynamic_plan.cpp.
+QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
                           Transport transport, std::vector<std::uint8_t>& response, bool describe = true);
 
 }  // namespace cutover::auth

@@ -1,5 +1,5 @@
 // Fast path stages after the question is read (fast_query.cpp): find the name through the
-// zone's hash index (or the pool index), decide positive / NODATA / NXDOMAIN, then write
+// zone's hash index (or the dynamic answers' index), decide positive / NODATA / NXDOMAIN, then write
 // header, echoed question, records and OPT directly into the response buffer.
 #include "auth/fast_answer.h"
 
@@ -8,11 +8,11 @@
 #include <chrono>
 #include <cstring>
 
+#include "auth/dynamic_answers.h"
 #include "auth/fast_query.h"
 #include "auth/lookup.h"
 #include "dns/answer_record.h"
 #include "dns/message.h"
-#include "pool/pool_answers.h"
 
 namespace cutover::auth {
 namespace {
@@ -102,7 +102,7 @@ bool answer(std::span<const std::uint8_t> packet, const FastQuery& query, const 
   return write_negative(packet, query, served, rcode, response);
 }
 
-// The general pipeline looks for a zone cut before it looks for a pool, so a pool name at or
+// The general pipeline looks for a zone cut before it looks for a dynamic answer, so such a name at or
 // below a cut is a referral. Only zones with cuts pay for the walk up the name.
 bool below_cut(const FastQuery& query, const ServedZone& served) {
   if (!served.zone->has_cuts()) return false;
@@ -116,7 +116,7 @@ bool below_cut(const FastQuery& query, const ServedZone& served) {
 
 // Appends `count` encoded records starting at record `first`, then sets their TTL if the
 // suspicion cap lowered it below the encoded one.
-void put_pool_records(const pool::EncodedFamily& encoded, std::size_t first, std::size_t count, std::uint32_t ttl,
+void put_dynamic_records(const EncodedFamily& encoded, std::size_t first, std::size_t count, std::uint32_t ttl,
                       std::uint32_t encoded_ttl, std::vector<std::uint8_t>& response) {
   std::size_t at = response.size();
   append(response, encoded.records.data() + first * encoded.record_size, count * encoded.record_size);
@@ -124,22 +124,22 @@ void put_pool_records(const pool::EncodedFamily& encoded, std::size_t first, std
   for (std::size_t i = 0; i < count; ++i) write_u32(response.data() + at + i * encoded.record_size + dns::kAnswerRecordTtlOffset, ttl);
 }
 
-// A pool name: the snapshot's pre-encoded answer (rotated, or drawn per query), NODATA for
-// other types and empty answers, as plan_pool_answer decides on the general path.
-bool answer_pool(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
-                 const pool::PoolAnswers& pools, std::size_t position, std::vector<std::uint8_t>& response) {
+// A dynamic name: the snapshot's pre-encoded answer (rotated, or drawn per query), NODATA for
+// other types and empty answers, as plan_dynamic_answer decides on the general path.
+bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
+                    const DynamicAnswers& dynamic, std::size_t position, std::vector<std::uint8_t>& response) {
   if (below_cut(query, served)) return false;
-  const pool::PoolAnswer& pool = pools.pools()[position];
+  const DynamicAnswer& entry = dynamic.answers()[position];
   auto type = static_cast<RRType>(query.qtype);
-  const pool::FamilyAnswer* family = pool.family(type);
+  const DynamicFamily* family = entry.family(type);
   if (family == nullptr || (family->per_query == 0 ? family->fixed.rdatas : family->draw).empty()) {
     return write_negative(packet, query, served, dns::Rcode::kNoError, response);
   }
-  const pool::EncodedFamily& encoded = *pools.encoded(position).family(type);
+  const EncodedFamily& encoded = *dynamic.encoded(position).family(type);
   if (encoded.record_size == 0) return false;
-  std::uint32_t ttl = pool.suspicion_ttl && family->suspicion_deadline
-                          ? pool.ttl_at(*family, std::chrono::steady_clock::now())
-                          : pool.ttl;
+  std::uint32_t ttl = entry.suspicion_ttl && family->suspicion_deadline
+                          ? entry.ttl_at(*family, std::chrono::steady_clock::now())
+                          : entry.ttl;
   std::size_t opt = query.edns ? kBareOptSize : 0;
   if (family->per_query == 0) {
     std::size_t body = std::size_t{encoded.count} * encoded.record_size;
@@ -147,35 +147,36 @@ bool answer_pool(std::span<const std::uint8_t> packet, const FastQuery& query, c
     // Members in the cyclic order the general encoder uses, sharing its rotation counter.
     std::size_t first = encoded.count < 2 ? 0 : family->fixed.rotation.fetch_add(1, std::memory_order_relaxed) % encoded.count;
     start_response(packet, query, dns::Rcode::kNoError, encoded.count, 0, body, response);
-    put_pool_records(encoded, first, encoded.count, ttl, pool.ttl, response);
+    put_dynamic_records(encoded, first, encoded.count, ttl, entry.ttl, response);
     finish_response(query, response);
     return true;
   }
-  std::array<std::uint8_t, pool::kMaxEncodedMembers> taken{};
-  std::array<std::size_t, pool::kMaxEncodedMembers> picked;
-  std::size_t drawn = pool::weighted_draw_into(std::span<const std::uint32_t>(family->weights), pool::draw_generator(),
+  std::array<std::uint8_t, kMaxEncodedMembers> taken{};
+  std::array<std::size_t, kMaxEncodedMembers> picked;
+  std::size_t drawn = weighted_draw_into(std::span<const std::uint32_t>(family->weights), draw_generator(),
                                                std::span<std::uint8_t>(taken.data(), encoded.count),
                                                std::span<std::size_t>(picked.data(), std::min<std::size_t>(family->per_query, encoded.count)));
   if (drawn == 0) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
   std::size_t body = drawn * encoded.record_size;
   if (query.question_end + body + opt > query.max_size) return false;
   start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(drawn), 0, body, response);
-  for (std::size_t i = 0; i < drawn; ++i) put_pool_records(encoded, picked[i], 1, ttl, pool.ttl, response);
+  for (std::size_t i = 0; i < drawn; ++i) put_dynamic_records(encoded, picked[i], 1, ttl, entry.ttl, response);
   finish_response(query, response);
   return true;
 }
 
 }  // namespace
 
-bool answer_fast_query(const ServedZone& served, const pool::PoolAnswers* pools, std::span<const std::uint8_t> packet,
+bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, std::span<const std::uint8_t> packet,
                        const FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
   dns::Rcode rcode = dns::Rcode::kNoError;
-  std::size_t pool = pools == nullptr || pools->empty() ? pool::PoolAnswers::kNoPool : pools->find_lower(query.name(), query.hash);
-  if (pool == pool::PoolAnswers::kNoPool) {
+  std::size_t position =
+      dynamic == nullptr || dynamic->empty() ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);
+  if (position == DynamicAnswers::kNone) {
     if (!answer(packet, query, served, response, rcode)) return false;
   } else {
-    if (!answer_pool(packet, query, served, *pools, pool, response)) return false;
-    outcome.pool = &pools->pools()[pool];
+    if (!answer_dynamic(packet, query, served, *dynamic, position, response)) return false;
+    outcome.dynamic = &dynamic->answers()[position];
   }
   outcome.respond = true;
   outcome.fast_path = true;
@@ -188,12 +189,12 @@ bool answer_fast_query(const ServedZone& served, const pool::PoolAnswers* pools,
   return true;
 }
 
-bool try_fast_answer(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> packet,
+bool try_fast_answer(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> packet,
                      Transport transport, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
   FastQuery query;
   if (!read_fast_query(packet, transport, query)) return false;
   const ServedZone* served = zones.find_lower(query.name(), query.starts());
-  return served != nullptr && answer_fast_query(*served, pools, packet, query, response, outcome, describe);
+  return served != nullptr && answer_fast_query(*served, dynamic, packet, query, response, outcome, describe);
 }
 
 }  // namespace cutover::auth

@@ -1,5 +1,5 @@
 // The answer fast path: for the common query shapes (one question, class IN, optional
-// EDNS without options, a name that holds plain RRsets, a pool name, or a name that does
+// EDNS without options, a name that holds plain RRsets, a dynamic (pool) name, or a name that does
 // not exist in a zone without cuts, DNAMEs or wildcards) it decides and encodes the answer
 // straight from the packet, without allocating. Everything else returns false and takes the general pipeline, whose
 // output this path reproduces byte for byte. Thread-safe.
@@ -15,12 +15,12 @@
 namespace cutover::auth {
 
 // True when it wrote the complete response and filled `outcome` (qname only if `describe`).
-// Names owned by a pool in `pools` (may be null) are answered from its pre-encoded records.
-bool try_fast_answer(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> query,
+// Names held by `dynamic` (may be null) are answered from its pre-encoded records.
+bool try_fast_answer(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
                      Transport transport, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe);
 // The same for a question read_fast_query() already read from `packet`, in the zone `served`
 // that ZoneSet::find_lower() found for it.
-bool answer_fast_query(const ServedZone& served, const pool::PoolAnswers* pools, std::span<const std::uint8_t> packet,
+bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, std::span<const std::uint8_t> packet,
                        const FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe);
 
 }  // namespace cutover::auth

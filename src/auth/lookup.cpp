@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "auth/pool_plan.h"
+#include "auth/dynamic_plan.h"
 
 namespace cutover::auth {
 namespace {
@@ -116,7 +116,7 @@ const zone::Node* find_wildcard(const zone::Zone& zone, const Name& name) {
 }  // namespace
 
 AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, bool minimal_any,
-                       const pool::PoolAnswers* pools) {
+                       const DynamicAnswers* dynamic) {
   AnswerPlan plan;
   plan.authoritative = true;
   Name name = qname;
@@ -133,8 +133,8 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
       plan.authoritative = !plan.answer.empty();
       return plan;
     }
-    if (const pool::PoolAnswer* pool = pools != nullptr ? pools->find(name) : nullptr) {
-      if (!plan_pool_answer(*pool, name, qtype, plan)) add_negative_soa(zone, plan);  // never NXDOMAIN
+    if (const DynamicAnswer* entry = dynamic != nullptr ? dynamic->find(name) : nullptr) {
+      if (!plan_dynamic_answer(*entry, name, qtype, plan)) add_negative_soa(zone, plan);  // never NXDOMAIN
       return plan;
     }
 

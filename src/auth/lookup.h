@@ -12,8 +12,8 @@ namespace cutover::auth {
 constexpr int kMaxChainLength = 16;
 
 // `minimal_any`: answer QTYPE ANY with a single RRset (RFC 8482 §4.2).
-// `pools`: names owned by health-checked pools are answered from it (pool_plan.h).
+// `dynamic`: names it holds (pools) are answered from it (dynamic_plan.h).
 AnswerPlan plan_answer(const zone::Zone& zone, const dns::Name& qname, dns::RRType qtype, bool minimal_any,
-                       const pool::PoolAnswers* pools = nullptr);
+                       const DynamicAnswers* dynamic = nullptr);
 
 }  // namespace cutover::auth

@@ -11,7 +11,6 @@
 
 #include "auth/engine.h"
 #include "dns/message.h"
-#include "pool/pool_spec.h"
 
 namespace cutover::auth::testing {
 
@@ -73,26 +72,6 @@ inline std::vector<std::string> texts(const std::vector<dns::ResourceRecord>& re
                   dns::rdata_to_text(rr.type, rr.rdata));
   }
   return out;
-}
-
-inline pool::EndpointSpec endpoint(const std::string& address, int priority = 1, std::uint32_t weight = 1) {
-  pool::EndpointSpec spec;
-  spec.address = address;
-  spec.priority = priority;
-  spec.weight = weight;
-  return spec;
-}
-
-// A pool named `name` owning `name` under `zone`, TTL 20.
-inline pool::PoolSpec pool_spec(const std::string& name, const std::string& shape, std::vector<pool::EndpointSpec> endpoints,
-                                 const std::string& zone = "example.test.") {
-  pool::PoolSpec spec;
-  spec.name = name;
-  spec.owner = *dns::Name::from_text(name + "." + zone);
-  spec.shape = shape;
-  spec.ttl = 20;
-  spec.endpoints = std::move(endpoints);
-  return spec;
 }
 
 }  // namespace cutover::auth::testing

@@ -14,7 +14,7 @@
 
 #include "config/pool_config.h"
 #include "config/yaml_reader.h"
-#include "control/control_server.h"
+#include "net/address.h"
 
 namespace cutover::config {
 namespace {
@@ -81,7 +81,7 @@ class Reader : public YamlReader {
                  if (key == "token") config.control.token = scalar(value, key_path);
                });
     if (!config.control.host.empty() && config.control.token.empty() &&
-        !control::is_loopback_address(config.control.host)) {
+        !net::is_loopback_address(config.control.host)) {
       fail(node.Mark(), path, "a control API on a non-loopback address needs a token");
     }
   }

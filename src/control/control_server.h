@@ -12,6 +12,7 @@
 #include <httplib.h>
 
 #include "base/result.h"
+#include "net/address.h"
 
 namespace cutover::control {
 
@@ -21,8 +22,8 @@ struct ControlOptions {
   std::string bearer_token;  // required by every request when not empty
 };
 
-// True for 127.0.0.0/8 and ::1: the only addresses the API may use without a token.
-bool is_loopback_address(const std::string& address);
+// The only addresses the API may use without a token (net/address.h).
+using net::is_loopback_address;
 
 class ControlServer {
  public:

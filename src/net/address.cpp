@@ -86,4 +86,12 @@ std::string format_address(const sockaddr_storage& address) {
   return "unknown";
 }
 
+bool is_loopback_address(const std::string& address) {
+  in_addr v4{};
+  if (::inet_pton(AF_INET, address.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (::inet_pton(AF_INET6, address.c_str(), &v6) == 1) return IN6_IS_ADDR_LOOPBACK(&v6);
+  return address == "localhost";
+}
+
 }  // namespace cutover::net

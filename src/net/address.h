@@ -29,4 +29,7 @@ base::Result<SocketAddress> parse_socket_address(std::string_view text);
 // "192.0.2.1:53" or "[2001:db8::1]:53".
 std::string format_address(const sockaddr_storage& address);
 
+// True for 127.0.0.0/8, ::1 and "localhost".
+bool is_loopback_address(const std::string& address);
+
 }  // namespace cutover::net

@@ -9,9 +9,15 @@
 #include <span>
 #include <vector>
 
+#include "base/transport.h"
+
 namespace cutover::net {
 
-enum class Transport { kUdp, kTcp };
+using base::Transport;
+
+// What a handler that sees a query before the answer engine decided: leave it to the next
+// handler and then the engine, drop it, or send what the handler wrote.
+enum class Intercept { kContinue, kDrop, kRespond };
 
 // Called from several listener threads at once, so it must be thread-safe. Writes the reply
 // into `response` (given empty) and returns true to send it; false sends nothing.

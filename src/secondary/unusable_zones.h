@@ -11,7 +11,7 @@
 
 #include "dns/message.h"
 #include "dns/name.h"
-#include "server/published.h"
+#include "base/published.h"
 
 namespace cutover::secondary {
 
@@ -24,7 +24,7 @@ class UnusableZones {
 
  private:
   std::atomic<bool> any_{false};
-  server::Published<std::vector<dns::Name>> zones_;
+  base::Published<std::vector<dns::Name>> zones_;
 };
 
 // The SERVFAIL reply to `query` (ID, opcode, RD and question copied; OPT when it had one).

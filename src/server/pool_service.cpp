@@ -67,7 +67,7 @@ PoolService::PoolService(Server& server, base::Logger& logger, control::ControlS
   builder_ = std::make_unique<pool::AnswerBuilder>(policies_, std::vector<pool::PoolSpec>{});
   monitor_ = std::make_unique<health::HealthMonitor>(
       probes_, clock_, logger_, [this](std::shared_ptr<const health::HealthSnapshot> snapshot) { on_health(snapshot); });
-  server_.set_query_observer([this](std::span<const auth::QueryOutcome> outcomes) {
+  server_.add_query_observer([this](std::span<const auth::QueryOutcome> outcomes) {
     // Counted locally first: one atomic add per rcode seen in the batch, not one per query
     // (the counters' cache line would otherwise bounce between the listener threads).
     std::array<std::uint64_t, std::tuple_size_v<decltype(rcodes_)>> counts{};
@@ -75,8 +75,8 @@ PoolService::PoolService(Server& server, base::Logger& logger, control::ControlS
       if (!outcome.respond) continue;
       auto code = static_cast<std::size_t>(outcome.rcode);
       if (code < counts.size()) ++counts[code];
-      if (outcome.pool != nullptr && outcome.pool->counters) {
-        outcome.pool->counters->queries.fetch_add(1, std::memory_order_relaxed);
+      if (outcome.dynamic != nullptr && outcome.dynamic->counters) {
+        outcome.dynamic->counters->queries.fetch_add(1, std::memory_order_relaxed);
       }
     }
     for (std::size_t code = 0; code < counts.size(); ++code) {
@@ -235,7 +235,7 @@ void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>&
   }
   // A materialized pool is answered from its zone records, on the primary as on the
   // secondaries, so the engine must not see it as a pool.
-  server_.publish_pools(per_query);
+  server_.publish_dynamic(per_query->dynamic());
   answers_.store(answers);
   if (per_query != answers) sink_->submit(answers);
   for (const auto& event : events) {

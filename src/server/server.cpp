@@ -6,10 +6,11 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 #include "auth/answer_batch.h"
-#include "config/zone_loading.h"
 #include "net/server.h"
+#include "server/zone_loading.h"
 
 namespace cutover::server {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 // Queries answered against one snapshot load; a received batch is never larger.
 constexpr std::size_t kMaxBatch = 32;
 
-void log_zone_load(base::Logger& logger, const config::ZoneSetLoad& load) {
+void log_zone_load(base::Logger& logger, const ZoneSetLoad& load) {
   for (const auto& diagnostic : load.diagnostics) {
     if (diagnostic.severity == zone::Severity::kError) {
       logger.error("zone.error", {{"diagnostic", diagnostic.to_string()}});
@@ -48,11 +49,27 @@ Server::Server(ConfigSource source, config::Config initial, base::Logger& logger
 
 void Server::add_service(std::shared_ptr<Service> service) { services_.push_back(std::move(service)); }
 
-void Server::set_interceptor(QueryInterceptor interceptor) { interceptor_ = std::move(interceptor); }
+void Server::add_interceptor(QueryInterceptor interceptor) { interceptors_.push_back(std::move(interceptor)); }
 
-void Server::set_request_handler(RequestHandler handler) { request_handler_ = std::move(handler); }
+void Server::add_request_handler(RequestHandler handler) { request_handlers_.push_back(std::move(handler)); }
 
-void Server::set_zone_load_handler(ZoneLoadHandler handler) { zone_load_handler_ = std::move(handler); }
+void Server::set_zone_load_handler(ZoneLoadHandler handler) {
+  if (zone_load_handler_) throw std::logic_error("a zone load handler is already set");
+  zone_load_handler_ = std::move(handler);
+}
+
+Intercept Server::handle_request(std::span<const std::uint8_t> query, net::Transport transport,
+                                 const sockaddr_storage& client, std::vector<std::vector<std::uint8_t>>& responses) const {
+  for (const auto& handler : request_handlers_) {
+    Intercept decision = handler(query, transport, client, responses);
+    if (decision != Intercept::kContinue) return decision;
+  }
+  return Intercept::kContinue;
+}
+
+void Server::observe(std::span<const auth::QueryOutcome> outcomes) const {
+  for (const auto& observer : observers_) observer(outcomes);
+}
 
 base::Status Server::take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
                                 bool initial) {
@@ -64,17 +81,17 @@ base::Status Server::take_zones(const config::Config& config, std::shared_ptr<co
 bool Server::handle_stream(std::span<const std::uint8_t> query, const sockaddr_storage& client,
                            std::vector<std::vector<std::uint8_t>>& responses) const {
   // kDrop answers nothing: true with no responses.
-  return request_handler_(query, net::Transport::kTcp, client, responses) != Intercept::kContinue;
+  return handle_request(query, net::Transport::kTcp, client, responses) != Intercept::kContinue;
 }
 
-void Server::set_query_observer(QueryObserver observer) { observer_ = std::move(observer); }
+void Server::add_query_observer(QueryObserver observer) { observers_.push_back(std::move(observer)); }
 
 void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.store(std::move(zones)); }
 
-void Server::publish_pools(std::shared_ptr<const pool::PoolAnswers> pools) { pools_.store(std::move(pools)); }
+void Server::publish_dynamic(std::shared_ptr<const auth::DynamicAnswers> dynamic) { dynamic_.store(std::move(dynamic)); }
 
 bool Server::load_initial_zones() {
-  config::ZoneSetLoad load = config::load_zones(config_.zones);
+  ZoneSetLoad load = load_zones(config_.zones);
   log_zone_load(logger_, load);
   if (!load.zones) {
     logger_.error("serve.failed", {{"reason", "a zone did not load"}});
@@ -106,7 +123,7 @@ int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
   }
 
   net::NetOptions options = net_options(config_);
-  if (request_handler_) {
+  if (!request_handlers_.empty()) {
     options.stream = [this](auto query, const auto& client, auto& responses) {
       return handle_stream(query, client, responses);
     };
@@ -137,9 +154,9 @@ int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
 bool Server::answer(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
                     std::vector<std::uint8_t>& response) const {
   // Over TCP the request handler already saw the query (handle_stream).
-  if (request_handler_ && transport == net::Transport::kUdp) {
+  if (!request_handlers_.empty() && transport == net::Transport::kUdp) {
     std::vector<std::vector<std::uint8_t>> responses;
-    Intercept decision = request_handler_(query, transport, client, responses);
+    Intercept decision = handle_request(query, transport, client, responses);
     if (decision == Intercept::kDrop) return false;
     if (decision == Intercept::kRespond) {
       if (responses.empty()) return false;
@@ -147,8 +164,8 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
       return true;
     }
   }
-  if (interceptor_) {
-    Intercept decision = interceptor_(query, transport, response);
+  for (const auto& interceptor : interceptors_) {
+    Intercept decision = interceptor(query, transport, response);
     if (decision == Intercept::kDrop) return false;
     if (decision == Intercept::kRespond) return true;
   }
@@ -157,9 +174,9 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
   // ends (per-thread cached snapshots were tried: an idle thread kept an old set alive and
   // memory grew by a zone set per reload, for a saving too small to measure here).
   std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
-  std::shared_ptr<const pool::PoolAnswers> pools = pools_.load();  // held until the outcome is used
+  std::shared_ptr<const auth::DynamicAnswers> dynamic = dynamic_.load();  // held until the outcome is used
   bool log_query = query_log_.load(std::memory_order_relaxed);
-  auth::QueryOutcome outcome = auth::answer_query(*zones, pools.get(), query, udp ? auth::Transport::kUdp : auth::Transport::kTcp,
+  auth::QueryOutcome outcome = auth::answer_query(*zones, dynamic.get(), query, transport,
                                                   response, log_query);
   if (log_query) {
     logger_.info("query", {{"client", net::format_address(client)},
@@ -168,12 +185,12 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
                            {"rcode", outcome.respond ? dns::rcode_to_text(outcome.rcode) : "dropped"},
                            {"transport", udp ? "udp" : "tcp"}});
   }
-  if (observer_ && outcome.respond) observer_(std::span<const auth::QueryOutcome>(&outcome, 1));
+  if (!observers_.empty() && outcome.respond) observe(std::span<const auth::QueryOutcome>(&outcome, 1));
   return outcome.respond;
 }
 
 void Server::answer_batch(std::span<net::Datagram> batch) const {
-  if (request_handler_ || interceptor_ || query_log_.load(std::memory_order_relaxed)) {
+  if (!request_handlers_.empty() || !interceptors_.empty() || query_log_.load(std::memory_order_relaxed)) {
     for (auto& datagram : batch) datagram.reply = answer(datagram.query, net::Transport::kUdp, *datagram.client, *datagram.response);
     return;
   }
@@ -184,10 +201,10 @@ void Server::answer_batch(std::span<net::Datagram> batch) const {
     for (std::size_t i = 0; i < part.size(); ++i) queries[i] = {part[i].query, part[i].response};
     auto answered = std::span<auth::QueryOutcome>(outcomes.data(), part.size());
     std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
-    std::shared_ptr<const pool::PoolAnswers> pools = pools_.load();  // held until the outcomes are used
-    auth::answer_batch(*zones, pools.get(), std::span<const auth::BatchQuery>(queries.data(), part.size()), answered);
+    std::shared_ptr<const auth::DynamicAnswers> dynamic = dynamic_.load();  // held until the outcomes are used
+    auth::answer_batch(*zones, dynamic.get(), std::span<const auth::BatchQuery>(queries.data(), part.size()), answered);
     for (std::size_t i = 0; i < part.size(); ++i) part[i].reply = answered[i].respond;
-    if (observer_) observer_(answered);
+    if (!observers_.empty()) observe(answered);
   }
 }
 
@@ -215,7 +232,7 @@ void Server::reload() {
     logger_.error("reload.failed", {{"reason", e.what()}});
     return;
   }
-  config::ZoneSetLoad load = config::load_zones(next.zones);
+  ZoneSetLoad load = load_zones(next.zones);
   log_zone_load(logger_, load);
   if (!load.zones) {
     logger_.error("reload.failed", {{"reason", "a zone did not load; still serving the previous zones"}});

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "auth/dynamic_answers.h"
 #include "auth/engine.h"
 #include "base/log.h"
 #include "base/result.h"
 #include "config/config.h"
 #include "net/address.h"
 #include "net/handler.h"
-#include "pool/pool_answers.h"
 
 namespace cutover::server {
 
@@ -40,8 +40,8 @@ class Service {
   }
 };
 
-// What an interceptor decided for one query.
-enum class Intercept { kContinue, kDrop, kRespond };
+// What an interceptor or request handler decided for one query (net/handler.h).
+using net::Intercept;
 // Sees every query before the engine. kRespond sends what it wrote into `response`.
 using QueryInterceptor =
     std::function<Intercept(std::span<const std::uint8_t> query, net::Transport transport, std::vector<std::uint8_t>& response)>;
@@ -73,18 +73,21 @@ class Server {
   // `logger` must outlive the server.
   Server(ConfigSource source, config::Config initial, base::Logger& logger);
 
-  // Extensions, registered before run().
+  // Extensions, registered before run(). Request handlers, then interceptors, see a query
+  // in the order they were added; the first that does not return kContinue decides it.
+  // Every observer is told every outcome.
   void add_service(std::shared_ptr<Service> service);
-  void set_interceptor(QueryInterceptor interceptor);
-  void set_query_observer(QueryObserver observer);
-  void set_request_handler(RequestHandler handler);
+  void add_interceptor(QueryInterceptor interceptor);
+  void add_query_observer(QueryObserver observer);
+  void add_request_handler(RequestHandler handler);
+  // Only one component can take over publishing; a second call throws std::logic_error.
   void set_zone_load_handler(ZoneLoadHandler handler);
 
   // Swaps the served zones at once: each query sees the old set or the new one, never a mix.
   void publish(std::shared_ptr<const auth::ZoneSet> zones);
   std::shared_ptr<const auth::ZoneSet> zones() const { return zones_.load(); }
-  // Swaps the health-checked pool answers; the next query sees them.
-  void publish_pools(std::shared_ptr<const pool::PoolAnswers> pools);
+  // Swaps the dynamic answers (the pools'); the next query sees them.
+  void publish_dynamic(std::shared_ptr<const auth::DynamicAnswers> dynamic);
   const config::Config& config() const { return config_; }
   base::Logger& logger() { return logger_; }
 
@@ -95,7 +98,7 @@ class Server {
  private:
   bool answer(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
               std::vector<std::uint8_t>& response) const;
-  // A received UDP batch: one zone and pool snapshot for all of it, answers prefetched
+  // A received UDP batch: one zone and dynamic-answer snapshot for all of it, answers prefetched
   // (auth::answer_batch); one by one through answer() when a hook must see each query.
   void answer_batch(std::span<net::Datagram> batch) const;
   // Loads and publishes the configured zones. The load result goes out of scope on return,
@@ -107,18 +110,22 @@ class Server {
   base::Status take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded, bool initial);
   bool handle_stream(std::span<const std::uint8_t> query, const sockaddr_storage& client,
                      std::vector<std::vector<std::uint8_t>>& responses) const;
+  // The request handlers in order, until one decides.
+  Intercept handle_request(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
+                           std::vector<std::vector<std::uint8_t>>& responses) const;
+  void observe(std::span<const auth::QueryOutcome> outcomes) const;
   void stop_services();
 
   ConfigSource source_;
   config::Config config_;
   base::Logger& logger_;
   std::vector<std::shared_ptr<Service>> services_;
-  QueryInterceptor interceptor_;
-  RequestHandler request_handler_;
+  std::vector<QueryInterceptor> interceptors_;
+  std::vector<RequestHandler> request_handlers_;
   ZoneLoadHandler zone_load_handler_;
-  QueryObserver observer_;
+  std::vector<QueryObserver> observers_;
   std::atomic<std::shared_ptr<const auth::ZoneSet>> zones_;
-  std::atomic<std::shared_ptr<const pool::PoolAnswers>> pools_;
+  std::atomic<std::shared_ptr<const auth::DynamicAnswers>> dynamic_;
   std::atomic<bool> query_log_;
 };
 

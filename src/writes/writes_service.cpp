@@ -114,7 +114,7 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
     service->secondary_ = std::make_unique<secondary::Secondary>(std::move(secondary_zones), *service->store_, logger);
     service->responder_->set_notify_listener([raw = service->secondary_.get()](const dns::Name& zone) { raw->notified(zone); });
   }
-  server.set_request_handler([raw = service->responder_.get(), secondary = service->secondary_.get(), updates](
+  server.add_request_handler([raw = service->responder_.get(), secondary = service->secondary_.get(), updates](
                                  auto query, auto transport, const auto& client, auto& responses) {
     if (update::is_update_request(query)) return answer_update(*updates, query, client, responses);
     if (secondary != nullptr) {

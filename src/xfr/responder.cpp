@@ -10,7 +10,7 @@
 namespace cutover::xfr {
 namespace {
 
-using server::Intercept;
+using net::Intercept;
 
 // RFC 1035 §4.1.1: opcode in bits 3-6 of the third header byte.
 dns::Opcode opcode_of(std::span<const std::uint8_t> query) {

@@ -13,7 +13,7 @@
 
 #include "auth/engine.h"
 #include "config/replication.h"
-#include "server/server.h"
+#include "net/handler.h"
 #include "store/store.h"
 #include "tsig/tsig.h"
 #include "xfr/transfer.h"
@@ -37,22 +37,22 @@ class Responder {
   // then every response message is signed (RFC 8945 §5.3.1).
   void set_tsig_keys(tsig::KeyRing keys) { keys_ = std::move(keys); }
 
-  server::Intercept handle(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
+  net::Intercept handle(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
                            Messages& responses) const;
 
  private:
-  server::Intercept transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
+  net::Intercept transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
                              Messages& responses) const;
-  server::Intercept notify(const dns::Message& query, const sockaddr_storage& client, Messages& responses) const;
+  net::Intercept notify(const dns::Message& query, const sockaddr_storage& client, Messages& responses) const;
   // A TSIG-signed SOA query over TCP (a secondary's signed refresh check): answered by the
   // engine and the answer signed with the request's key; unsigned ones go to the engine.
-  server::Intercept signed_soa(std::span<const std::uint8_t> query, Messages& responses) const;
+  net::Intercept signed_soa(std::span<const std::uint8_t> query, Messages& responses) const;
   const config::ZoneReplicationConfig* settings(const dns::Name& zone) const;
   // For a request that must be signed with `required_key` (a zone's transfer-key for AXFR/IXFR,
   // its primary-key for NOTIFY; empty: no key needed): a reply refusing a request not validly
   // signed with it (NOTAUTH with the TSIG error, REFUSED when unsigned or signed with another
   // key), or nullopt to go on; `context` is what the response is signed with.
-  std::optional<server::Intercept> check_key(std::span<const std::uint8_t> wire, const dns::Message& query,
+  std::optional<net::Intercept> check_key(std::span<const std::uint8_t> wire, const dns::Message& query,
                                              const sockaddr_storage& client, std::uint64_t now,
                                              const std::string& required_key, tsig::RequestContext& context,
                                              Messages& responses) const;

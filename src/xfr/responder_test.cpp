@@ -36,7 +36,7 @@ class ResponderTest : public ::testing::Test {
   dns::Rcode notify(const char* zone, const char* client) {
     Messages responses;
     EXPECT_EQ(responder_->handle(notify_for(zone), net::Transport::kUdp, from(client), responses),
-              server::Intercept::kRespond);
+              net::Intercept::kRespond);
     auto reply = dns::parse_message(responses.at(0));
     EXPECT_TRUE(reply);
     EXPECT_EQ(reply->header.id, 77);
@@ -91,7 +91,7 @@ class SignedNotifyTest : public ::testing::Test {
     if (spoil) wire[wire.size() - 10] ^= 0xFF;  // inside the MAC (followed by original ID, error, other len)
     Messages responses;
     EXPECT_EQ(responder_->handle(wire, net::Transport::kUdp, from("127.0.0.2:40000"), responses),
-              server::Intercept::kRespond);
+              net::Intercept::kRespond);
     auto reply = dns::parse_message(responses.at(0));
     EXPECT_TRUE(reply);
     bool verified = false;

@@ -53,7 +53,7 @@ void with_body(const httplib::Request& request, httplib::Response& response, Bod
 
 LabAuthority::LabAuthority(server::Server& server, control::ControlServer& http)
     : model_([&server](std::shared_ptr<const auth::ZoneSet> zones) { server.publish(std::move(zones)); }) {
-  server.set_interceptor(make_lab_interceptor(model_));
+  server.add_interceptor(make_lab_interceptor(model_));
   register_routes(http);
 }
 

@@ -7,15 +7,16 @@
 
 #include "auth/test_support.h"
 #include "pool/answer_builder.h"
+#include "pool/test_support.h"
 
 namespace cutover::auth {
 namespace {
 
 using dns::RRType;
-using testing::endpoint;
+using pool::testing::endpoint;
 using testing::make_query;
 using testing::make_zone;
-using testing::pool_spec;
+using pool::testing::pool_spec;
 using Bytes = std::vector<std::uint8_t>;
 
 std::shared_ptr<const zone::Zone> hosts_zone() {
@@ -79,17 +80,17 @@ TEST_P(AnswerBatchTest, AnswersEveryQueryAsAnswerQueryDoes) {
     std::vector<BatchQuery> batch;
     for (std::size_t i = start; i < std::min(queries.size(), start + batch_size); ++i) batch.push_back({queries[i], &responses[i]});
     std::vector<QueryOutcome> outcomes(batch.size());
-    answer_batch(zones_, pools_.get(), batch, outcomes);
+    answer_batch(zones_, pools_->dynamic().get(), batch, outcomes);
     for (std::size_t k = 0; k < batch.size(); ++k) {
       std::size_t i = start + k;
       Bytes alone;
-      QueryOutcome expected = answer_query(zones_, pools_.get(), queries[i], Transport::kUdp, alone, false);
+      QueryOutcome expected = answer_query(zones_, pools_->dynamic().get(), queries[i], Transport::kUdp, alone, false);
       const QueryOutcome& got = outcomes[k];
       EXPECT_EQ(got.respond, expected.respond) << "query " << i;
       EXPECT_EQ(got.rcode, expected.rcode) << "query " << i;
       EXPECT_EQ(got.qtype, expected.qtype) << "query " << i;
       EXPECT_EQ(got.fast_path, expected.fast_path) << "query " << i;
-      EXPECT_EQ(got.pool, expected.pool) << "query " << i;
+      EXPECT_EQ(got.dynamic, expected.dynamic) << "query " << i;
       if (expected.respond) {
         EXPECT_EQ(responses[i], alone) << "query " << i;
       }

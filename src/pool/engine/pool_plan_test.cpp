@@ -1,12 +1,13 @@
 // Pool answers in the engine: pool names answered from the PoolAnswers snapshot (never
 // NXDOMAIN), CNAMEs into a pool followed, other names untouched, the pool reported.
-#include "auth/pool_plan.h"
+#include "auth/dynamic_plan.h"
 
 #include <gtest/gtest.h>
 
 #include "auth/engine.h"
 #include "auth/test_support.h"
 #include "pool/answer_builder.h"
+#include "pool/test_support.h"
 
 namespace cutover::auth {
 namespace {
@@ -44,7 +45,7 @@ class PoolPlanTest : public ::testing::Test {
   dns::Message ask(const pool::PoolAnswers& pools, const std::string& name, dns::RRType type,
                    QueryOutcome* outcome_out = nullptr) {
     std::vector<std::uint8_t> response;
-    QueryOutcome outcome = answer_query(zones_, &pools, make_query(name, type), Transport::kUdp, response);
+    QueryOutcome outcome = answer_query(zones_, pools.dynamic().get(), make_query(name, type), Transport::kUdp, response);
     if (outcome_out != nullptr) *outcome_out = outcome;
     auto parsed = dns::parse_message(response);
     EXPECT_TRUE(parsed.ok());
@@ -61,8 +62,8 @@ TEST_F(PoolPlanTest, PoolNameIsAnsweredFromTheSnapshot) {
   dns::Message reply = ask(*pools, "APP.example.test.", dns::RRType::A, &outcome);
   EXPECT_TRUE(reply.header.aa);
   EXPECT_EQ(texts(reply.answers), std::vector<std::string>{"APP.example.test. 20 A 192.0.2.30"});
-  ASSERT_NE(outcome.pool, nullptr);
-  EXPECT_EQ(outcome.pool->pool, "app");
+  ASSERT_NE(outcome.dynamic, nullptr);
+  EXPECT_EQ(outcome.dynamic->source, "app");
 }
 
 TEST_F(PoolPlanTest, OtherTypesAndEmptyAnswersAreNodataNeverNxdomain) {
@@ -88,7 +89,7 @@ TEST_F(PoolPlanTest, OtherNamesAreUntouchedAndWithoutPoolsThePoolNameDoesNotExis
   QueryOutcome outcome;
   dns::Message reply = ask(*pools, "ns.example.test.", dns::RRType::A, &outcome);
   EXPECT_EQ(texts(reply.answers), std::vector<std::string>{"ns.example.test. 3600 A 192.0.2.53"});
-  EXPECT_EQ(outcome.pool, nullptr);
+  EXPECT_EQ(outcome.dynamic, nullptr);
   pool::PoolAnswers none({});
   EXPECT_EQ(ask(none, "app.example.test.", dns::RRType::A).header.rcode, 3);  // NXDOMAIN
 }

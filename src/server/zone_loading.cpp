@@ -1,11 +1,11 @@
 // Loads each zone with its answer-order policy and builds the ZoneSet only if all loaded.
-#include "config/zone_loading.h"
+#include "server/zone_loading.h"
 
 #include "zone/loader.h"
 
-namespace cutover::config {
+namespace cutover::server {
 
-ZoneSetLoad load_zones(const std::vector<ZoneConfig>& zones) {
+ZoneSetLoad load_zones(const std::vector<config::ZoneConfig>& zones) {
   ZoneSetLoad result;
   std::vector<std::shared_ptr<const zone::Zone>> built;
   for (const auto& config : zones) {
@@ -26,4 +26,4 @@ ZoneSetLoad load_zones(const std::vector<ZoneConfig>& zones) {
   return result;
 }
 
-}  // namespace cutover::config
+}  // namespace cutover::server

@@ -11,7 +11,7 @@
 #include "config/config.h"
 #include "zone/diagnostic.h"
 
-namespace cutover::config {
+namespace cutover::server {
 
 struct LoadedZone {
   dns::Name origin;
@@ -26,6 +26,6 @@ struct ZoneSetLoad {
   std::vector<zone::Diagnostic> diagnostics;   // warnings and errors of every zone, in order
 };
 
-ZoneSetLoad load_zones(const std::vector<ZoneConfig>& zones);
+ZoneSetLoad load_zones(const std::vector<config::ZoneConfig>& zones);
 
-}  // namespace cutover::config
+}  // namespace cutover::server

@@ -9,15 +9,16 @@
 #include "auth/engine.h"
 #include "auth/test_support.h"
 #include "pool/answer_builder.h"
+#include "pool/test_support.h"
 
 namespace cutover::auth {
 namespace {
 
 using dns::RRType;
-using testing::endpoint;
+using pool::testing::endpoint;
 using testing::make_query;
 using testing::make_zone;
-using testing::pool_spec;
+using pool::testing::pool_spec;
 using Bytes = std::vector<std::uint8_t>;
 
 // The A and AAAA records after the question, one fixed-size record each, sorted: a weighted
@@ -77,12 +78,12 @@ class FastPoolAnswerTest : public ::testing::Test {
   };
   Answered fast(const Bytes& query) {
     Answered out;
-    out.outcome = answer_query(zones_, pools_.get(), query, Transport::kUdp, out.bytes);
+    out.outcome = answer_query(zones_, pools_->dynamic().get(), query, Transport::kUdp, out.bytes);
     return out;
   }
   Answered general(const Bytes& query) {
     Answered out;
-    out.outcome = answer_query_general(zones_, query, Transport::kUdp, out.bytes, pools_.get());
+    out.outcome = answer_query_general(zones_, query, Transport::kUdp, out.bytes, pools_->dynamic().get());
     return out;
   }
 
@@ -109,8 +110,8 @@ class FastPoolAnswerTest : public ::testing::Test {
     EXPECT_EQ(one.bytes, other.bytes) << label;
     EXPECT_EQ(one.outcome.rcode, other.outcome.rcode) << label;
     EXPECT_EQ(one.outcome.qname, other.outcome.qname) << label;
-    ASSERT_NE(one.outcome.pool, nullptr) << label;
-    EXPECT_EQ(one.outcome.pool, other.outcome.pool) << label;
+    ASSERT_NE(one.outcome.dynamic, nullptr) << label;
+    EXPECT_EQ(one.outcome.dynamic, other.outcome.dynamic) << label;
   }
 
   pool::PolicyRegistry policies_;
@@ -131,7 +132,7 @@ TEST_F(FastPoolAnswerTest, FailoverAnswersAndNodataMatchTheGeneralPath) {
   auto parsed = dns::parse_message(answered.bytes);
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(testing::texts(parsed->answers), std::vector<std::string>{"FO.example.TEST. 20 A 192.0.2.30"});
-  EXPECT_EQ(answered.outcome.pool->pool, "fo");
+  EXPECT_EQ(answered.outcome.dynamic->source, "fo");
 }
 
 TEST_F(FastPoolAnswerTest, SuspicionCapPatchesTheTtl) {
@@ -199,14 +200,14 @@ TEST_F(FastPoolAnswerTest, PoolBelowACutIsAReferralFromTheGeneralPath) {
     Answered one = fast(query);
     EXPECT_FALSE(one.outcome.fast_path);
     EXPECT_EQ(one.bytes, general(query).bytes);
-    EXPECT_EQ(one.outcome.pool, nullptr);
+    EXPECT_EQ(one.outcome.dynamic, nullptr);
   }
 }
 
 TEST_F(FastPoolAnswerTest, StaticNamesBesidePoolsStayOnTheFastPath) {
   Answered answered = fast(make_query("ns.example.test.", RRType::A));
   EXPECT_TRUE(answered.outcome.fast_path);
-  EXPECT_EQ(answered.outcome.pool, nullptr);
+  EXPECT_EQ(answered.outcome.dynamic, nullptr);
   EXPECT_EQ(answered.bytes, general(make_query("ns.example.test.", RRType::A)).bytes);
 }
 

@@ -1,21 +1,21 @@
-// Pool answers in the engine: the plan step for pool names on the general pipeline, and the
-// answer_query overload that tries the fast path (which answers pool names too) first.
-#include "auth/pool_plan.h"
+// Dynamic answers in the engine: the plan step for their names on the general pipeline, and
+// the answer_query overload that tries the fast path (which answers them too) first.
+#include "auth/dynamic_plan.h"
 
 #include "auth/engine.h"
 #include "auth/fast_answer.h"
 
 namespace cutover::auth {
 
-bool plan_pool_answer(const pool::PoolAnswer& pool, const dns::Name& owner, dns::RRType qtype, AnswerPlan& plan) {
-  plan.pool = &pool;
+bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns::RRType qtype, AnswerPlan& plan) {
+  plan.dynamic = &entry;
   bool any = qtype == dns::RRType::ANY;
   if (!any && qtype != dns::RRType::A && qtype != dns::RRType::AAAA) return false;
   auto now = std::chrono::steady_clock::now();
   bool answered = false;
   for (dns::RRType type : {dns::RRType::A, dns::RRType::AAAA}) {
     if (!any && type != qtype) continue;
-    auto records = pool::select_records(pool, type, now);
+    auto records = select_records(entry, type, now);
     if (!records || records->empty()) continue;
     PlannedRRset planned;
     planned.owner = owner;
@@ -29,14 +29,14 @@ bool plan_pool_answer(const pool::PoolAnswer& pool, const dns::Name& owner, dns:
   return answered;
 }
 
-QueryOutcome answer_query(const ZoneSet& zones, const pool::PoolAnswers* pools, std::span<const std::uint8_t> query,
+QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
                           Transport transport, std::vector<std::uint8_t>& response, bool describe) {
-  // The fast path answers pool names too; a name whose answer leads into a pool (a CNAME)
+  // The fast path answers dynamic names too; a name whose answer leads into one (a CNAME)
   // it hands to the general pipeline, as it does every chain.
   // One named result, so it is built in the caller's slot instead of moved there.
   QueryOutcome outcome;
-  if (!try_fast_answer(zones, pools, query, transport, response, outcome, describe)) {
-    outcome = answer_query_general(zones, query, transport, response, pools);
+  if (!try_fast_answer(zones, dynamic, query, transport, response, outcome, describe)) {
+    outcome = answer_query_general(zones, query, transport, response, dynamic);
   }
   return outcome;
 }

@@ -1,10 +1,13 @@
 // Tests for loading the configured zones all or nothing, including the embedded default.
-#include "config/zone_loading.h"
+#include "server/zone_loading.h"
 
 #include <gtest/gtest.h>
 
-namespace cutover::config {
+namespace cutover::server {
 namespace {
+
+using config::embedded_default_config;
+using config::ZoneConfig;
 
 ZoneConfig inline_zone(const char* origin, const char* text) {
   ZoneConfig zone;
@@ -55,4 +58,4 @@ TEST(LoadZones, MissingFileIsAnError) {
 }
 
 }  // namespace
-}  // namespace cutover::config
+}  // namespace cutover::server

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace cutover::server {
+namespace cutover::base {
 
 template <typename T>
 class Published {
@@ -55,4 +55,4 @@ class Published {
   const std::uint64_t id_;
 };
 
-}  // namespace cutover::server
+}  // namespace cutover::base

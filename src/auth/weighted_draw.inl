@@ -1,4 +1,4 @@
-// weighted_draw: repeated roulette-wheel draws without replacement. Pools are small
+// weighted_draw: repeated roulette-wheel draws without replacement. Weighted sets are small
 // (a handful of endpoints), so the linear walk beats any index structure.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <numeric>
 #include <span>
 
-namespace cutover::pool {
+namespace cutover::auth {
 
 // The allocation-free form the answer fast path uses: draws up to out.size() distinct
 // indexes into `out` and returns how many; `taken` holds one zeroed flag per weight.
@@ -40,4 +40,4 @@ std::vector<std::size_t> weighted_draw(const std::vector<std::uint32_t>& weights
   return picked;
 }
 
-}  // namespace cutover::pool
+}  // namespace cutover::auth

@@ -1,0 +1,108 @@
+// DynamicAnswers lookup, pre-encoding and per-query record selection.
+#include "auth/dynamic_answers.h"
+
+#include <algorithm>
+#include <limits>
+#include <random>
+
+#include "base/bytes.h"
+#include "dns/answer_record.h"
+
+namespace cutover::auth {
+namespace {
+
+// Fixed answers repeat their members (but the last) so every rotation is one slice. Left
+// unencodable (record_size 0) when sizes differ or the arithmetic would not fit 16 bits.
+EncodedFamily encode_family(const DynamicFamily& family, std::uint32_t ttl) {
+  EncodedFamily encoded;
+  const auto& members = family.per_query == 0 ? family.fixed.rdatas : family.draw;
+  if (members.empty() || members.size() > kMaxEncodedMembers) return encoded;
+  std::size_t rdata_size = members.front().size();
+  for (const auto& rdata : members) {
+    if (rdata.size() != rdata_size) return encoded;
+  }
+  base::ByteWriter out(encoded.records);
+  std::size_t copies = family.per_query == 0 ? 2 * members.size() - 1 : members.size();
+  for (std::size_t i = 0; i < copies; ++i) dns::write_answer_record(out, family.type, ttl, members[i % members.size()]);
+  encoded.record_size = static_cast<std::uint16_t>(dns::kAnswerRecordHeader + rdata_size);
+  encoded.count = static_cast<std::uint16_t>(members.size());
+  return encoded;
+}
+
+}  // namespace
+
+const DynamicFamily* DynamicAnswer::family(dns::RRType type) const {
+  if (type == dns::RRType::A) return &a;
+  if (type == dns::RRType::AAAA) return &aaaa;
+  return nullptr;
+}
+
+std::uint32_t DynamicAnswer::ttl_at(const DynamicFamily& family, base::SteadyTime now) const {
+  return capped_ttl(ttl, suspicion_ttl, family, now);
+}
+
+std::uint32_t capped_ttl(std::uint32_t ttl, bool cap, const DynamicFamily& family, base::SteadyTime now) {
+  if (!cap || !family.suspicion_deadline) return ttl;
+  if (*family.suspicion_deadline <= now) return 0;
+  auto left = std::chrono::duration_cast<std::chrono::seconds>(*family.suspicion_deadline - now).count();
+  return std::min<std::uint32_t>(ttl, static_cast<std::uint32_t>(left));
+}
+
+DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(std::move(answers)) {
+  std::sort(answers_.begin(), answers_.end(),
+            [](const auto& x, const auto& y) { return x.owner.canonical_compare(y.owner) < 0; });
+  index_ = zone::NameIndex(answers_.size());
+  for (std::size_t i = 0; i < answers_.size(); ++i) {
+    const DynamicAnswer& answer = answers_[i];
+    lower_wires_.push_back(answer.owner.lowercased().wire());
+    encoded_.push_back(EncodedAnswer{encode_family(answer.a, answer.ttl), encode_family(answer.aaaa, answer.ttl)});
+    index_.insert(zone::hash_lower_wire(lower_wires_.back()), static_cast<std::uint32_t>(i));
+  }
+}
+
+const EncodedFamily* EncodedAnswer::family(dns::RRType type) const {
+  if (type == dns::RRType::A) return &a;
+  if (type == dns::RRType::AAAA) return &aaaa;
+  return nullptr;
+}
+
+std::size_t DynamicAnswers::find_lower(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+  auto position = index_.find(hash, [&](std::uint32_t at) {
+    const auto& owner = lower_wires_[at];
+    return owner.size() == lower_wire.size() && zone::equal_bytes(owner.data(), lower_wire.data(), owner.size());
+  });
+  return position ? *position : kNone;
+}
+
+const DynamicAnswer* DynamicAnswers::find(const dns::Name& owner) const {
+  auto it = std::lower_bound(answers_.begin(), answers_.end(), owner, [](const DynamicAnswer& answer, const dns::Name& name) {
+    return answer.owner.canonical_compare(name) < 0;
+  });
+  return it != answers_.end() && it->owner == owner ? &*it : nullptr;
+}
+
+std::mt19937_64& draw_generator() {
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  return random;
+}
+
+DynamicRecords pick_records(const DynamicFamily& family, std::uint32_t ttl) {
+  DynamicRecords records;
+  records.ttl = ttl;
+  if (family.per_query == 0) {
+    records.fixed = &family.fixed;
+    return records;
+  }
+  for (std::size_t index : weighted_draw(family.weights, family.per_query, draw_generator())) {
+    records.picked.push_back(family.draw[index]);
+  }
+  return records;
+}
+
+base::Result<DynamicRecords> select_records(const DynamicAnswer& answer, dns::RRType type, base::SteadyTime now) {
+  const DynamicFamily* family = answer.family(type);
+  if (family == nullptr) return base::make_error(base::ErrorCode::kInvalidArgument, "dynamic answers hold only A and AAAA");
+  return pick_records(*family, answer.ttl_at(*family, now));
+}
+
+}  // namespace cutover::auth

@@ -1,0 +1,129 @@
+// DynamicAnswers: the engine's interface for names answered from something other than zone
+// data (health-checked pools today; views and online signing later). Whoever computes such
+// answers builds one immutable snapshot of DynamicAnswer entries; the engine finds a name in
+// it, copies the pre-encoded records or draws from the weighted set, and caps the TTL at the
+// entry's deadline. The engine knows nothing of how an answer was chosen (docs/architecture.md,
+// "auth"). A snapshot is read-only once built, so any number of threads may read it; the
+// rotation counters and query counters it holds are atomics.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "dns/name.h"
+#include "dns/rdata.h"
+#include "dns/types.h"
+#include "zone/name_index.h"
+#include "zone/zone.h"
+
+namespace cutover::auth {
+
+// One address family's answer: either a whole RRset (answered in cyclic order) or a set of
+// candidates with weights, of which `per_query` are drawn for each query.
+struct DynamicFamily {
+  dns::RRType type = dns::RRType::A;
+  zone::RRset fixed;                   // the whole answer when per_query == 0
+  std::vector<dns::Rdata> draw;        // weighted: candidates...
+  std::vector<std::uint32_t> weights;  // ...and their weights (all > 0)
+  std::size_t per_query = 0;
+  // When set (and the entry caps its TTL), the TTL sent is at most the time left until this.
+  std::optional<base::SteadyTime> suspicion_deadline;
+};
+
+// Queries answered from one entry; shared by the snapshots its builder makes over time.
+struct AnswerCounters {
+  std::atomic<std::uint64_t> queries{0};
+};
+
+struct DynamicAnswer {
+  std::string source;  // who answers this name (a pool's id), for outcomes and logs
+  dns::Name owner;
+  std::uint32_t ttl = 0;
+  bool suspicion_ttl = false;  // cap the TTL at the family's suspicion_deadline
+  DynamicFamily a;
+  DynamicFamily aaaa;
+  std::shared_ptr<AnswerCounters> counters;
+
+  const DynamicFamily* family(dns::RRType type) const;
+  // The TTL to send now: `ttl`, capped by the suspicion deadline when enabled.
+  std::uint32_t ttl_at(const DynamicFamily& family, base::SteadyTime now) const;
+};
+
+// One family's answer records pre-encoded as they follow the question in a response (owner =
+// compression pointer to the question name, class IN, the entry's TTL), so the answer fast
+// path copies them instead of planning and encoding. Every record has the same size (A or
+// AAAA). A fixed answer holds its members twice over but the last, so each rotation of the
+// cyclic order is one contiguous slice; a weighted draw holds its candidates once.
+struct EncodedFamily {
+  std::vector<std::uint8_t> records;
+  std::uint16_t record_size = 0;  // 0: not encodable, the general path answers
+  std::uint16_t count = 0;        // members (fixed) or candidates (draw)
+};
+
+struct EncodedAnswer {
+  EncodedFamily a;
+  EncodedFamily aaaa;
+
+  const EncodedFamily* family(dns::RRType type) const;
+};
+
+// Larger answers (and draws) are left to the general path; the fast path's draw scratch fits this.
+constexpr std::size_t kMaxEncodedMembers = 64;
+
+// The records of one family for one query: either the pre-built RRset or a fresh draw.
+struct DynamicRecords {
+  const zone::RRset* fixed = nullptr;
+  std::vector<dns::Rdata> picked;
+  std::uint32_t ttl = 0;
+  bool empty() const { return (fixed == nullptr || fixed->rdatas.empty()) && picked.empty(); }
+};
+
+class DynamicAnswers {
+ public:
+  explicit DynamicAnswers(std::vector<DynamicAnswer> answers);
+
+  const DynamicAnswer* find(const dns::Name& owner) const;
+  // The position in answers() of the entry owning a lowercase wire name whose hash is
+  // zone::hash_lower_wire(lower_wire), or kNone; no allocation.
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t find_lower(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const;
+  const EncodedAnswer& encoded(std::size_t position) const { return encoded_[position]; }
+  bool empty() const { return answers_.empty(); }
+  const std::vector<DynamicAnswer>& answers() const { return answers_; }
+
+ private:
+  std::vector<DynamicAnswer> answers_;  // sorted by owner
+  std::vector<std::vector<std::uint8_t>> lower_wires_;
+  std::vector<EncodedAnswer> encoded_;  // parallel to answers_
+  zone::NameIndex index_;               // lowercase owner -> position in answers_
+};
+
+// The per-thread generator of weighted draws (select_records and the answer fast path).
+std::mt19937_64& draw_generator();
+
+// `ttl`, capped at the time left until the family's suspicion deadline when `cap` is set.
+std::uint32_t capped_ttl(std::uint32_t ttl, bool cap, const DynamicFamily& family, base::SteadyTime now);
+// The records of `family` for one query with TTL `ttl`: the fixed RRset (valid while
+// `family` lives) or a fresh weighted draw.
+DynamicRecords pick_records(const DynamicFamily& family, std::uint32_t ttl);
+
+// The records of `type` to answer now. Weighted draws use draw_generator().
+[[nodiscard]] base::Result<DynamicRecords> select_records(const DynamicAnswer& answer, dns::RRType type,
+                                                          base::SteadyTime now);
+
+// Draws `count` distinct indexes with probability proportional to `weights` (all > 0),
+// using `random` as a source of uniform 64-bit values.
+template <typename Random>
+std::vector<std::size_t> weighted_draw(const std::vector<std::uint32_t>& weights, std::size_t count, Random& random);
+
+}  // namespace cutover::auth
+
+#include "auth/weighted_draw.inl"

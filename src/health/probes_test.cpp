@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "health/exec/exec_probe.h"
 #include "health/http/http_probe.h"
 #include "health/probe.h"
 #include "health/tcp/tcp_probe.h"
@@ -58,7 +59,9 @@ ProbeResult run_exec(const std::string& command, std::chrono::milliseconds timeo
   register_builtin_probes(registry);
   CheckSettings settings;
   settings.type = "exec";
-  settings.exec.command = command;
+  auto options = std::make_shared<ExecOptions>();
+  options->command = command;
+  settings.options = options;
   settings.timeout = timeout;
   auto probe = registry.create(settings);
   EXPECT_TRUE(probe.ok());

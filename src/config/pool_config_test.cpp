@@ -78,7 +78,7 @@ TEST(PoolConfig, RejectsBadPoolsWithTheirPlaceAndPath) {
   const std::string ok_endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
   std::vector<Case> cases = {
       {"  app:\n    name: app.example.test\n    check: {type: smtp}\n" + ok_endpoint,
-       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, http, https, tcp)"},
+       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, http, https, tcp"},
       {"  app:\n    name: app.example.test\n    check: {interval: -5s}\n" + ok_endpoint,
        "pools.app.check.interval: expected a positive duration"},
       {"  app:\n    name: app.example.test\n    check: {fall: 0}\n" + ok_endpoint, "pools.app.check.fall: expected a whole number from 1"},

@@ -88,7 +88,7 @@ TEST(ExecProbe, KilledAtTheTimeout) {
 TEST(ProbeRegistry, HoldsTheBuiltinTypesAndRejectsOthers) {
   ProbeRegistry registry;
   register_builtin_probes(registry);
-  EXPECT_EQ(registry.types(), (std::vector<std::string>{"dns", "exec", "http", "https", "tcp"}));
+  for (const char* type : {"dns", "exec", "http", "https", "tcp"}) EXPECT_TRUE(registry.knows(type)) << type;
   EXPECT_EQ(registry.default_port("https"), 443);
   EXPECT_EQ(registry.default_port("tcp"), 0);
   CheckSettings settings;

@@ -8,6 +8,7 @@
 #include "health/http/http_probe.h"
 #include "health/probe.h"
 #include "health/tcp/tcp_probe.h"
+#include "health/tcp_banner/tcp_banner_probe.h"
 
 namespace cutover::health {
 
@@ -74,6 +75,7 @@ void register_builtin_probes(ProbeRegistry& registry) {
   register_http_probes(registry);
   register_dns_probe(registry);
   register_exec_probe(registry);
+  register_tcp_banner_probe(registry);
 }
 
 }  // namespace cutover::health

@@ -4,8 +4,10 @@
 
 #include <arpa/inet.h>
 
-#include <charconv>
+#include <algorithm>
+#include <memory>
 
+#include "config/yaml_option_reader.h"
 #include "health/probe.h"
 #include "pool/answer_builder.h"
 #include "pool/policy.h"
@@ -14,7 +16,6 @@ namespace cutover::config {
 namespace {
 
 constexpr std::size_t kMaxFall = 100;
-constexpr std::size_t kMaxBodyLimit = 16 * 1024 * 1024;
 constexpr std::size_t kMaxPoolTtl = 86400;
 
 bool is_numeric_address(const std::string& text) {
@@ -42,16 +43,27 @@ class PoolReader {
     YAML::Node serve_node;
     std::string check_path;
     std::string endpoints_path;
-    reader_.each_entry(node, path,
-                       {"name", "shape", "max-answers", "ttl", "when-all-down", "fallback", "suspicion-ttl",
-                        "wait-for-first-check", "serve", "check", "endpoints"},
+    // The shape's own keys go to the shape, so it is looked up first; a bad `shape` value
+    // still fails at its own place below.
+    const pool::Shape* shape = policies_.find_shape(spec.shape);
+    if (node.IsMap() && node["shape"] && node["shape"].IsScalar() && policies_.knows(node["shape"].Scalar())) {
+      shape = policies_.find_shape(node["shape"].Scalar());
+    }
+    YamlOptionReader shape_options(reader_, node, path);
+    reader_.each_entry(node, path, pool_keys(),
                        [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                         if (owns(shape->option_keys, key)) {
+                           shape->read_option(spec, key, shape_options);
+                           return;
+                         }
+                         if (owns(policies_.option_keys(), key)) {
+                           only_for(value, key_path, policies_.shapes_with_option(key), "pools", shape->name);
+                         }
                          if (key == "name") {
                            spec.owner = reader_.name(value, key_path, nullptr);
                            has_name = true;
                          }
-                         if (key == "shape") spec.shape = shape(value, key_path);
-                         if (key == "max-answers") spec.max_answers = reader_.count(value, key_path, 64);
+                         if (key == "shape") spec.shape = this->shape(value, key_path);
                          if (key == "ttl") spec.ttl = ttl(value, key_path);
                          if (key == "when-all-down") spec.when_all_down = all_down(value, key_path);
                          if (key == "fallback") spec.fallback = addresses(value, key_path);
@@ -114,9 +126,9 @@ class PoolReader {
       reader_.fail(node.Mark(), path, "materialize writes the pool's answer through the write path, which needs a "
                                       "journal (writes.journal)");
     }
-    if (spec.shape == "weighted") {
-      reader_.fail(node.Mark(), path, "a weighted pool draws per query and cannot be materialized (use failover or "
-                                      "all-healthy)");
+    if (policies_.find_shape(spec.shape)->draws_per_query) {
+      reader_.fail(node.Mark(), path, fmt::format("a {} pool draws per query and cannot be materialized (use {})",
+                                                  spec.shape, either(policies_.fixed_answer_shapes(), "or")));
     }
     if (spec.suspicion_ttl) {
       reader_.fail(node.Mark(), path, "suspicion-ttl changes the TTL per query and cannot be materialized");
@@ -184,16 +196,55 @@ class PoolReader {
       reader_.fail(node.Mark(), path, fmt::format("check timeout ({} ms) must not exceed its interval ({} ms)",
                                                  check.timeout.count(), check.interval.count()));
     }
-    bool has_port = endpoint.port != 0 || check.port.has_value() || probes_.default_port(check.type) != 0;
-    if (!has_port && check.type != "exec") {
+    const health::ProbeType& type = *probes_.find(check.type);
+    bool has_port = endpoint.port != 0 || check.port.has_value() || type.default_port != 0;
+    if (!has_port && type.needs_port) {
       reader_.fail(node.Mark(), path, "a " + check.type + " check needs a port (on the endpoint or the check)");
     }
-    if (check.type == "exec" && check.exec.command.empty()) reader_.fail(node.Mark(), path, "an exec check needs a command");
+    if (type.problem) {
+      if (auto problem = type.problem(check)) reader_.fail(node.Mark(), path, *problem);
+    }
   }
 
   health::CheckSettings check(const YAML::Node& node, const std::string& path, health::CheckSettings base) const;
-  std::vector<health::StatusRange> status_ranges(const YAML::Node& node, const std::string& path) const;
-  dns::Rcode rcode(const YAML::Node& node, const std::string& path) const;
+
+  // The keys of a pool mapping: the common ones and every registered shape's.
+  std::vector<std::string> pool_keys() const {
+    std::vector<std::string> keys = {"name", "shape"};
+    for (const auto& key : policies_.option_keys()) keys.push_back(key);
+    for (const char* key : {"ttl", "when-all-down", "fallback", "suspicion-ttl", "wait-for-first-check", "serve", "check",
+                            "endpoints"}) {
+      keys.push_back(key);
+    }
+    return keys;
+  }
+
+  // The keys of a check mapping: the common ones and every registered probe type's.
+  std::vector<std::string> check_keys() const {
+    std::vector<std::string> keys = {"type", "interval", "timeout", "fall", "rise", "port"};
+    for (const auto& key : probes_.option_keys()) keys.push_back(key);
+    return keys;
+  }
+
+  static bool owns(const std::vector<std::string>& keys, const std::string& key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  }
+
+  // A key of other probe types or shapes than this one: "only for http and https checks, this one is tcp".
+  [[noreturn]] void only_for(const YAML::Node& value, const std::string& path, const std::vector<std::string>& owners,
+                             const std::string& kind, const std::string& mine) const {
+    reader_.fail(value.Mark(), path, fmt::format("only for {} {}, this one is {}", either(owners, "and"), kind, mine));
+  }
+
+  // "a", "a and b", "a, b and c".
+  static std::string either(const std::vector<std::string>& words, const char* last) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      if (i > 0) out += i + 1 == words.size() ? fmt::format(" {} ", last) : ", ";
+      out += words[i];
+    }
+    return out;
+  }
 
   std::string list(const std::vector<std::string>& words) const {
     std::string out;
@@ -217,94 +268,26 @@ health::CheckSettings PoolReader::check(const YAML::Node& node, const std::strin
     }
     base.type = type;
   }
-  const std::string& type = base.type;
-  bool http = type == "http" || type == "https";
-  auto only_for = [&](bool applies, const YAML::Node& value, const std::string& key_path, const char* types) {
-    if (!applies) reader_.fail(value.Mark(), key_path, fmt::format("only for {} checks, this one is {}", types, type));
-  };
-  health::HttpCheck& h = base.http;
-  health::DnsCheck& d = base.dns;
-  reader_.each_entry(
-      node, path,
-      {"type", "interval", "timeout", "fall", "rise", "port", "method", "path", "host", "expect-status", "body-contains",
-       "body-limit", "headers", "ca-file", "qname", "qtype", "rcode", "expect-answer", "tcp", "command"},
-      [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
-        if (key == "interval") base.interval = reader_.duration(value, key_path);
-        if (key == "timeout") base.timeout = reader_.duration(value, key_path);
-        if (key == "fall") base.fall = static_cast<int>(reader_.count(value, key_path, kMaxFall));
-        if (key == "rise") base.rise = static_cast<int>(reader_.count(value, key_path, kMaxFall));
-        if (key == "port") base.port = static_cast<std::uint16_t>(reader_.count(value, key_path, 65535));
-        if (key == "method" || key == "path" || key == "host" || key == "expect-status" || key == "body-contains" ||
-            key == "body-limit" || key == "headers" || key == "ca-file") {
-          only_for(http, value, key_path, "http and https");
-        }
-        if (key == "method") h.method = reader_.scalar(value, key_path);
-        if (key == "path") h.path = reader_.scalar(value, key_path);
-        if (key == "host") h.host = reader_.scalar(value, key_path);
-        if (key == "expect-status") h.expect_status = status_ranges(value, key_path);
-        if (key == "body-contains") h.body_contains = reader_.scalar(value, key_path);
-        if (key == "body-limit") h.body_limit = reader_.count(value, key_path, kMaxBodyLimit);
-        if (key == "ca-file") h.ca_file = reader_.path_value(value, key_path);
-        if (key == "headers") {
-          h.headers.clear();
-          if (!value.IsMap()) reader_.fail(value.Mark(), key_path, "expected a mapping of header: value");
-          for (const auto& header : value) {
-            h.headers.emplace_back(header.first.Scalar(), reader_.scalar(header.second, key_path + "." + header.first.Scalar()));
-          }
-        }
-        if (key == "qname" || key == "qtype" || key == "rcode" || key == "expect-answer" || key == "tcp") {
-          only_for(type == "dns", value, key_path, "dns");
-        }
-        if (key == "qname") d.qname = reader_.name(value, key_path, nullptr);
-        if (key == "qtype") {
-          auto qtype = dns::type_from_text(reader_.scalar(value, key_path));
-          if (!qtype) reader_.fail(value.Mark(), key_path, "unknown record type");
-          d.qtype = *qtype;
-        }
-        if (key == "rcode") d.rcode = rcode(value, key_path);
-        if (key == "expect-answer") d.expect_answer = reader_.scalar(value, key_path);
-        if (key == "tcp") d.tcp = reader_.boolean(value, key_path);
-        if (key == "command") {
-          only_for(type == "exec", value, key_path, "exec");
-          base.exec.command = reader_.scalar(value, key_path);
-        }
-      });
+  const health::ProbeType& type = *probes_.find(base.type);
+  // The type reads its own keys, over what this mapping inherits (the pool's check).
+  std::unique_ptr<health::OptionsParser> options;
+  if (type.options) options = type.options(base.options.get());
+  YamlOptionReader option_reader(reader_, node, path);
+  reader_.each_entry(node, path, check_keys(),
+                     [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                       if (key == "interval") base.interval = reader_.duration(value, key_path);
+                       if (key == "timeout") base.timeout = reader_.duration(value, key_path);
+                       if (key == "fall") base.fall = static_cast<int>(reader_.count(value, key_path, kMaxFall));
+                       if (key == "rise") base.rise = static_cast<int>(reader_.count(value, key_path, kMaxFall));
+                       if (key == "port") base.port = static_cast<std::uint16_t>(reader_.count(value, key_path, 65535));
+                       if (!owns(probes_.option_keys(), key)) return;
+                       if (!owns(type.option_keys, key)) {
+                         only_for(value, key_path, probes_.types_with_option(key), "checks", type.name);
+                       }
+                       options->read(key, option_reader);
+                     });
+  base.options = options ? options->finish() : nullptr;
   return base;
-}
-
-std::vector<health::StatusRange> PoolReader::status_ranges(const YAML::Node& node, const std::string& path) const {
-  std::string text = reader_.scalar(node, path);
-  std::vector<health::StatusRange> ranges;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = std::min(text.find(',', start), text.size());
-    std::string part = text.substr(start, comma - start);
-    part.erase(0, part.find_first_not_of(' '));
-    part.erase(part.find_last_not_of(' ') + 1);
-    std::size_t dash = part.find('-');
-    int low = 0;
-    int high = 0;
-    auto read = [&](std::string_view digits, int& out) {
-      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
-      return ec == std::errc() && end == digits.data() + digits.size() && out >= 100 && out <= 599;
-    };
-    std::string_view view(part);
-    bool ok = dash == std::string::npos ? read(view, low) && read(view, high)
-                                        : read(view.substr(0, dash), low) && read(view.substr(dash + 1), high);
-    if (!ok || low > high) reader_.fail(node.Mark(), path, "expected status codes or ranges like 200-299,301");
-    ranges.push_back({low, high});
-    start = comma + 1;
-  }
-  return ranges;
-}
-
-dns::Rcode PoolReader::rcode(const YAML::Node& node, const std::string& path) const {
-  std::string text = reader_.scalar(node, path);
-  for (std::uint16_t value = 0; value < 24; ++value) {
-    auto rcode = static_cast<dns::Rcode>(value);
-    if (dns::rcode_to_text(rcode) == text) return rcode;
-  }
-  reader_.fail(node.Mark(), path, "unknown rcode (expected e.g. NOERROR, NXDOMAIN, SERVFAIL)");
 }
 
 }  // namespace
@@ -339,6 +322,20 @@ pool::PoolSpec read_pool(const std::string& id, const std::string& text, const s
   std::string path = "pools." + id;
   if (!node.IsMap()) reader.fail(node.Mark(), path, "expected a mapping of pool settings");
   return PoolReader(reader).pool(id, node, path, config);
+}
+
+std::optional<std::string> api_refusal(const pool::PoolSpec& spec, const std::string& label) {
+  health::ProbeRegistry probes;
+  health::register_builtin_probes(probes);
+  for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
+    const std::string& type = spec.endpoints[i].check.type;
+    const health::ProbeType* entry = probes.find(type);
+    if (entry != nullptr && !entry->config_file_only.empty()) {
+      return fmt::format("{}: pools.{}.endpoints[{}].check.type: {} checks {} and are accepted only from the config file",
+                         label, spec.name, i, type, entry->config_file_only);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace cutover::config

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "config/config.h"
+#include "config/pool_config.h"
+#include "health/dns/dns_options.h"
+#include "health/exec/exec_options.h"
+#include "health/http/http_options.h"
 
 namespace cutover::config {
 namespace {
@@ -44,13 +48,13 @@ TEST(PoolConfig, ReadsAPoolWithInheritedAndOverriddenChecks) {
   ASSERT_EQ(spec.endpoints.size(), 2u);
   EXPECT_EQ(spec.endpoints[0].weight, 3u);
   EXPECT_EQ(spec.endpoints[0].check.fall, 4);
-  EXPECT_EQ(spec.endpoints[0].check.http.path, "/health");
-  ASSERT_EQ(spec.endpoints[0].check.http.expect_status.size(), 2u);
-  EXPECT_EQ(spec.endpoints[0].check.http.expect_status[1].low, 301);
+  EXPECT_EQ(spec.endpoints[0].check.options_as<health::HttpOptions>()->path, "/health");
+  ASSERT_EQ(spec.endpoints[0].check.options_as<health::HttpOptions>()->expect_status.size(), 2u);
+  EXPECT_EQ(spec.endpoints[0].check.options_as<health::HttpOptions>()->expect_status[1].low, 301);
   EXPECT_EQ(spec.endpoints[1].check.fall, 2);
   EXPECT_EQ(spec.endpoints[1].check.timeout, std::chrono::seconds(2));
   EXPECT_EQ(spec.endpoints[1].check.interval, std::chrono::seconds(5));
-  EXPECT_EQ(spec.endpoints[1].check.http.path, "/health");
+  EXPECT_EQ(spec.endpoints[1].check.options_as<health::HttpOptions>()->path, "/health");
 }
 
 TEST(PoolConfig, DefaultsAreDocumented) {
@@ -74,7 +78,7 @@ TEST(PoolConfig, RejectsBadPoolsWithTheirPlaceAndPath) {
   const std::string ok_endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
   std::vector<Case> cases = {
       {"  app:\n    name: app.example.test\n    check: {type: smtp}\n" + ok_endpoint,
-       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, http, https, tcp)"},
+       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, http, https, tcp"},
       {"  app:\n    name: app.example.test\n    check: {interval: -5s}\n" + ok_endpoint,
        "pools.app.check.interval: expected a positive duration"},
       {"  app:\n    name: app.example.test\n    check: {fall: 0}\n" + ok_endpoint, "pools.app.check.fall: expected a whole number from 1"},
@@ -128,6 +132,65 @@ TEST(PoolConfig, MaterializeNeedsAJournalAndOneAnswerForEveryQuery) {
   EXPECT_NE(error_of("  app:\n    name: app.example.test\n    serve: sometimes\n" + endpoint)
                 .find("pools.app.serve: expected per-query or materialize"),
             std::string::npos);
+}
+
+// Each probe type and shape reads its own keys (health/*/README.md, pool/*/README.md); the
+// config only dispatches, so these errors and inheritance rules are the types' own.
+TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
+  const std::string pool = "  app:\n    name: app.example.test\n";
+  const std::string endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
+  for (const auto& [yaml, error] : std::vector<std::pair<std::string, std::string>>{
+           {"    check: {type: http, qtype: A}\n", "t.yaml:6:32: pools.app.check.qtype: only for dns checks, this one is http"},
+           {"    check: {command: 'true'}\n", "t.yaml:6:22: pools.app.check.command: only for exec checks, this one is tcp"},
+           {"    check: {type: exec}\n", "t.yaml:7:17: pools.app.endpoints[0]: an exec check needs a command"},
+           {"    check: {type: dns, qtype: NOPE}\n", "t.yaml:6:31: pools.app.check.qtype: unknown record type"},
+           {"    check: {type: dns, rcode: OK}\n", "pools.app.check.rcode: unknown rcode (expected e.g. NOERROR"},
+           {"    check: {type: dns, qname: 'a..b'}\n", "pools.app.check.qname: invalid domain name"},
+           {"    check: {type: http, expect-status: '200-99'}\n",
+            "pools.app.check.expect-status: expected status codes or ranges like 200-299,301"},
+           {"    check: {type: http, headers: [a]}\n", "pools.app.check.headers: expected a mapping of header: value"},
+           {"    check: {type: http, headers: {X-A: [1]}}\n", "pools.app.check.headers.X-A: expected a single value"},
+           {"    check: {type: http, body-limit: 0}\n", "pools.app.check.body-limit: expected a whole number from 1 to 16777216"},
+           {"    check: {type: dns, tcp: maybe}\n", "pools.app.check.tcp: expected true or false"},
+           {"    check: {colour: red}\n",
+            "pools.app.check.colour: unknown key (expected one of: type, interval, timeout, fall, rise, port, method, path, "
+            "host, expect-status, body-contains, body-limit, headers, ca-file, qname, qtype, rcode, expect-answer, tcp, "
+            "command"},
+           {"    colour: red\n",
+            "pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, when-all-down, fallback, "
+            "suspicion-ttl, wait-for-first-check, serve, check, endpoints)"},
+           {"    max-answers: 0\n", "t.yaml:6:18: pools.app.max-answers: expected a whole number from 1 to 64"},
+       }) {
+    EXPECT_NE(error_of(pool + yaml + endpoint).find(error), std::string::npos)
+        << "expected: " << error << "\ngot: " << error_of(pool + yaml + endpoint);
+  }
+
+  // https inherits http's options; an endpoint that changes type starts from its type's defaults.
+  Config config = parse(pool +
+                        "    shape: failover\n    max-answers: 3\n"
+                        "    check: {type: http, path: /up, ca-file: ca.pem, headers: {X-A: b}}\n"
+                        "    endpoints:\n"
+                        "      - {address: 192.0.2.1, port: 443, check: {type: https}}\n"
+                        "      - {address: 192.0.2.2, check: {type: dns, qtype: A}}\n"
+                        "      - {address: 192.0.2.3, check: {type: exec, command: 'exit 0'}}\n");
+  const pool::PoolSpec& spec = config.pools.at(0);
+  EXPECT_EQ(spec.max_answers, 3u);
+  const auto* https = spec.endpoints[0].check.options_as<health::HttpOptions>();
+  ASSERT_NE(https, nullptr);
+  EXPECT_EQ(spec.endpoints[0].check.type, "https");
+  EXPECT_EQ(https->path, "/up");
+  EXPECT_EQ(https->ca_file, "/d/ca.pem");
+  EXPECT_EQ(https->headers, (std::vector<std::pair<std::string, std::string>>{{"X-A", "b"}}));
+  const auto* dns = spec.endpoints[1].check.options_as<health::DnsOptions>();
+  ASSERT_NE(dns, nullptr);
+  EXPECT_EQ(dns->qtype, dns::RRType::A);
+  EXPECT_EQ(dns->rcode, dns::Rcode::kNoError);
+  ASSERT_NE(spec.endpoints[2].check.options_as<health::ExecOptions>(), nullptr);
+  EXPECT_EQ(spec.endpoints[2].check.options_as<health::ExecOptions>()->command, "exit 0");
+  EXPECT_EQ(api_refusal(spec, "body"), "body: pools.app.endpoints[2].check.type: exec checks run commands on the server "
+                                       "and are accepted only from the config file");
+  EXPECT_EQ(api_refusal(parse(pool + endpoint).pools.at(0), "body"),
+            std::nullopt);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -35,6 +36,13 @@ class YamlReader {
   // Calls `visit(key, value, path)` for each entry after checking the key is allowed.
   template <typename Visit>
   void each_entry(const YAML::Node& node, const std::string& path, std::initializer_list<std::string_view> allowed,
+                  Visit visit) const {
+    each_entry(node, path, std::vector<std::string>(allowed.begin(), allowed.end()), visit);
+  }
+
+  // The same over keys known only at run time (those of the registered probe types and shapes).
+  template <typename Visit>
+  void each_entry(const YAML::Node& node, const std::string& path, const std::vector<std::string>& allowed,
                   Visit visit) const {
     if (node.IsNull()) return;
     if (!node.IsMap()) fail(node.Mark(), path, "expected a mapping");
@@ -98,7 +106,7 @@ class YamlReader {
     return file.is_absolute() ? text : (std::filesystem::path(base_dir_) / file).lexically_normal().string();
   }
 
-  static std::string join(std::initializer_list<std::string_view> words) {
+  static std::string join(const std::vector<std::string>& words) {
     std::string out;
     for (auto word : words) {
       if (!out.empty()) out += ", ";

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "base/result.h"
+#include "dns/name.h"
 #include "health/check_settings.h"
+#include "health/probe_options.h"
 #include "net/address.h"
 
 namespace cutover::health {
@@ -51,25 +53,42 @@ class Probe {
 };
 
 using ProbeFactory = std::function<base::Result<std::unique_ptr<Probe>>(const CheckSettings& settings)>;
+// A problem of a complete check (after inheritance), e.g. "an exec check needs a command".
+using CheckProblem = std::function<std::optional<std::string>(const CheckSettings& settings)>;
+
+// One probe type: everything the config, the API and the monitor need to know about it.
+struct ProbeType {
+  std::string name{};
+  std::uint16_t default_port = 0;  // used when neither the endpoint nor the check names one (0: none)
+  bool needs_port = true;          // false: the probe runs without one (exec)
+  // Empty: the type may be set through the API. Else what its checks do that only the
+  // config file may ask for, e.g. "run commands on the server".
+  std::string config_file_only{};
+  std::vector<std::string> option_keys{};  // its own keys of a check mapping
+  OptionsParserFactory options{};        // reads option_keys; null when there are none
+  CheckProblem problem{};                // may be null
+  ProbeFactory create{};
+};
 
 class ProbeRegistry {
  public:
-  // `default_port`: used when neither the endpoint nor the check names one (0: none needed).
-  void add(const std::string& type, std::uint16_t default_port, ProbeFactory factory);
-  bool knows(const std::string& type) const { return entries_.count(type) != 0; }
+  void add(ProbeType type);
+  bool knows(const std::string& type) const { return types_.count(type) != 0; }
+  const ProbeType* find(const std::string& type) const;
   std::vector<std::string> types() const;
+  // The types that declare `key` among their options, in name order.
+  std::vector<std::string> types_with_option(const std::string& key) const;
+  // Every type's option keys, each once, in registration order.
+  std::vector<std::string> option_keys() const;
   std::uint16_t default_port(const std::string& type) const;
   base::Result<std::unique_ptr<Probe>> create(const CheckSettings& settings) const;
 
  private:
-  struct Entry {
-    std::uint16_t default_port = 0;
-    ProbeFactory factory;
-  };
-  std::map<std::string, Entry> entries_;
+  std::map<std::string, ProbeType> types_;
+  std::vector<std::string> order_;  // registration order
 };
 
-// The probe types cutover ships: tcp, http, https, dns, exec.
+// The probe types cutover ships, from the one table in probe_registry.cpp.
 void register_builtin_probes(ProbeRegistry& registry);
 
 // Measures from construction; used by every probe for its latency.

@@ -1,4 +1,6 @@
 // ProbeRegistry: probe types by name, and the one list of built-in types.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "health/dns/dns_probe.h"
@@ -6,6 +8,7 @@
 #include "health/http/http_probe.h"
 #include "health/probe.h"
 #include "health/tcp/tcp_probe.h"
+#include "health/tcp_banner/tcp_banner_probe.h"
 
 namespace cutover::health {
 
@@ -18,34 +21,61 @@ const char* outcome_to_text(ProbeOutcome outcome) {
   return "error";
 }
 
-void ProbeRegistry::add(const std::string& type, std::uint16_t default_port, ProbeFactory factory) {
-  entries_[type] = Entry{default_port, std::move(factory)};
+void ProbeRegistry::add(ProbeType type) {
+  std::string name = type.name;
+  if (!types_.contains(name)) order_.push_back(name);
+  types_[name] = std::move(type);
+}
+
+const ProbeType* ProbeRegistry::find(const std::string& type) const {
+  auto it = types_.find(type);
+  return it == types_.end() ? nullptr : &it->second;
 }
 
 std::vector<std::string> ProbeRegistry::types() const {
   std::vector<std::string> names;
-  for (const auto& [name, entry] : entries_) names.push_back(name);
+  for (const auto& [name, type] : types_) names.push_back(name);
   return names;
 }
 
+std::vector<std::string> ProbeRegistry::types_with_option(const std::string& key) const {
+  std::vector<std::string> names;
+  for (const auto& [name, type] : types_) {
+    if (std::find(type.option_keys.begin(), type.option_keys.end(), key) != type.option_keys.end()) names.push_back(name);
+  }
+  return names;
+}
+
+std::vector<std::string> ProbeRegistry::option_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& name : order_) {
+    for (const auto& key : types_.at(name).option_keys) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    }
+  }
+  return keys;
+}
+
 std::uint16_t ProbeRegistry::default_port(const std::string& type) const {
-  auto it = entries_.find(type);
-  return it == entries_.end() ? 0 : it->second.default_port;
+  const ProbeType* found = find(type);
+  return found == nullptr ? 0 : found->default_port;
 }
 
 base::Result<std::unique_ptr<Probe>> ProbeRegistry::create(const CheckSettings& settings) const {
-  auto it = entries_.find(settings.type);
-  if (it == entries_.end()) {
+  const ProbeType* type = find(settings.type);
+  if (type == nullptr) {
     return base::make_error(base::ErrorCode::kNotFound, fmt::format("unknown probe type '{}'", settings.type));
   }
-  return it->second.factory(settings);
+  return type->create(settings);
 }
 
+// The one table of built-in probe types: a new type is its folder plus one line here.
 void register_builtin_probes(ProbeRegistry& registry) {
   register_tcp_probe(registry);
   register_http_probes(registry);
   register_dns_probe(registry);
   register_exec_probe(registry);
+  register_tcp_banner_probe(registry);
 }
 
 }  // namespace cutover::health

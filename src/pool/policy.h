@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "health/probe_options.h"
 #include "pool/pool_spec.h"
 
 namespace cutover::pool {
@@ -31,19 +32,44 @@ struct Selection {
 // Chooses among the serving candidates; an empty selection means nothing is healthy.
 using Policy = std::function<Selection(const PoolSpec& spec, std::span<const Candidate> candidates)>;
 
-class PolicyRegistry {
- public:
-  void add(const std::string& shape, Policy policy) { policies_[shape] = std::move(policy); }
-  const Policy* find(const std::string& shape) const;
-  bool knows(const std::string& shape) const { return find(shape) != nullptr; }
-  std::vector<std::string> shapes() const;
+// Reads one of a shape's keys of a pool mapping into the spec; throws through reader.fail().
+using ShapeOptionRead = std::function<void(PoolSpec& spec, const std::string& key, const health::OptionReader& reader)>;
 
- private:
-  std::map<std::string, Policy> policies_;
+// One pool shape: its policy and the keys of a pool mapping it reads itself.
+struct Shape {
+  std::string name{};
+  Policy choose{};
+  std::vector<std::string> option_keys{};
+  ShapeOptionRead read_option{};  // null when option_keys is empty
+  // Each query draws its own answer, which zone records cannot express (serve: materialize).
+  bool draws_per_query = false;
 };
 
-// failover, all-healthy, weighted.
+class PolicyRegistry {
+ public:
+  void add(Shape shape);
+  const Policy* find(const std::string& shape) const;
+  const Shape* find_shape(const std::string& shape) const;
+  bool knows(const std::string& shape) const { return find(shape) != nullptr; }
+  std::vector<std::string> shapes() const;  // in name order
+  // The shapes that declare `key` among their options, in name order.
+  std::vector<std::string> shapes_with_option(const std::string& key) const;
+  // Every shape's keys, each once, in registration order.
+  std::vector<std::string> option_keys() const;
+  // The shapes whose answer is the same for every query, in registration order.
+  std::vector<std::string> fixed_answer_shapes() const;
+
+ private:
+  std::map<std::string, Shape> shapes_;
+  std::vector<std::string> order_;  // registration order
+};
+
+// The pool shapes cutover ships, from the one table in policy_registry.cpp: failover,
+// all-healthy, weighted.
 void register_builtin_policies(PolicyRegistry& registry);
+
+// `max-answers`, read the same way by every built-in shape: a whole number from 1 to 64.
+void read_max_answers(PoolSpec& spec, const health::OptionReader& reader);
 
 // The serving candidates, in configured order.
 std::vector<Candidate> serving_only(std::span<const Candidate> candidates);

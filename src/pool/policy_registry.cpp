@@ -1,4 +1,6 @@
-// PolicyRegistry and the one list of built-in pool shapes.
+// PolicyRegistry (pool shapes by name) and the one list of built-in shapes.
+#include <algorithm>
+
 #include "pool/all_healthy/all_healthy_policy.h"
 #include "pool/failover/failover_policy.h"
 #include "pool/policy.h"
@@ -15,21 +17,65 @@ const char* all_down_to_text(AllDownPolicy policy) {
   return "fail-open";
 }
 
+void PolicyRegistry::add(Shape shape) {
+  std::string name = shape.name;
+  if (!shapes_.contains(name)) order_.push_back(name);
+  shapes_[name] = std::move(shape);
+}
+
+const Shape* PolicyRegistry::find_shape(const std::string& shape) const {
+  auto it = shapes_.find(shape);
+  return it == shapes_.end() ? nullptr : &it->second;
+}
+
 const Policy* PolicyRegistry::find(const std::string& shape) const {
-  auto it = policies_.find(shape);
-  return it == policies_.end() ? nullptr : &it->second;
+  const Shape* found = find_shape(shape);
+  return found == nullptr ? nullptr : &found->choose;
 }
 
 std::vector<std::string> PolicyRegistry::shapes() const {
   std::vector<std::string> names;
-  for (const auto& [name, policy] : policies_) names.push_back(name);
+  for (const auto& [name, shape] : shapes_) names.push_back(name);
   return names;
 }
 
+std::vector<std::string> PolicyRegistry::shapes_with_option(const std::string& key) const {
+  std::vector<std::string> names;
+  for (const auto& [name, shape] : shapes_) {
+    if (std::find(shape.option_keys.begin(), shape.option_keys.end(), key) != shape.option_keys.end()) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+std::vector<std::string> PolicyRegistry::option_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& name : order_) {
+    for (const auto& key : shapes_.at(name).option_keys) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    }
+  }
+  return keys;
+}
+
+std::vector<std::string> PolicyRegistry::fixed_answer_shapes() const {
+  std::vector<std::string> names;
+  for (const auto& name : order_) {
+    if (!shapes_.at(name).draws_per_query) names.push_back(name);
+  }
+  return names;
+}
+
+// The one table of built-in shapes: a new shape is its folder plus one line here.
 void register_builtin_policies(PolicyRegistry& registry) {
-  registry.add("failover", choose_failover);
-  registry.add("all-healthy", choose_all_healthy);
-  registry.add("weighted", choose_weighted);
+  register_failover_shape(registry);
+  register_all_healthy_shape(registry);
+  register_weighted_shape(registry);
+}
+
+void read_max_answers(PoolSpec& spec, const health::OptionReader& reader) {
+  spec.max_answers = reader.count("max-answers", 64);
 }
 
 std::vector<Candidate> serving_only(std::span<const Candidate> candidates) {

@@ -103,15 +103,7 @@ base::Result<pool::PoolSpec> PoolWrites::read_settings(const std::string& pool, 
   } catch (const config::ConfigError& e) {
     return base::make_error(base::ErrorCode::kInvalidArgument, e.what());
   }
-  // The API must not become a way to run commands on the server.
-  for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
-    if (spec.endpoints[i].check.type == "exec") {
-      return base::make_error(base::ErrorCode::kInvalidArgument,
-                              fmt::format("body: pools.{}.endpoints[{}].check.type: exec checks run commands on the "
-                                          "server and are accepted only from the config file",
-                                          pool, i));
-    }
-  }
+  if (auto refusal = config::api_refusal(spec, "body")) return base::make_error(base::ErrorCode::kInvalidArgument, *refusal);
   return spec;
 }
 

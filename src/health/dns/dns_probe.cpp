@@ -18,11 +18,12 @@ dns::Rcode response_rcode(const dns::Message& message) {
 
 class DnsProbe : public Probe {
  public:
-  explicit DnsProbe(const CheckSettings& settings) : settings_(settings) {}
+  DnsProbe(const CheckSettings& settings, std::shared_ptr<const DnsOptions> options)
+      : settings_(settings), options_(std::move(options)) {}
 
   ProbeResult run(const Target& target) override {
     ProbeTimer timer;
-    const DnsCheck& check = settings_.dns;
+    const DnsOptions& check = *options_;
     const dns::Name& qname = check.qname.label_count() == 0 ? target.pool_name : check.qname;
     client::QueryOptions options;
     options.timeout = settings_.timeout;
@@ -54,13 +55,22 @@ class DnsProbe : public Probe {
 
  private:
   CheckSettings settings_;
+  std::shared_ptr<const DnsOptions> options_;
 };
 
 }  // namespace
 
 void register_dns_probe(ProbeRegistry& registry) {
-  registry.add("dns", 53, [](const CheckSettings& settings) -> base::Result<std::unique_ptr<Probe>> {
-    return std::unique_ptr<Probe>(std::make_unique<DnsProbe>(settings));
+  registry.add(ProbeType{
+      .name = "dns",
+      .default_port = 53,
+      .option_keys = {kDnsOptionKeys.begin(), kDnsOptionKeys.end()},
+      .options = options_parser<DnsOptions>(read_dns_option),
+      .create = [](const CheckSettings& settings) -> base::Result<std::unique_ptr<Probe>> {
+        auto options = std::dynamic_pointer_cast<const DnsOptions>(settings.options);
+        if (!options) options = std::make_shared<const DnsOptions>();
+        return std::unique_ptr<Probe>(std::make_unique<DnsProbe>(settings, std::move(options)));
+      },
   });
 }
 

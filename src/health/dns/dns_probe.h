@@ -2,6 +2,7 @@
 // matches and, if configured, one answer record prints as expected. One thread per probe.
 #pragma once
 
+#include "health/dns/dns_options.h"
 #include "health/probe.h"
 
 namespace cutover::health {

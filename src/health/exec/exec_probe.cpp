@@ -48,11 +48,12 @@ std::string describe_status(int status) {
 
 class ExecProbe : public Probe {
  public:
-  explicit ExecProbe(const CheckSettings& settings) : settings_(settings) {}
+  ExecProbe(const CheckSettings& settings, std::shared_ptr<const ExecOptions> options)
+      : settings_(settings), options_(std::move(options)) {}
 
   ProbeResult run(const Target& target) override {
     ProbeTimer timer;
-    std::vector<std::string> argv_text{"/bin/sh", "-c", settings_.exec.command};
+    std::vector<std::string> argv_text{"/bin/sh", "-c", options_->command};
     std::vector<std::string> env_text = probe_environment(target);
     std::vector<char*> argv = pointers(argv_text);
     std::vector<char*> env = pointers(env_text);
@@ -90,16 +91,35 @@ class ExecProbe : public Probe {
 
  private:
   CheckSettings settings_;
+  std::shared_ptr<const ExecOptions> options_;
 };
+
+std::string command_of(const CheckSettings& settings) {
+  const auto* options = settings.options_as<ExecOptions>();
+  return options == nullptr ? std::string() : options->command;
+}
 
 }  // namespace
 
 void register_exec_probe(ProbeRegistry& registry) {
-  registry.add("exec", 0, [](const CheckSettings& settings) -> base::Result<std::unique_ptr<Probe>> {
-    if (settings.exec.command.empty()) {
-      return base::make_error(base::ErrorCode::kInvalidArgument, "exec probe needs a command");
-    }
-    return std::unique_ptr<Probe>(std::make_unique<ExecProbe>(settings));
+  registry.add(ProbeType{
+      .name = "exec",
+      .needs_port = false,
+      // The API must not become a way to run commands on the server.
+      .config_file_only = "run commands on the server",
+      .option_keys = {"command"},
+      .options = options_parser<ExecOptions>(read_exec_option),
+      .problem = [](const CheckSettings& settings) -> std::optional<std::string> {
+        if (command_of(settings).empty()) return "an exec check needs a command";
+        return std::nullopt;
+      },
+      .create = [](const CheckSettings& settings) -> base::Result<std::unique_ptr<Probe>> {
+        if (command_of(settings).empty()) {
+          return base::make_error(base::ErrorCode::kInvalidArgument, "exec probe needs a command");
+        }
+        return std::unique_ptr<Probe>(
+            std::make_unique<ExecProbe>(settings, std::dynamic_pointer_cast<const ExecOptions>(settings.options)));
+      },
   });
 }
 

@@ -3,6 +3,7 @@
 // One thread per probe.
 #pragma once
 
+#include "health/exec/exec_options.h"
 #include "health/probe.h"
 
 namespace cutover::health {

@@ -48,7 +48,8 @@ std::optional<int> certificate_days(const CurlLibrary& curl, CURL* handle) {
 
 class HttpProbe : public Probe {
  public:
-  HttpProbe(const CheckSettings& settings, bool tls) : settings_(settings), tls_(tls) {}
+  HttpProbe(const CheckSettings& settings, std::shared_ptr<const HttpOptions> options, bool tls)
+      : settings_(settings), options_(std::move(options)), tls_(tls) {}
 
   ProbeResult run(const Target& target) override {
     ProbeTimer timer;
@@ -57,7 +58,7 @@ class HttpProbe : public Probe {
     const CurlLibrary& curl = *library;
     CURL* handle = curl.easy_init();
     if (handle == nullptr) return timer.finish(ProbeOutcome::kError, "cannot create a curl handle");
-    const HttpCheck& http = settings_.http;
+    const HttpOptions& http = *options_;
     std::string host = http.host.empty() ? target.address : http.host;
     std::string url = fmt::format("{}://{}:{}{}", tls_ ? "https" : "http", host_for_url(host), target.port, http.path);
     std::string connect_to = fmt::format("{}:{}:{}:{}", host_for_url(host), target.port,
@@ -113,10 +114,10 @@ class HttpProbe : public Probe {
     }
     long status = 0;
     curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
-    if (!status_expected(static_cast<int>(status), settings_.http.expect_status)) {
+    if (!status_expected(static_cast<int>(status), options_->expect_status)) {
       return timer.finish(ProbeOutcome::kFail, fmt::format("unexpected HTTP status {}", status));
     }
-    const std::string& needle = settings_.http.body_contains;
+    const std::string& needle = options_->body_contains;
     if (!needle.empty() && capture.body.find(needle) == std::string::npos) {
       return timer.finish(ProbeOutcome::kFail, fmt::format("HTTP {}: body lacks \"{}\" in its first {} bytes", status,
                                                            needle, capture.body.size()));
@@ -125,11 +126,24 @@ class HttpProbe : public Probe {
   }
 
   CheckSettings settings_;
+  std::shared_ptr<const HttpOptions> options_;
   bool tls_;
 };
 
 base::Result<std::unique_ptr<Probe>> make_http_probe(const CheckSettings& settings, bool tls) {
-  return std::unique_ptr<Probe>(std::make_unique<HttpProbe>(settings, tls));
+  auto options = std::dynamic_pointer_cast<const HttpOptions>(settings.options);
+  if (!options) options = std::make_shared<const HttpOptions>();
+  return std::unique_ptr<Probe>(std::make_unique<HttpProbe>(settings, std::move(options), tls));
+}
+
+ProbeType http_type(std::string name, std::uint16_t default_port, bool tls) {
+  return ProbeType{
+      .name = std::move(name),
+      .default_port = default_port,
+      .option_keys = {kHttpOptionKeys.begin(), kHttpOptionKeys.end()},
+      .options = options_parser<HttpOptions>(read_http_option),
+      .create = [tls](const CheckSettings& settings) { return make_http_probe(settings, tls); },
+  };
 }
 
 }  // namespace
@@ -152,8 +166,8 @@ std::optional<int> days_until(const std::string& expire_text, std::chrono::syste
 }
 
 void register_http_probes(ProbeRegistry& registry) {
-  registry.add("http", 80, [](const CheckSettings& settings) { return make_http_probe(settings, false); });
-  registry.add("https", 443, [](const CheckSettings& settings) { return make_http_probe(settings, true); });
+  registry.add(http_type("http", 80, false));
+  registry.add(http_type("https", 443, true));
 }
 
 }  // namespace cutover::health

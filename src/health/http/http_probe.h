@@ -3,6 +3,7 @@
 // host name (sent as SNI). Each probe owns its settings; run() is used by one thread.
 #pragma once
 
+#include "health/http/http_options.h"
 #include "health/probe.h"
 
 namespace cutover::health {

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -31,35 +32,52 @@ bool is_local_resource_error(int error) {
 
 }  // namespace
 
-ProbeResult probe_tcp_connect(const Target& target, std::chrono::milliseconds timeout) {
-  ProbeTimer timer;
-  int fd = ::socket(target.socket.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) return timer.finish(ProbeOutcome::kError, fmt::format("cannot create socket: {}", std::strerror(errno)));
+TcpConnectAttempt tcp_connect(const Target& target, std::chrono::milliseconds timeout, const ProbeTimer& timer) {
+  TcpConnectAttempt attempt;
+  net::UniqueFd fd(::socket(target.socket.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd.valid()) {
+    attempt.failure = timer.finish(ProbeOutcome::kError, fmt::format("cannot create socket: {}", std::strerror(errno)));
+    return attempt;
+  }
   int error = 0;
-  if (::connect(fd, reinterpret_cast<const sockaddr*>(&target.socket.storage), target.socket.length) != 0) {
+  if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&target.socket.storage), target.socket.length) != 0) {
     error = errno;
     if (error == EINPROGRESS) {
-      pollfd waiting{fd, POLLOUT, 0};
+      pollfd waiting{fd.get(), POLLOUT, 0};
       int ready = ::poll(&waiting, 1, static_cast<int>(timeout.count()));
       if (ready == 0) {
-        ::close(fd);
-        return timer.finish(ProbeOutcome::kFail,
-                            fmt::format("connect timed out after {} ms (no reply to SYN)", timeout.count()));
+        attempt.failure = timer.finish(ProbeOutcome::kFail,
+                                       fmt::format("connect timed out after {} ms (no reply to SYN)", timeout.count()));
+        return attempt;
       }
       socklen_t length = sizeof(error);
       error = ready < 0 ? errno : 0;
-      if (ready > 0) ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+      if (ready > 0) ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &error, &length);
     }
   }
-  ::close(fd);
-  if (error == 0) return timer.finish(ProbeOutcome::kPass, "connected");
+  if (error == 0) {
+    attempt.socket = std::move(fd);
+    return attempt;
+  }
   ProbeOutcome outcome = is_local_resource_error(error) ? ProbeOutcome::kError : ProbeOutcome::kFail;
-  return timer.finish(outcome, fmt::format("connect failed: {}", std::strerror(error)));
+  attempt.failure = timer.finish(outcome, fmt::format("connect failed: {}", std::strerror(error)));
+  return attempt;
+}
+
+ProbeResult probe_tcp_connect(const Target& target, std::chrono::milliseconds timeout) {
+  ProbeTimer timer;
+  TcpConnectAttempt attempt = tcp_connect(target, timeout, timer);
+  if (!attempt.socket.valid()) return attempt.failure;
+  attempt.socket.reset();
+  return timer.finish(ProbeOutcome::kPass, "connected");
 }
 
 void register_tcp_probe(ProbeRegistry& registry) {
-  registry.add("tcp", 0, [](const CheckSettings& settings) -> base::Result<std::unique_ptr<Probe>> {
-    return std::unique_ptr<Probe>(std::make_unique<TcpProbe>(settings.timeout));
+  registry.add(ProbeType{
+      .name = "tcp",
+      .create = [](const CheckSettings& settings) -> base::Result<std::unique_ptr<Probe>> {
+        return std::unique_ptr<Probe>(std::make_unique<TcpProbe>(settings.timeout));
+      },
   });
 }
 

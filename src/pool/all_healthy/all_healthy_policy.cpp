@@ -10,4 +10,15 @@ Selection choose_all_healthy(const PoolSpec& spec, std::span<const Candidate> ca
   return selection;
 }
 
+void register_all_healthy_shape(PolicyRegistry& registry) {
+  registry.add(Shape{
+      .name = "all-healthy",
+      .choose = choose_all_healthy,
+      .option_keys = {"max-answers"},
+      .read_option = [](PoolSpec& spec, const std::string&, const health::OptionReader& reader) {
+        read_max_answers(spec, reader);
+      },
+  });
+}
+
 }  // namespace cutover::pool

@@ -6,6 +6,8 @@
 
 namespace cutover::pool {
 
+void register_all_healthy_shape(PolicyRegistry& registry);
+
 Selection choose_all_healthy(const PoolSpec& spec, std::span<const Candidate> candidates);
 
 }  // namespace cutover::pool

@@ -18,4 +18,15 @@ Selection choose_failover(const PoolSpec&, std::span<const Candidate> candidates
   return selection;
 }
 
+void register_failover_shape(PolicyRegistry& registry) {
+  registry.add(Shape{
+      .name = "failover",
+      .choose = choose_failover,
+      .option_keys = {"max-answers"},
+      .read_option = [](PoolSpec& spec, const std::string&, const health::OptionReader& reader) {
+        read_max_answers(spec, reader);
+      },
+  });
+}
+
 }  // namespace cutover::pool

@@ -6,6 +6,8 @@
 
 namespace cutover::pool {
 
+void register_failover_shape(PolicyRegistry& registry);
+
 Selection choose_failover(const PoolSpec& spec, std::span<const Candidate> candidates);
 
 }  // namespace cutover::pool

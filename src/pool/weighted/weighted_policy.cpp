@@ -13,4 +13,16 @@ Selection choose_weighted(const PoolSpec& spec, std::span<const Candidate> candi
   return selection;
 }
 
+void register_weighted_shape(PolicyRegistry& registry) {
+  registry.add(Shape{
+      .name = "weighted",
+      .choose = choose_weighted,
+      .option_keys = {"max-answers"},
+      .read_option = [](PoolSpec& spec, const std::string&, const health::OptionReader& reader) {
+        read_max_answers(spec, reader);
+      },
+      .draws_per_query = true,
+  });
+}
+
 }  // namespace cutover::pool

@@ -6,6 +6,8 @@
 
 namespace cutover::pool {
 
+void register_weighted_shape(PolicyRegistry& registry);
+
 Selection choose_weighted(const PoolSpec& spec, std::span<const Candidate> candidates);
 
 }  // namespace cutover::pool

@@ -256,5 +256,27 @@ TEST(RdataWire, RejectsFieldsThatDoNotFitRdlength) {
   }
 }
 
+
+// The reserved key 65535 (RFC 9460 §14.3.2) has no presentation name, so text refuses
+// `mandatory=key65535`; the wire parser accepted it and printed text that did not parse back.
+TEST(RdataWire, SvcbMandatoryListingReservedKey65535IsRejectedLikeText) {
+  // priority 1, target ".", mandatory=key616,key54783,key65535 port=16827
+  std::vector<std::uint8_t> wire = {0, 1, 0, 0, 0, 0, 6, 0x02, 0x68, 0xD5, 0xFF, 0xFF, 0xFF, 0, 3, 0, 2, 0x41, 0xBB};
+  base::ByteReader reader(wire);
+  EXPECT_FALSE(rdata_from_wire(RRType::HTTPS, reader, static_cast<std::uint16_t>(wire.size())).ok());
+  auto text = tokenize("1 . mandatory=key616,key54783,key65535 port=16827");
+  EXPECT_FALSE(rdata_from_text(RRType::HTTPS, text, origin()).ok());
+  // Without the reserved key both forms accept the record and agree.
+  std::vector<std::uint8_t> good = {0, 1, 0, 0, 0, 0, 4, 0x02, 0x68, 0xD5, 0xFF, 0, 3, 0, 2, 0x41, 0xBB};
+  base::ByteReader good_reader(good);
+  auto parsed = rdata_from_wire(RRType::HTTPS, good_reader, static_cast<std::uint16_t>(good.size()));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(rdata_to_text(RRType::HTTPS, *parsed), "1 . mandatory=key616,key54783 port=16827");
+  auto good_text = tokenize("1 . mandatory=key616,key54783 port=16827");
+  auto from_text = rdata_from_text(RRType::HTTPS, good_text, origin());
+  ASSERT_TRUE(from_text.ok());
+  EXPECT_EQ(*from_text, *parsed);
+}
+
 }  // namespace
 }  // namespace cutover::dns

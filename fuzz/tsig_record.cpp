@@ -2,8 +2,9 @@
 // (§4.2, §5.1), the server's verification against a key ring (§5.2; the clock is the
 // record's own Time Signed so the MAC check runs), and, for a request that verifies, a signed
 // response that the client side must accept (§5.3). Checks: locate_tsig and verify_request
-// agree on what is malformed; a TSIG re-appended to the stripped message (§4.3.1) decodes to
-// the same fields.
+// agree on what is malformed; strip_tsig gives the bytes before the TSIG with the original ID
+// and ARCOUNT one less (§4.3.1); a TSIG re-appended to the message decodes to the same fields.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -52,16 +53,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const tsig::LocatedTsig& found = **located;
   check(found.offset < size, "TSIG offset outside the message");
 
+  // §4.3.1: the message before the TSIG, ARCOUNT one less, the original ID back in place.
   std::vector<std::uint8_t> stripped = tsig::strip_tsig(wire, found);
-  std::vector<std::uint8_t> resigned = stripped;
+  check(stripped.size() == found.offset, "the stripped message is not the bytes before the TSIG");
+  check(stripped[0] == (found.record.original_id >> 8) && stripped[1] == (found.record.original_id & 0xFF),
+        "the stripped message does not carry the original ID");
+  std::uint16_t arcount = static_cast<std::uint16_t>((data[10] << 8) | data[11]);
+  check(((stripped[10] << 8) | stripped[11]) == arcount - 1, "the stripped message's ARCOUNT");
+  check(std::equal(stripped.begin() + 2, stripped.begin() + 10, data + 2) &&
+            std::equal(stripped.begin() + 12, stripped.end(), data + 12),
+        "the stripped message differs in other bytes");
+
+  // The TSIG re-appended to the same bytes (the ID as received: a name may point into the
+  // header, RFC 1035 §4.1.4 does not forbid it) decodes to the same fields.
+  std::vector<std::uint8_t> unsigned_copy(data, data + found.offset);
+  unsigned_copy[10] = static_cast<std::uint8_t>((arcount - 1) >> 8);
+  unsigned_copy[11] = static_cast<std::uint8_t>((arcount - 1) & 0xFF);
+  std::vector<std::uint8_t> resigned = unsigned_copy;
   tsig::append_tsig(resigned, found.record);
   auto again = tsig::locate_tsig(resigned);
-  check(again.ok() && again->has_value(), "a TSIG appended to the stripped message is not found");
+  check(again.ok() && again->has_value(), "a TSIG appended to the message without it is not found");
   check(same((*again)->record, found.record), "a re-appended TSIG decodes to other fields");
 
   if (context->valid()) {
-    std::vector<std::uint8_t> response = stripped;
-    if (response.size() >= 3) response[2] |= 0x80;  // QR
+    std::vector<std::uint8_t> response = unsigned_copy;
     tsig::ResponseSigner signer(*context, now);
     signer.sign(response);
     tsig::ResponseVerifier verifier(*context->key, context->request.mac);

@@ -33,7 +33,7 @@ for target in $targets; do
     find "$root/fuzz/corpus/$target" -maxdepth 1 -type f ! -name '*.md' -exec cp {} "$work/corpus/" \;
   fi
   echo "== fuzz $target: ${seconds} s from $(find "$work/corpus" -type f | wc -l) inputs"
-  if ! (cd "$work" && "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if ! (cd "$work" && "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_funcs=0 \
           -print_final_stats=1 -artifact_prefix="$work/" corpus >"$work/log" 2>&1); then
     failed="$failed $target"
     tail -n 60 "$work/log"

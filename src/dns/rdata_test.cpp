@@ -278,5 +278,26 @@ TEST(RdataWire, SvcbMandatoryListingReservedKey65535IsRejectedLikeText) {
   EXPECT_EQ(*from_text, *parsed);
 }
 
+
+// A quoted empty token ("") decoded to no bytes, so text accepted an RRSIG, DNSKEY or DS with
+// an empty signature, key or digest that the wire parser refuses (found by fuzz/master_file).
+TEST(RdataText, EmptyQuotedBase64OrHexIsRefusedLikeOnTheWire) {
+  struct Case {
+    RRType type;
+    std::string_view text;
+  };
+  const Case cases[] = {
+      {RRType::RRSIG, "A 13 3 3600 20300101000000 20240101000000 12345 signer.test. \"\""},
+      {RRType::DNSKEY, "257 3 8 \"\""},
+      {RRType::DS, "1 8 2 \"\""},
+      {RRType::SSHFP, "1 1 \"\""},
+      {RRType::TLSA, "3 1 1 \"\""},
+  };
+  for (const Case& c : cases) {
+    auto tokens = tokenize(c.text);
+    EXPECT_FALSE(rdata_from_text(c.type, tokens, origin()).ok()) << type_to_text(c.type) << " " << c.text;
+  }
+}
+
 }  // namespace
 }  // namespace cutover::dns

@@ -5,7 +5,8 @@
 # corpus in WORK/corpus/TARGET (seeded from fuzz/corpus/TARGET); a crash is kept in
 # WORK/TARGET/ and that target is skipped from then on (fix it, then re-run it). The CPU time
 # of every run (user + system, from /usr/bin/time -v) goes to WORK/runs.tsv with libFuzzer's
-# figures. Targets whose binary is missing are skipped until it appears (docs/testing.md).
+# figures. Targets whose binary is missing are skipped until it appears; a file WORK/STOP
+# ends the campaign after the current run (docs/testing.md).
 # Usage: fuzz/campaign.sh BUILD_DIR WORK END_EPOCH CPU_GOAL RUN_SECONDS [TARGET...]
 set -u
 build="$1"; work="$2"; end="$3"; goal="$4"; run_seconds="$5"; shift 5
@@ -21,7 +22,7 @@ while :; do
   for target in $targets; do
     now=$(date +%s)
     left=$((end - now))
-    if [ "$left" -lt 30 ] || [ "$(cpu_total)" -ge "$goal" ]; then
+    if [ "$left" -lt 30 ] || [ "$(cpu_total)" -ge "$goal" ] || [ -e "$work/STOP" ]; then
       echo "campaign over: cpu $(cpu_total) s, $(date -u +%H:%M:%S)"
       exit 0
     fi
@@ -34,12 +35,11 @@ while :; do
     fi
     seconds=$run_seconds
     [ "$seconds" -gt "$left" ] && seconds=$((left - 10))
-    n=$(find "$work/$target" -name 'log-*' | wc -l)
-    log="$work/$target/log-$n"
+    log="$work/$target/log-$(date -u +%H%M%S)"
     start=$(date -u +%H:%M:%S)
     t0=$(date +%s)
     (cd "$work/$target" && timeout -s INT $((seconds + 60)) /usr/bin/time -v -o "$log.time" \
-      nice -n 10 "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+      nice -n 10 "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_funcs=0 -print_final_stats=1 \
       -artifact_prefix="$work/$target/" "$work/corpus/$target" >"$log" 2>&1)
     code=$?
     wall=$(( $(date +%s) - t0 ))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpus for the parse_message fuzzer: real-shaped DNS queries and
 responses (RFC 1035 wire format, with compression pointers, EDNS and DNSSEC records).
-Usage: fuzz/make_corpus.py [DIR]   (default: fuzz/corpus next to this script)."""
+Usage: fuzz/make_corpus.py [DIR]   (default: fuzz/corpus/parse_message next to this script)."""
 import os
 import struct
 import sys
@@ -172,7 +172,8 @@ def build():
 
 
 def main():
-    target = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+    target = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus",
+                                                                       "parse_message")
     os.makedirs(target, exist_ok=True)
     for label, wire in build().items():
         with open(os.path.join(target, label + ".bin"), "wb") as handle:

@@ -1,22 +1,14 @@
 // libFuzzer target: parse_message on arbitrary bytes; whatever parses must re-encode, parse
 // again to the same content, encode to the same bytes, and print every record as text that
 // parses back to the same rdata. Any mismatch aborts so the fuzzer reports it.
-#include <cstdio>
-#include <cstdlib>
-
 #include "dns/message.h"
-#include "dns/test_tokens.h"
+#include "fuzz_check.h"
 
 namespace {
 
 using cutover::dns::Message;
 using cutover::dns::ResourceRecord;
-
-void check(bool condition, const char* what) {
-  if (condition) return;
-  std::fprintf(stderr, "consistency failure: %s\n", what);
-  std::abort();
-}
+using cutover::fuzz::check;
 
 void check_records(const std::vector<ResourceRecord>& a, const std::vector<ResourceRecord>& b) {
   check(a.size() == b.size(), "record count");
@@ -29,16 +21,6 @@ void check_records(const std::vector<ResourceRecord>& a, const std::vector<Resou
   }
 }
 
-void check_text_round_trip(const ResourceRecord& record) {
-  std::string text = cutover::dns::rdata_to_text(record.type, record.rdata);
-  auto tokens = cutover::dns::testing::tokenize(text);
-  auto reparsed = cutover::dns::rdata_from_text(record.type, tokens, cutover::dns::Name());
-  if (!reparsed.ok() || *reparsed != record.rdata) {
-    std::fprintf(stderr, "text round trip of %s: %s\n", cutover::dns::type_to_text(record.type).c_str(), text.c_str());
-    check(false, "rdata text round trip");
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -48,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto* section : {&first.answers, &first.authorities, &first.additionals}) {
     for (const ResourceRecord& record : *section) {
       // Empty rdata of update deletions (class ANY/NONE) has no presentation form.
-      if (!record.rdata.empty()) check_text_round_trip(record);
+      if (!record.rdata.empty()) cutover::fuzz::check_text_round_trip(record.type, record.rdata);
     }
   }
   auto wire = cutover::dns::encode_message(first);

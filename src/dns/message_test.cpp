@@ -259,10 +259,14 @@ TEST(Edns, FlagsAndVersionInTtl) {
   EXPECT_EQ(decoded->other_flags, 0x0001);
 }
 
+// The named seeds (*.bin: fuzz/make_corpus.py and captures) must parse; the regression inputs
+// (regression-*, refused since their fix) and the inputs a fuzz campaign added (named by
+// their SHA-1, docs/testing.md) need not.
 TEST(MessageParse, EveryFuzzSeedIsAValidMessage) {
-  std::filesystem::path corpus = std::filesystem::path(CUTOVER_SOURCE_DIR) / "fuzz" / "corpus";
+  std::filesystem::path corpus = std::filesystem::path(CUTOVER_SOURCE_DIR) / "fuzz" / "corpus" / "parse_message";
   std::size_t seeds = 0;
   for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    if (entry.path().extension() != ".bin") continue;
     std::ifstream file(entry.path(), std::ios::binary);
     std::vector<std::uint8_t> wire((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     auto parsed = parse_message(wire);

@@ -105,8 +105,12 @@ Status encoded_rest_from_text(FieldKind kind, std::span<const TextToken> tokens,
   std::string joined;
   std::size_t first = index;
   for (; index < tokens.size(); ++index) joined += tokens[index].text;
+  std::size_t before = out.size();
   bool ok = kind == FieldKind::kBase64 ? base64_decode(joined, out) : hex_decode(joined, out);
   if (!ok) return token_error(first, kind == FieldKind::kBase64 ? "bad base64 data" : "bad hex data");
+  // An empty quoted token decodes to nothing; the wire form refuses empty keys, signatures
+  // and digests (field_wire_length), so text must too.
+  if (out.size() == before) return token_error(first, "missing data");
   return {};
 }
 

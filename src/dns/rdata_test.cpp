@@ -256,5 +256,48 @@ TEST(RdataWire, RejectsFieldsThatDoNotFitRdlength) {
   }
 }
 
+
+// The reserved key 65535 (RFC 9460 §14.3.2) has no presentation name, so text refuses
+// `mandatory=key65535`; the wire parser accepted it and printed text that did not parse back.
+TEST(RdataWire, SvcbMandatoryListingReservedKey65535IsRejectedLikeText) {
+  // priority 1, target ".", mandatory=key616,key54783,key65535 port=16827
+  std::vector<std::uint8_t> wire = {0, 1, 0, 0, 0, 0, 6, 0x02, 0x68, 0xD5, 0xFF, 0xFF, 0xFF, 0, 3, 0, 2, 0x41, 0xBB};
+  base::ByteReader reader(wire);
+  EXPECT_FALSE(rdata_from_wire(RRType::HTTPS, reader, static_cast<std::uint16_t>(wire.size())).ok());
+  auto text = tokenize("1 . mandatory=key616,key54783,key65535 port=16827");
+  EXPECT_FALSE(rdata_from_text(RRType::HTTPS, text, origin()).ok());
+  // Without the reserved key both forms accept the record and agree.
+  std::vector<std::uint8_t> good = {0, 1, 0, 0, 0, 0, 4, 0x02, 0x68, 0xD5, 0xFF, 0, 3, 0, 2, 0x41, 0xBB};
+  base::ByteReader good_reader(good);
+  auto parsed = rdata_from_wire(RRType::HTTPS, good_reader, static_cast<std::uint16_t>(good.size()));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(rdata_to_text(RRType::HTTPS, *parsed), "1 . mandatory=key616,key54783 port=16827");
+  auto good_text = tokenize("1 . mandatory=key616,key54783 port=16827");
+  auto from_text = rdata_from_text(RRType::HTTPS, good_text, origin());
+  ASSERT_TRUE(from_text.ok());
+  EXPECT_EQ(*from_text, *parsed);
+}
+
+
+// A quoted empty token ("") decoded to no bytes, so text accepted an RRSIG, DNSKEY or DS with
+// an empty signature, key or digest that the wire parser refuses (found by fuzz/master_file).
+TEST(RdataText, EmptyQuotedBase64OrHexIsRefusedLikeOnTheWire) {
+  struct Case {
+    RRType type;
+    std::string_view text;
+  };
+  const Case cases[] = {
+      {RRType::RRSIG, "A 13 3 3600 20300101000000 20240101000000 12345 signer.test. \"\""},
+      {RRType::DNSKEY, "257 3 8 \"\""},
+      {RRType::DS, "1 8 2 \"\""},
+      {RRType::SSHFP, "1 1 \"\""},
+      {RRType::TLSA, "3 1 1 \"\""},
+  };
+  for (const Case& c : cases) {
+    auto tokens = tokenize(c.text);
+    EXPECT_FALSE(rdata_from_text(c.type, tokens, origin()).ok()) << type_to_text(c.type) << " " << c.text;
+  }
+}
+
 }  // namespace
 }  // namespace cutover::dns

@@ -60,7 +60,9 @@ bool value_valid(std::uint16_t key, std::span<const std::uint8_t> value) {
       int previous = -1;
       for (std::size_t i = 0; i < value.size(); i += 2) {
         int listed = read_u16(value, i);
-        if (listed <= previous || listed == kMandatory) return false;
+        // RFC 9460 §8: strictly increasing, never `mandatory` itself; and never the reserved
+        // key 65535 (§14.3.2), which cannot appear in the RR and has no presentation name.
+        if (listed <= previous || listed == kMandatory || listed == kInvalidKey) return false;
         previous = listed;
       }
       return true;

@@ -22,7 +22,8 @@ constexpr std::initializer_list<const char*> kFenceFields = {"expected_version",
 // Checks the body's fields (the fence options plus `extra`) and reads the fence options.
 base::Result<PoolWriteRequest> fenced(const std::string& pool, const json& body, std::initializer_list<const char*> extra,
                                       std::string what) {
-  for (const auto& [key, value] : body.items()) {
+  for (const auto& item : body.items()) {
+    const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture those
     bool known = std::any_of(kFenceFields.begin(), kFenceFields.end(), [&](const char* field) { return key == field; }) ||
                  std::any_of(extra.begin(), extra.end(), [&](const char* field) { return key == field; });
     if (!known) {

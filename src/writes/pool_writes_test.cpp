@@ -235,7 +235,7 @@ TEST_F(PoolWritesTest, DamagedLastEntryIsDroppedAndEarlierOneFailsTheStart) {
   auto tamper = [this](int version) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(config_.writes.journal.c_str(), &db), SQLITE_OK);
-    std::string sql = "UPDATE pool_journal SET who='tampered' WHERE version=" + std::to_string(version);
+    std::string sql = "UPDATE journal SET who='tampered' WHERE version=" + std::to_string(version);
     ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
   };

@@ -120,7 +120,7 @@ TEST_F(PoolWritesTest, StaleExpectedVersionIsRefusedWithTheCurrentVersion) {
   auto stale = put({{"pool", kWeb}, {"expected_version", 0u}});
   EXPECT_EQ(stale.status, WriteStatus::kConflict);
   EXPECT_EQ(pool_http_status(stale), 409);
-  EXPECT_EQ(stale.message, "pool web is at version 1, not 0");
+  EXPECT_EQ(stale.message, "pool web: version conflict: expected 0, current version is 1");
   EXPECT_EQ(stale.version, 1u);
   json changed = kWeb;
   changed["ttl"] = 30;

@@ -1,19 +1,18 @@
-// Journal: the durable, append-only log of every write, in SQLite (WAL mode, synchronous
-// FULL, so a commit returns only after the WAL is fsynced). SQLite gives atomic appends and
-// detects a torn WAL tail itself; each entry also carries a SHA-256 over its content, so a
-// damaged last entry is found and dropped, and damage anywhere else stops the load with the
-// entry's number. Thread-safe (one connection behind a mutex).
+// Journal: the zone entries of the write path (one per applied write: the delta, the serials,
+// who and what), kept in a JournalStorage as the stream "zone ORIGIN" (journal_storage.h);
+// the storage gives durability, checksums and the torn-tail rule. Each entry's body is the
+// two serials (4 bytes big-endian each) and the removed and added records (record_codec.h),
+// each after its length as 8 bytes big-endian. Thread-safe (the storage is).
 #pragma once
 
-#include <sqlite3.h>
-
 #include <cstdint>
-#include <mutex>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
+#include "store/journal_storage.h"
 #include "store/zone_data.h"
 
 namespace cutover::store {
@@ -31,10 +30,7 @@ struct JournalEntry {
 };
 
 // The fence state of a zone, kept even after its entries are compacted away.
-struct ZoneMark {
-  std::uint64_t version = 0;
-  std::uint64_t plan_version = 0;
-};
+using ZoneMark = StreamMark;
 
 struct JournalLoad {
   std::vector<JournalEntry> entries;  // in version order
@@ -43,15 +39,13 @@ struct JournalLoad {
 
 class Journal {
  public:
-  // Opens (creating if needed) the journal database at `path`.
+  // Opens (creating if needed) the journal database at `path` (SqliteJournal::open).
   static base::Result<std::unique_ptr<Journal>> open(const std::string& path);
-  ~Journal();
-  Journal(const Journal&) = delete;
-  Journal& operator=(const Journal&) = delete;
+  explicit Journal(std::shared_ptr<JournalStorage> storage) : storage_(std::move(storage)) {}
 
   // Appends one entry and updates the zone's mark in one transaction; returns once durable.
   base::Status append(const JournalEntry& entry);
-  // Every entry of `zone`, checksums verified (see the class comment for damaged entries).
+  // Every entry of `zone`, checksums verified; a damaged last entry is dropped.
   base::Result<JournalLoad> load(const std::string& zone);
   // Entries of `zone` with version > `after`, checksums verified (IXFR, history).
   base::Result<std::vector<JournalEntry>> entries_after(const std::string& zone, std::uint64_t after);
@@ -59,20 +53,16 @@ class Journal {
   // Deletes the entries of `zone` up to `version` (their effect now lives in the zone file).
   base::Status compact(const std::string& zone, std::uint64_t version);
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return storage_->where(); }
+  const std::shared_ptr<JournalStorage>& storage() const { return storage_; }
 
  private:
-  Journal(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
-  base::Status exec(const char* sql);
-  base::Result<std::vector<JournalEntry>> select(const std::string& zone, std::uint64_t after,
-                                                 std::vector<std::uint64_t>* damaged);
-
-  std::mutex mutex_;
-  sqlite3* db_;
-  std::string path_;
+  std::shared_ptr<JournalStorage> storage_;
 };
 
-// The checksum stored with an entry: SHA-256 over every field.
-std::vector<std::uint8_t> entry_checksum(const JournalEntry& entry);
+// A zone entry's body from its serials and encoded record lists (also used by the migration).
+std::vector<std::uint8_t> zone_entry_body(std::uint32_t serial_before, std::uint32_t serial,
+                                          const std::vector<std::uint8_t>& removed,
+                                          const std::vector<std::uint8_t>& added);
 
 }  // namespace cutover::store

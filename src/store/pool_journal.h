@@ -1,21 +1,19 @@
-// PoolJournal: the durable history of pool writes (pools made through the API, operator
-// overrides), in table `pool_journal` of the same SQLite database as the zone journal (its
-// own connection; WAL, synchronous FULL: append() returns once the write is fsynced). Each
-// entry holds the pool's whole state after the write, so replay reads the latest entry of
-// each pool and undo reads an older one. Entries carry a SHA-256 over their content: a
-// damaged entry that was the last one written is dropped (never acknowledged intact),
-// damage anywhere else fails the load. Thread-safe (one connection behind a mutex).
+// PoolJournal: the pool entries of the write path (pools made through the API, operator
+// overrides), kept in a JournalStorage as the stream "pool ID" (journal_storage.h), next to
+// the zone entries and through the same connection when the storage is the same file. Each
+// entry's body is the pool's whole state after the write (JSON text, writes/pool_state.h),
+// so replay reads the latest entry of each pool and undo reads an older one. The storage
+// gives durability, checksums and the torn-tail rule (a damaged last entry of a pool is
+// dropped, damage anywhere else fails the load). Thread-safe (the storage is).
 #pragma once
-
-#include <sqlite3.h>
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
+#include "store/journal_storage.h"
 
 namespace cutover::store {
 
@@ -36,11 +34,10 @@ struct PoolJournalLoad {
 
 class PoolJournal {
  public:
-  // Opens (creating the table if needed) the database at `path`, usually writes.journal.
+  // Opens (creating if needed) the database at `path`, usually writes.journal: the same
+  // connection as the zone journal's when that is open (SqliteJournal::open).
   static base::Result<std::unique_ptr<PoolJournal>> open(const std::string& path);
-  ~PoolJournal();
-  PoolJournal(const PoolJournal&) = delete;
-  PoolJournal& operator=(const PoolJournal&) = delete;
+  explicit PoolJournal(std::shared_ptr<JournalStorage> storage) : storage_(std::move(storage)) {}
 
   // Appends one entry in its own transaction; returns once durable.
   base::Status append(const PoolEntry& entry);
@@ -49,15 +46,7 @@ class PoolJournal {
   base::Result<std::vector<PoolEntry>> history(const std::string& pool, std::uint64_t after);
 
  private:
-  explicit PoolJournal(sqlite3* db) : db_(db) {}
-  base::Result<std::vector<PoolEntry>> select(const char* where, const std::string* pool, std::uint64_t after,
-                                              std::vector<std::int64_t>* damaged_rows);
-
-  std::mutex mutex_;
-  sqlite3* db_;
+  std::shared_ptr<JournalStorage> storage_;
 };
-
-// SHA-256 over every field of `entry`.
-std::vector<std::uint8_t> pool_entry_checksum(const PoolEntry& entry);
 
 }  // namespace cutover::store

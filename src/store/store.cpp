@@ -7,6 +7,7 @@
 
 #include "store/answer_diff.h"
 #include "store/checks.h"
+#include "store/fence.h"
 #include "store/serial.h"
 #include "store/zone_file_writer.h"
 
@@ -197,15 +198,10 @@ WriteResult Store::write_locked(WriteRequest& request) {
     result.serial = managed->served->soa_fields().serial;
     return result;
   };
-  // 1. Fence.
-  if (request.expected_version && *request.expected_version != managed->version) {
-    return stamp(refuse(WriteStatus::kConflict, fmt::format("version conflict: expected {}, current version is {}",
-                                                            *request.expected_version, managed->version)));
-  }
-  if (request.plan_version && *request.plan_version <= managed->plan_version) {
-    return stamp(refuse(WriteStatus::kStale, fmt::format("stale plan: plan_version {} is not above the applied plan "
-                                                         "version {} (current version {})",
-                                                         *request.plan_version, managed->plan_version, managed->version)));
+  // 1. Fence (fence.h: the same checks and texts as a pool write's).
+  if (auto refusal = check_fence("zone " + request.zone.to_text(), managed->version, managed->plan_version,
+                                 request.expected_version, request.plan_version)) {
+    return stamp(refuse(refusal->status, std::move(refusal->message)));
   }
   // 2. The caller's own check (UPDATE prerequisites), on the data the write will change.
   if (request.precondition) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "config/pool_config.h"
+#include "store/fence.h"
 #include "writes/record_json.h"
 
 namespace cutover::writes {
@@ -140,16 +141,10 @@ PoolWriteResult PoolWrites::write(PoolWriteRequest request) {
   std::lock_guard lock(mutex_);
   const std::string& pool = request.pool;
   PoolState current = states_.contains(pool) ? states_.at(pool) : PoolState{};
-  if (request.expected_version && *request.expected_version != current.version) {
-    return refused(WriteStatus::kConflict,
-                   fmt::format("pool {} is at version {}, not {}", pool, current.version, *request.expected_version),
-                   current);
-  }
-  if (request.plan_version && *request.plan_version <= current.plan_version) {
-    return refused(WriteStatus::kStale,
-                   fmt::format("plan version {} is not above pool {}'s last applied plan version {}", *request.plan_version,
-                               pool, current.plan_version),
-                   current);
+  // The fence of every write (store/fence.h): the same checks and texts as a zone write's.
+  if (auto refusal = store::check_fence("pool " + pool, current.version, current.plan_version, request.expected_version,
+                                        request.plan_version)) {
+    return refused(refusal->status, std::move(refusal->message), current);
   }
   bool config_pool = pools_.is_config_pool(pool);
   std::string read_only =

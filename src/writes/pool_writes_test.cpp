@@ -120,7 +120,7 @@ TEST_F(PoolWritesTest, StaleExpectedVersionIsRefusedWithTheCurrentVersion) {
   auto stale = put({{"pool", kWeb}, {"expected_version", 0u}});
   EXPECT_EQ(stale.status, WriteStatus::kConflict);
   EXPECT_EQ(pool_http_status(stale), 409);
-  EXPECT_EQ(stale.message, "pool web is at version 1, not 0");
+  EXPECT_EQ(stale.message, "pool web: version conflict: expected 0, current version is 1");
   EXPECT_EQ(stale.version, 1u);
   json changed = kWeb;
   changed["ttl"] = 30;
@@ -235,7 +235,7 @@ TEST_F(PoolWritesTest, DamagedLastEntryIsDroppedAndEarlierOneFailsTheStart) {
   auto tamper = [this](int version) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(config_.writes.journal.c_str(), &db), SQLITE_OK);
-    std::string sql = "UPDATE pool_journal SET who='tampered' WHERE version=" + std::to_string(version);
+    std::string sql = "UPDATE journal SET who='tampered' WHERE version=" + std::to_string(version);
     ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
   };

@@ -87,7 +87,7 @@ TEST(PoolApi, CreateDrainKillAndRestartKeepPoolAndDrain) {
   auto refusal = nlohmann::json::parse(stale.out);
   EXPECT_EQ(refusal["status"], "conflict");
   EXPECT_EQ(refusal["version"], 2);
-  EXPECT_EQ(refusal["message"], "pool web is at version 2, not 1");
+  EXPECT_EQ(refusal["message"], "pool web: version conflict: expected 1, current version is 2");
 
   auto bad = pool_cli({"patch", "web", R"({"ttl": "soon"})"}, server->control_port());
   EXPECT_EQ(bad.exit_code, 1);

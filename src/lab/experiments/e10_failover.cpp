@@ -46,7 +46,7 @@ double last_fetch_before(const std::vector<Observation>& client, double fill, st
 }
 
 void run_failover(std::uint32_t ttl, CaseContext& context, CaseResult& result) {
-  FailoverLab* lab = context.env.failover;
+  FailoverLab* lab = context.env.fixture<FailoverLab>();
   if (lab == nullptr) throw LabError("the E10 pool server (cutover serve with pools) is not running");
   const FailoverCheck& check = lab->check();
   std::string name = FailoverLab::pool_name(context.env.tag, ttl);
@@ -114,14 +114,19 @@ std::vector<CaseSpec> e10_cases(const LabEnv& env) {
   config.upstream.kind = Upstream::Kind::kStub;
   config.upstream.zone = FailoverLab::kZone;
   config.upstream.host = "127.0.0.1";
-  if (env.failover != nullptr) config.upstream.port = env.failover->dns_port();
-  FailoverCheck check = env.failover != nullptr ? env.failover->check() : FailoverCheck{};
+  const auto* lab = env.fixture<FailoverLab>();
+  if (lab != nullptr) config.upstream.port = lab->dns_port();
+  FailoverCheck check = lab != nullptr ? lab->check() : FailoverCheck{};
   for (std::uint32_t ttl : FailoverLab::kTtls) {
     // One resolver instance for both TTLs: it forwards the pool zone, not the lab zone.
     specs.push_back({"E10", fmt::format("ttl{}-i{:g}-f{}", ttl, check.interval, check.fall), config, "e10",
                      [ttl](CaseContext& context, CaseResult& result) { run_failover(ttl, context, result); }});
   }
   return specs;
+}
+
+ExperimentInfo e10_failover_experiment() {
+  return {"E10", "Health-checked failover end to end (D + K)", {&failover_fixture()}, e10_cases};
 }
 
 }  // namespace cutover::lab

@@ -12,10 +12,11 @@
 
 #include <fmt/format.h>
 
+#include "health/detection.h"
 #include "lab/clock.h"
 #include "lab/experiments/common.h"
-#include "lab/failover/detection.h"
 #include "lab/failover/failover_lab.h"
+#include "lab/failover/observed_terms.h"
 #include "lab/probe.h"
 
 namespace cutover::lab {
@@ -57,7 +58,9 @@ void run_failover(std::uint32_t ttl, CaseContext& context, CaseResult& result) {
   }
   std::int64_t kill_at = after(filled, kKillAfterFill);
   double detection_low = (check.fall - 1) * check.interval;
-  double detection_high = check.fall * check.interval + check.timeout;
+  using Seconds = std::chrono::duration<double>;
+  auto formula = health::detection_range(Seconds(check.interval), Seconds(check.timeout), check.fall);
+  double detection_high = formula.max.count();
   double window = detection_high + ttl + 10;
   auto is_backup = [](const Observation& observation) { return answers(observation, FailoverLab::kBackup); };
 

@@ -29,7 +29,7 @@ struct SweepSpec {
 
 struct SourceResult {
   bool authoritative = false;  // an authoritative server asked directly, or a resolver
-  ProbeResult probe;
+  ServerReply probe;
   std::optional<std::uint32_t> serial;  // authoritative only: the zone's SOA serial
   std::string status;                   // "ok", "differs", "silent", "not authoritative"
 };

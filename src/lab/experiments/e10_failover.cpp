@@ -2,7 +2,7 @@
 // answers its primary endpoint; the resolver's cache is filled, the lab kills the primary
 // 0.3 s later (t = 0), then asks cutover directly every 50 ms and the pool name through the
 // resolver every 100 ms. D = first direct answer with the backup, total = first answer through
-// the resolver with the backup, K = total - D. Seed 000 ch. 5: D in [(F-1)·I, F·I + T] (a
+// the resolver with the backup, K = total - D. docs/lab.md (E10): D in [(F-1)·I, F·I + T] (a
 // refused connect fails at once, so the lower end has no T) and K <= the answer TTL, so the
 // total lies in [(F-1)·I, F·I + T + TTL]. The resolver's own schedule predicts the total more
 // tightly: one TTL after its last fetch before D (seen as the answer TTL going back up).

@@ -1,4 +1,4 @@
-// Cutover arithmetic (seed 000 §5.1) and its table and JSON forms.
+// Cutover arithmetic (docs/tools.md, "cutover calc") and its table and JSON forms.
 #include "tools/calc/cutover_calc.h"
 
 #include <algorithm>
@@ -43,7 +43,7 @@ std::optional<std::string> validate(const CalcInput& input) {
 CalcResult compute_cutover(const CalcInput& input) {
   CalcResult result;
   // The first failing probe starts between 0 and I after the failure; the F-th starts
-  // (F - 1) I after the first and fails T later (seed 000 §5.1.1).
+  // (F - 1) I after the first and fails T later (docs/pools.md, "Detection").
   using Seconds = std::chrono::duration<double>;
   auto detection = health::detection_range(Seconds(input.interval), Seconds(input.timeout), input.fall);
   result.detection_min = detection.min.count();

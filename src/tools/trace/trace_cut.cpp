@@ -1,4 +1,4 @@
-// Zone cut examination and its findings (seed 000 §7.4: compare both copies of the
+// Zone cut examination and its findings (docs/tools.md, "cutover trace": compare both copies of the
 // delegation name for name and TTL for TTL; RFC 9199 §3.6.2 for glue and the larger TTL).
 #include "tools/trace/trace_cut.h"
 

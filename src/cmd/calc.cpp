@@ -1,4 +1,4 @@
-// `cutover calc`: the cutover arithmetic of seed 000 chapter 5 from probe and cache settings.
+// `cutover calc`: the cutover arithmetic of docs/tools.md ("cutover calc") from probe and cache settings.
 // Exit 0 with the result, 2 when the inputs are unusable.
 #include <limits>
 #include <memory>

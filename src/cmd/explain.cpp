@@ -9,7 +9,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/serve_config.h"
-#include "pool/detection.h"
+#include "pool/pool_detection.h"
 
 namespace cutover::cmd {
 namespace {
@@ -22,7 +22,7 @@ struct ExplainOptions {
 double seconds(std::chrono::milliseconds value) { return static_cast<double>(value.count()) / 1000.0; }
 
 void explain_pool(const pool::PoolSpec& spec) {
-  pool::DetectionWindow window = pool::detection_window(spec);
+  health::DetectionWindow window = pool::detection_window(spec);
   const health::CheckSettings& check = spec.check;
   std::printf("pool %s (%s, %s, %zu endpoints)\n", spec.name.c_str(), spec.owner.to_text().c_str(), spec.shape.c_str(),
               spec.endpoints.size());

@@ -1,6 +1,6 @@
 // `cutover undo ZONE --to VERSION`: returns the zone to an earlier version as one ordinary
 // fenced write, and prints its cache tail: how long resolvers may keep showing the state
-// being undone (longest TTL changed, negative TTL for re-created names; seed 000 §8.3).
+// being undone (longest TTL changed, negative TTL for re-created names; docs/writes.md, "Undo and its cache tail").
 #include <cstdio>
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-// The arithmetic behind each expected value (seed 000 chapters 2, 3 and 5). Pure functions.
+// The arithmetic behind each expected value (docs/lab.md, "What runs"; RFC 2308 for negative answers). Pure functions.
 #pragma once
 
 #include <algorithm>

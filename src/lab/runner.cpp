@@ -1,4 +1,5 @@
-// Runs the chosen experiments on the chosen resolvers, every case on its own thread.
+// Runs the chosen experiments on the chosen resolvers, every case on its own thread, after
+// starting the fixtures those experiments declare.
 #include "lab/runner.h"
 
 #include <sys/stat.h>
@@ -12,10 +13,9 @@
 #include <fmt/format.h>
 
 #include "lab/authority/authority_process.h"
-#include "lab/authority/delegation_lab.h"
 #include "lab/clock.h"
 #include "lab/experiments/experiment.h"
-#include "lab/failover/failover_lab.h"
+#include "lab/fixture.h"
 #include "lab/process.h"
 #include "lab/resolvers/instance.h"
 
@@ -45,6 +45,27 @@ std::string format_value(const CaseResult& result) {
                                            result.window, expected);
   return fmt::format("{} {:.3f} s (expected {}, delta {:+.3f})", verdict_to_text(result.verdict), *result.measured,
                      expected, result.delta.value_or(0));
+}
+
+// The fixtures of the chosen experiments, each once, in the order they are first named.
+std::vector<const FixtureKind*> needed_fixtures(const std::vector<const ExperimentInfo*>& chosen) {
+  std::vector<const FixtureKind*> kinds;
+  for (const auto* experiment : chosen) {
+    for (const FixtureKind* kind : experiment->fixtures) {
+      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+    }
+  }
+  return kinds;
+}
+
+// The ids of the chosen experiments that need `kind`, e.g. "E8" or "E8, E11".
+std::string needing(const std::vector<const ExperimentInfo*>& chosen, const FixtureKind* kind) {
+  std::string ids;
+  for (const auto* experiment : chosen) {
+    if (std::find(experiment->fixtures.begin(), experiment->fixtures.end(), kind) == experiment->fixtures.end()) continue;
+    ids += (ids.empty() ? "" : ", ") + experiment->id;
+  }
+  return ids;
 }
 
 struct ResolverRun {
@@ -79,19 +100,6 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
       if (id == experiment.id) chosen.push_back(&experiment);
     }
   }
-  std::unique_ptr<DelegationLab> delegation;
-  if (std::find(options.experiments.begin(), options.experiments.end(), "E8") != options.experiments.end()) {
-    auto started = DelegationLab::start(options.cutover_binary, work);
-    if (started) {
-      delegation = std::move(*started);
-      std::fprintf(progress, "three-tier lab: root and parent %s:53, old child %s:53, new child %s:53\n",
-                   delegation->root_address().c_str(), delegation->old_server().host().c_str(),
-                   delegation->new_server().host().c_str());
-    } else {
-      std::fprintf(progress, "three-tier lab failed, E8 cases will say why: %s\n", started.error().message.c_str());
-    }
-  }
-
   std::vector<std::unique_ptr<ResolverRun>> runs;
   for (std::size_t i = 0; i < options.resolvers.size(); ++i) {
     auto run = std::make_unique<ResolverRun>();
@@ -113,23 +121,24 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     run->env.authority = authority->get();
     run->env.zone = options.zone;
     run->env.pool = run->pool.get();
-    run->env.delegation = delegation.get();
     results.resolvers.push_back({run->adapter->name(), run->env.version, run->status});
     runs.push_back(std::move(run));
   }
 
-  std::unique_ptr<FailoverLab> failover;
-  if (std::find(options.experiments.begin(), options.experiments.end(), "E10") != options.experiments.end()) {
-    std::vector<std::string> tags;
-    for (const auto& run : runs) tags.push_back(run->env.tag);
-    auto started = FailoverLab::start(options.cutover_binary, work, tags);
+  // Every fixture the chosen experiments need, started once; a fixture that fails to start is
+  // absent from LabEnv::fixtures, and the cases that need it say so.
+  FixtureSetup setup{options.cutover_binary, work, {}};
+  for (const auto& run : runs) setup.resolver_tags.push_back(run->env.tag);
+  std::vector<std::unique_ptr<Fixture>> fixtures;
+  for (const FixtureKind* kind : needed_fixtures(chosen)) {
+    auto started = kind->start(setup);
     if (started) {
-      failover = std::move(*started);
-      for (auto& run : runs) run->env.failover = failover.get();
-      std::fprintf(progress, "E10 pool server (cutover serve, zone %s) on 127.0.0.1:%u, log %s\n", FailoverLab::kZone,
-                   static_cast<unsigned>(failover->dns_port()), failover->log_path().c_str());
+      fixtures.push_back(std::move(*started));
+      for (auto& run : runs) run->env.fixtures.push_back(fixtures.back().get());
+      std::fprintf(progress, "%s\n", fixtures.back()->describe().c_str());
     } else {
-      std::fprintf(progress, "E10 pool server failed, E10 cases will say why: %s\n", started.error().message.c_str());
+      std::fprintf(progress, "%s failed, %s cases will say why: %s\n", kind->title.c_str(),
+                   needing(chosen, kind).c_str(), started.error().message.c_str());
     }
   }
 

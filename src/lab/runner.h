@@ -1,7 +1,8 @@
-// LabRunner: `cutover lab run`. Starts the lab authority, then for every resolver and every
-// chosen experiment runs all cases at once (each on its own thread, each with a unique name),
-// starting resolver instances on first use, and collects the CaseResults. Progress lines go
-// to the given stream. Not thread-safe itself; run() is called once.
+// LabRunner: `cutover lab run`. Starts the lab authority and, once each, the fixtures the chosen
+// experiments declare, then for every resolver and every chosen experiment runs all cases at
+// once (each on its own thread, each with a unique name), starting resolver instances on first
+// use, and collects the CaseResults. Progress lines go to the given stream. Not thread-safe
+// itself; run() is called once.
 #pragma once
 
 #include <cstdio>

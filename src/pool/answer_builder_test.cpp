@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "dns/rdata.h"
-#include "pool/detection.h"
 
 namespace cutover::pool {
 namespace {
@@ -117,17 +116,6 @@ TEST_F(AnswerBuilderTest, SuspicionTtlCountsDownToTheDeadline) {
   EXPECT_EQ(pool.ttl_at(pool.a, now + std::chrono::milliseconds(17500)), 0u);
   EXPECT_EQ(pool.ttl_at(pool.a, now + std::chrono::seconds(30)), 0u);
   EXPECT_EQ(pool.ttl_at(pool.a, now - std::chrono::seconds(100)), kDefaultPoolTtl);
-}
-
-TEST(Detection, WindowFollowsChapterFive) {
-  health::CheckSettings check;
-  check.interval = std::chrono::seconds(30);
-  check.fall = 4;
-  check.timeout = std::chrono::seconds(10);
-  DetectionWindow window = detection_window(check, 30);  // Azure's documented example
-  EXPECT_EQ(window.d_min, std::chrono::seconds(100));
-  EXPECT_EQ(window.d_max, std::chrono::seconds(130));
-  EXPECT_EQ(window.worst_d_plus_k, std::chrono::seconds(160));
 }
 
 }  // namespace

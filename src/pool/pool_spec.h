@@ -13,7 +13,7 @@
 namespace cutover::pool {
 
 // Route 53 calls 60 or 120 s common for failover records, and a shorter TTL buys nothing
-// until the check has fired (seed 000, table 9.1): 60 s keeps the cache term K no larger
+// until the check has fired (docs/pools.md, "Why 60 s as the default TTL"): 60 s keeps the cache term K no larger
 // than the default detection term D_max = 32 s by much, so neither dominates the cutover.
 constexpr std::uint32_t kDefaultPoolTtl = 60;
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "pool/detection.h"
+#include "pool/pool_detection.h"
 
 namespace cutover::pool {
 namespace {
@@ -90,7 +90,7 @@ std::string render_status_json(const StatusInput& input) {
       auto negative = input.negative_ttl(spec.owner);
       pool["nodata_negative_ttl"] = negative ? json(*negative) : json(nullptr);
     }
-    DetectionWindow window = detection_window(spec);
+    health::DetectionWindow window = detection_window(spec);
     pool["detection"] = {{"d_min_ms", window.d_min.count()},
                          {"d_max_ms", window.d_max.count()},
                          {"ttl_s", window.ttl},

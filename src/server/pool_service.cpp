@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "pool/detection.h"
+#include "pool/pool_detection.h"
 
 namespace cutover::server {
 namespace {
@@ -102,7 +102,7 @@ base::Status PoolService::start() {
   }
   std::chrono::milliseconds first_round{0};
   for (const auto& spec : specs) {
-    pool::DetectionWindow window = pool::detection_window(spec);
+    health::DetectionWindow window = pool::detection_window(spec);
     logger_.info("pool.configured", {{"pool", spec.name},
                                      {"name", spec.owner.to_text()},
                                      {"shape", spec.shape},

@@ -62,7 +62,7 @@ struct AnswerChange {
   std::vector<std::string> after;
 };
 
-// When a change is visible everywhere (seed 000 §8.3): caches may keep the old records for
+// When a change is visible everywhere (docs/writes.md, "Undo and its cache tail"): caches may keep the old records for
 // their TTL, and a name (or type) that did not exist may stay negatively cached.
 struct CacheTail {
   std::uint32_t longest_ttl = 0;   // the longest TTL among records the write removes or replaces

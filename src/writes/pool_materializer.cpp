@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "pool/detection.h"
+#include "pool/pool_detection.h"
 
 namespace cutover::writes {
 namespace {

@@ -3,6 +3,8 @@
 
 #include <random>
 
+#include <fmt/format.h>
+
 namespace cutover::lab {
 namespace {
 
@@ -46,6 +48,18 @@ base::Result<std::unique_ptr<DelegationLab>> DelegationLab::start(const std::str
     return lab;
   }
   return base::make_error(base::ErrorCode::kIo, "three-tier lab did not start: " + last_error);
+}
+
+std::string DelegationLab::describe() const {
+  return fmt::format("three-tier lab: root and parent {}:53, old child {}:53, new child {}:53", root_address(),
+                     old_->host(), new_->host());
+}
+
+const FixtureKind& delegation_fixture() {
+  static const FixtureKind kKind{"three-tier lab", [](const FixtureSetup& setup) {
+                                   return as_fixture(DelegationLab::start(setup.cutover_binary, setup.work_dir));
+                                 }};
+  return kKind;
 }
 
 }  // namespace cutover::lab

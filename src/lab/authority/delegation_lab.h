@@ -9,10 +9,11 @@
 
 #include "base/result.h"
 #include "lab/authority/authority_process.h"
+#include "lab/fixture.h"
 
 namespace cutover::lab {
 
-class DelegationLab {
+class DelegationLab : public Fixture {
  public:
   static constexpr const char* kParent = "e8.";
   static constexpr const char* kRootServer = "a.root-servers.lab.";
@@ -24,6 +25,7 @@ class DelegationLab {
   AuthorityProcess& old_server() { return *old_; }
   AuthorityProcess& new_server() { return *new_; }
   const std::string& root_address() const { return top_->host(); }
+  std::string describe() const override;
 
  private:
   DelegationLab() = default;
@@ -31,5 +33,8 @@ class DelegationLab {
   std::unique_ptr<AuthorityProcess> old_;
   std::unique_ptr<AuthorityProcess> new_;
 };
+
+// The fixture kind of the three-tier lab, for the experiments that need it.
+const FixtureKind& delegation_fixture();
 
 }  // namespace cutover::lab

@@ -2,7 +2,7 @@
 // answers its primary endpoint; the resolver's cache is filled, the lab kills the primary
 // 0.3 s later (t = 0), then asks cutover directly every 50 ms and the pool name through the
 // resolver every 100 ms. D = first direct answer with the backup, total = first answer through
-// the resolver with the backup, K = total - D. Seed 000 ch. 5: D in [(F-1)·I, F·I + T] (a
+// the resolver with the backup, K = total - D. docs/lab.md (E10): D in [(F-1)·I, F·I + T] (a
 // refused connect fails at once, so the lower end has no T) and K <= the answer TTL, so the
 // total lies in [(F-1)·I, F·I + T + TTL]. The resolver's own schedule predicts the total more
 // tightly: one TTL after its last fetch before D (seen as the answer TTL going back up).
@@ -12,10 +12,11 @@
 
 #include <fmt/format.h>
 
+#include "health/detection.h"
 #include "lab/clock.h"
 #include "lab/experiments/common.h"
-#include "lab/failover/detection.h"
 #include "lab/failover/failover_lab.h"
+#include "lab/failover/observed_terms.h"
 #include "lab/probe.h"
 
 namespace cutover::lab {
@@ -46,7 +47,7 @@ double last_fetch_before(const std::vector<Observation>& client, double fill, st
 }
 
 void run_failover(std::uint32_t ttl, CaseContext& context, CaseResult& result) {
-  FailoverLab* lab = context.env.failover;
+  FailoverLab* lab = context.env.fixture<FailoverLab>();
   if (lab == nullptr) throw LabError("the E10 pool server (cutover serve with pools) is not running");
   const FailoverCheck& check = lab->check();
   std::string name = FailoverLab::pool_name(context.env.tag, ttl);
@@ -57,7 +58,9 @@ void run_failover(std::uint32_t ttl, CaseContext& context, CaseResult& result) {
   }
   std::int64_t kill_at = after(filled, kKillAfterFill);
   double detection_low = (check.fall - 1) * check.interval;
-  double detection_high = check.fall * check.interval + check.timeout;
+  using Seconds = std::chrono::duration<double>;
+  auto formula = health::detection_range(Seconds(check.interval), Seconds(check.timeout), check.fall);
+  double detection_high = formula.max.count();
   double window = detection_high + ttl + 10;
   auto is_backup = [](const Observation& observation) { return answers(observation, FailoverLab::kBackup); };
 
@@ -114,14 +117,19 @@ std::vector<CaseSpec> e10_cases(const LabEnv& env) {
   config.upstream.kind = Upstream::Kind::kStub;
   config.upstream.zone = FailoverLab::kZone;
   config.upstream.host = "127.0.0.1";
-  if (env.failover != nullptr) config.upstream.port = env.failover->dns_port();
-  FailoverCheck check = env.failover != nullptr ? env.failover->check() : FailoverCheck{};
+  const auto* lab = env.fixture<FailoverLab>();
+  if (lab != nullptr) config.upstream.port = lab->dns_port();
+  FailoverCheck check = lab != nullptr ? lab->check() : FailoverCheck{};
   for (std::uint32_t ttl : FailoverLab::kTtls) {
     // One resolver instance for both TTLs: it forwards the pool zone, not the lab zone.
     specs.push_back({"E10", fmt::format("ttl{}-i{:g}-f{}", ttl, check.interval, check.fall), config, "e10",
                      [ttl](CaseContext& context, CaseResult& result) { run_failover(ttl, context, result); }});
   }
   return specs;
+}
+
+ExperimentInfo e10_failover_experiment() {
+  return {"E10", "Health-checked failover end to end (D + K)", {&failover_fixture()}, e10_cases};
 }
 
 }  // namespace cutover::lab

@@ -38,4 +38,6 @@ std::vector<CaseSpec> e1_cases(const LabEnv&) {
   return specs;
 }
 
+ExperimentInfo e1_ttl_experiment() { return {"E1", "TTL honoured or clamped", {}, e1_cases}; }
+
 }  // namespace cutover::lab

@@ -101,4 +101,6 @@ std::vector<CaseSpec> e2_cases(const LabEnv&) {
   return specs;
 }
 
+ExperimentInfo e2_negative_experiment() { return {"E2", "Negative caching", {}, e2_cases}; }
+
 }  // namespace cutover::lab

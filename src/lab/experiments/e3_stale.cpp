@@ -80,4 +80,6 @@ std::vector<CaseSpec> e3_cases(const LabEnv&) {
   return specs;
 }
 
+ExperimentInfo e3_stale_experiment() { return {"E3", "Serve-stale during an authoritative outage", {}, e3_cases}; }
+
 }  // namespace cutover::lab

@@ -39,4 +39,6 @@ std::vector<CaseSpec> e4_cases(const LabEnv&) {
   return specs;
 }
 
+ExperimentInfo e4_flip_experiment() { return {"E4", "Cutover after a record flip (cache term K)", {}, e4_cases}; }
+
 }  // namespace cutover::lab

@@ -63,4 +63,6 @@ std::vector<CaseSpec> e5_cases(const LabEnv&) {
   return specs;
 }
 
+ExperimentInfo e5_lowering_experiment() { return {"E5", "TTL lowered late vs one old TTL ahead", {}, e5_cases}; }
+
 }  // namespace cutover::lab

@@ -35,7 +35,7 @@ void delegate(AuthorityProcess& parent, const std::string& child, const std::str
 
 void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, bool ns_in_authority, CaseContext& context,
                 CaseResult& result) {
-  DelegationLab* lab = context.env.delegation;
+  DelegationLab* lab = context.env.fixture<DelegationLab>();
   if (lab == nullptr) throw LabError("the three-tier lab is not running");
   std::string child = fmt::format("p{}c{}{}.{}.{}", parent_ttl, child_ttl, ns_in_authority ? "" : "m",
                                   context.env.tag, DelegationLab::kParent);
@@ -75,7 +75,7 @@ std::vector<CaseSpec> e8_cases(const LabEnv& env) {
   config.upstream.kind = Upstream::Kind::kRootHints;
   config.upstream.port = 53;
   config.upstream.root_name = DelegationLab::kRootServer;
-  if (env.delegation != nullptr) config.upstream.host = env.delegation->root_address();
+  if (const auto* lab = env.fixture<DelegationLab>()) config.upstream.host = lab->root_address();
   for (bool ns_in_authority : {true, false}) {
     for (auto [parent_ttl, child_ttl] : {std::pair{6U, 30U}, std::pair{30U, 6U}}) {
       specs.push_back({"E8", fmt::format("parent{}-child{}{}", parent_ttl, child_ttl, ns_in_authority ? "" : "-minimal"),
@@ -85,6 +85,10 @@ std::vector<CaseSpec> e8_cases(const LabEnv& env) {
     }
   }
   return specs;
+}
+
+ExperimentInfo e8_delegation_experiment() {
+  return {"E8", "Parent vs child NS TTL (three-tier lab)", {&delegation_fixture()}, e8_cases};
 }
 
 }  // namespace cutover::lab

@@ -43,4 +43,6 @@ std::vector<CaseSpec> e9_cases(const LabEnv&) {
   return specs;
 }
 
+ExperimentInfo e9_failure_cache_experiment() { return {"E9", "Failure cache (RFC 9520)", {}, e9_cases}; }
+
 }  // namespace cutover::lab

@@ -1,8 +1,9 @@
 // The experiment framework: an experiment is a list of cases (CaseSpec), each with a unique
 // name, the resolver configuration it needs and a run function that drives the lab authority,
 // polls the resolver and records raw observations and expectations into a CaseResult.
-// Experiments are registered in one explicit list (experiments()). Case run functions are
-// called concurrently, each on its own thread, and share only thread-safe objects.
+// An experiment declares the fixtures it needs besides the lab authority; the runner starts
+// them. Experiments are registered in one explicit list (experiments(), registry.cpp). Case run
+// functions are called concurrently, each on its own thread, and share only thread-safe objects.
 #pragma once
 
 #include <cstdint>
@@ -14,13 +15,11 @@
 #include "base/result.h"
 #include "lab/authority/authority_process.h"
 #include "lab/case_result.h"
+#include "lab/fixture.h"
 #include "lab/resolvers/instance.h"
 #include "lab/resolvers/resolver.h"
 
 namespace cutover::lab {
-
-class DelegationLab;
-class FailoverLab;
 
 // What the cases of one resolver share.
 struct LabEnv {
@@ -30,8 +29,16 @@ struct LabEnv {
   AuthorityProcess* authority = nullptr;
   std::string zone;  // the lab zone resolvers stub to, e.g. "cutover-lab."
   InstancePool* pool = nullptr;
-  DelegationLab* delegation = nullptr;  // E8's three-tier lab; nullptr when it could not start
-  FailoverLab* failover = nullptr;      // E10's pool server; nullptr when it could not start
+  std::vector<Fixture*> fixtures;  // the fixtures that started, shared by every resolver
+
+  // The started fixture of type T, or nullptr when it is not needed or could not start.
+  template <typename T>
+  T* fixture() const {
+    for (Fixture* candidate : fixtures) {
+      if (auto* typed = dynamic_cast<T*>(candidate)) return typed;
+    }
+    return nullptr;
+  }
 };
 
 // A case cannot be measured (the lab failed, not the resolver): thrown by run functions.
@@ -65,6 +72,7 @@ struct CaseSpec {
 struct ExperimentInfo {
   std::string id;
   std::string title;
+  std::vector<const FixtureKind*> fixtures;  // started once before any case of any experiment runs
   std::function<std::vector<CaseSpec>(const LabEnv&)> cases;
 };
 

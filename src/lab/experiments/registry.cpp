@@ -1,28 +1,29 @@
-// The explicit list of experiments, in report order.
+// The one list of experiments, in report order.
 #include "lab/experiments/experiment.h"
+
+// Each entry NAME is the file NAME.cpp in this folder, which defines `ExperimentInfo
+// NAME_experiment()` (its id, title, fixtures and cases): adding an experiment is that file
+// plus one line here.
+#define CUTOVER_LAB_EXPERIMENTS(X) \
+  X(e1_ttl) \
+  X(e2_negative) \
+  X(e3_stale) \
+  X(e4_flip) \
+  X(e5_lowering) \
+  X(e8_delegation) \
+  X(e9_failure_cache) \
+  X(e10_failover)
 
 namespace cutover::lab {
 
-std::vector<CaseSpec> e1_cases(const LabEnv& env);
-std::vector<CaseSpec> e2_cases(const LabEnv& env);
-std::vector<CaseSpec> e3_cases(const LabEnv& env);
-std::vector<CaseSpec> e4_cases(const LabEnv& env);
-std::vector<CaseSpec> e5_cases(const LabEnv& env);
-std::vector<CaseSpec> e8_cases(const LabEnv& env);
-std::vector<CaseSpec> e9_cases(const LabEnv& env);
-std::vector<CaseSpec> e10_cases(const LabEnv& env);
+#define CUTOVER_DECLARE_EXPERIMENT(name) ExperimentInfo name##_experiment();
+CUTOVER_LAB_EXPERIMENTS(CUTOVER_DECLARE_EXPERIMENT)
+#undef CUTOVER_DECLARE_EXPERIMENT
 
 const std::vector<ExperimentInfo>& experiments() {
-  static const std::vector<ExperimentInfo> kExperiments = {
-      {"E1", "TTL honoured or clamped", e1_cases},
-      {"E2", "Negative caching", e2_cases},
-      {"E3", "Serve-stale during an authoritative outage", e3_cases},
-      {"E4", "Cutover after a record flip (cache term K)", e4_cases},
-      {"E5", "TTL lowered late vs one old TTL ahead", e5_cases},
-      {"E8", "Parent vs child NS TTL (three-tier lab)", e8_cases},
-      {"E9", "Failure cache (RFC 9520)", e9_cases},
-      {"E10", "Health-checked failover end to end (D + K)", e10_cases},
-  };
+#define CUTOVER_EXPERIMENT_ENTRY(name) name##_experiment(),
+  static const std::vector<ExperimentInfo> kExperiments = {CUTOVER_LAB_EXPERIMENTS(CUTOVER_EXPERIMENT_ENTRY)};
+#undef CUTOVER_EXPERIMENT_ENTRY
   return kExperiments;
 }
 

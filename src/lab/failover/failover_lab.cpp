@@ -43,6 +43,18 @@ std::string FailoverLab::pool_name(const std::string& tag, std::uint32_t ttl) {
   return fmt::format("ttl{}.{}.{}", ttl, tag, kZone);
 }
 
+std::string FailoverLab::describe() const {
+  return fmt::format("E10 pool server (cutover serve, zone {}) on 127.0.0.1:{}, log {}", kZone, dns_port_, log_path_);
+}
+
+const FixtureKind& failover_fixture() {
+  static const FixtureKind kKind{"E10 pool server", [](const FixtureSetup& setup) {
+                                   return as_fixture(FailoverLab::start(setup.cutover_binary, setup.work_dir,
+                                                                        setup.resolver_tags));
+                                 }};
+  return kKind;
+}
+
 net::SocketAddress FailoverLab::dns_address() const {
   return *client::parse_server("127.0.0.1:" + std::to_string(dns_port_));
 }

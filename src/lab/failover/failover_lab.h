@@ -14,6 +14,7 @@
 
 #include "base/result.h"
 #include "lab/failover/tcp_endpoints.h"
+#include "lab/fixture.h"
 #include "lab/process.h"
 #include "net/address.h"
 
@@ -27,7 +28,7 @@ struct FailoverCheck {
   std::uint32_t rise = 2;
 };
 
-class FailoverLab {
+class FailoverLab : public Fixture {
  public:
   static constexpr const char* kZone = "cutover-e10.";
   static constexpr const char* kPrimary = "127.0.10.1";
@@ -47,6 +48,7 @@ class FailoverLab {
   std::uint16_t dns_port() const { return dns_port_; }
   net::SocketAddress dns_address() const;
   const std::string& log_path() const { return log_path_; }
+  std::string describe() const override;
   // Closes the primary endpoint of the pool (tag, ttl); returns the monotonic time of the close.
   base::Result<std::int64_t> kill_primary(const std::string& tag, std::uint32_t ttl);
 
@@ -68,5 +70,8 @@ class FailoverLab {
   std::uint16_t dns_port_ = 0;
   std::string log_path_;
 };
+
+// The fixture kind of the failover pool server: one pool pair per resolver tag of the run.
+const FixtureKind& failover_fixture();
 
 }  // namespace cutover::lab

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "lab/experiments/experiment.h"
-#include "lab/failover/detection.h"
+#include "lab/failover/observed_terms.h"
 
 namespace cutover::lab {
 namespace {

@@ -1,5 +1,5 @@
 // The lab's output files: results.json (every case with its raw observations), report.md (one
-// table per experiment, laid out like seed 000 appendix C), report.html (the same tables with
+// table per experiment, laid out like the comparison in docs/lab-results.md), report.html (the same tables with
 // SVG figures), the comparison of two runs, and the consistency check that re-derives every
 // measured value and the whole report.md from results.json. Pure functions; thread-safe.
 #pragma once

@@ -50,6 +50,6 @@ class Bind : public ResolverAdapter {
 
 }  // namespace
 
-std::unique_ptr<ResolverAdapter> make_bind() { return std::make_unique<Bind>(); }
+ResolverKind bind_resolver() { return {"bind", true, without_options<Bind>}; }
 
 }  // namespace cutover::lab

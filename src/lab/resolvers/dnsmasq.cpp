@@ -40,6 +40,6 @@ class Dnsmasq : public ResolverAdapter {
 
 }  // namespace
 
-std::unique_ptr<ResolverAdapter> make_dnsmasq() { return std::make_unique<Dnsmasq>(); }
+ResolverKind dnsmasq_resolver() { return {"dnsmasq", true, without_options<Dnsmasq>}; }
 
 }  // namespace cutover::lab

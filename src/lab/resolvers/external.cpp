@@ -33,15 +33,19 @@ class External : public ResolverAdapter {
   std::string text_;
 };
 
-}  // namespace
-
-std::unique_ptr<ResolverAdapter> make_external(const std::string& address) {
-  auto parsed = client::parse_server(address);
+// The options are the address the resolver listens on, ADDR:PORT as client::parse_server reads it.
+std::unique_ptr<ResolverAdapter> make_external(const std::optional<std::string>& address) {
+  if (!address) return nullptr;
+  auto parsed = client::parse_server(*address);
   if (!parsed) return nullptr;
   std::string text = net::format_address(parsed->storage);
   std::string host = text.substr(0, text.rfind(':'));
   if (!host.empty() && host.front() == '[') host = host.substr(1, host.size() - 2);
-  return std::make_unique<External>(host, parsed->port(), address);
+  return std::make_unique<External>(host, parsed->port(), *address);
 }
+
+}  // namespace
+
+ResolverKind external_resolver() { return {"external", false, make_external}; }
 
 }  // namespace cutover::lab

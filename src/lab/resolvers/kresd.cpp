@@ -55,6 +55,6 @@ class Kresd : public ResolverAdapter {
 
 }  // namespace
 
-std::unique_ptr<ResolverAdapter> make_kresd() { return std::make_unique<Kresd>(); }
+ResolverKind kresd_resolver() { return {"kresd", true, without_options<Kresd>}; }
 
 }  // namespace cutover::lab

@@ -49,6 +49,6 @@ class PdnsRecursor : public ResolverAdapter {
 
 }  // namespace
 
-std::unique_ptr<ResolverAdapter> make_pdns_recursor() { return std::make_unique<PdnsRecursor>(); }
+ResolverKind pdns_recursor_resolver() { return {"pdns-recursor", true, without_options<PdnsRecursor>}; }
 
 }  // namespace cutover::lab

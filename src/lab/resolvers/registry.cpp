@@ -1,17 +1,35 @@
-// The explicit list of resolver adapters, and what every adapter shares.
+// The one list of resolver adapters, and what every adapter shares.
 #include <regex>
 
 #include "lab/process.h"
 #include "lab/resolvers/resolver.h"
 
+// Each entry FILE is FILE.cpp in this folder, which defines `ResolverKind FILE_resolver()`:
+// adding a resolver is that file plus one line here. The order is the order of `all`.
+#define CUTOVER_LAB_RESOLVERS(X) \
+  X(unbound) \
+  X(bind) \
+  X(kresd) \
+  X(pdns_recursor) \
+  X(dnsmasq) \
+  X(external)
+
 namespace cutover::lab {
 
-std::unique_ptr<ResolverAdapter> make_unbound();
-std::unique_ptr<ResolverAdapter> make_bind();
-std::unique_ptr<ResolverAdapter> make_kresd();
-std::unique_ptr<ResolverAdapter> make_pdns_recursor();
-std::unique_ptr<ResolverAdapter> make_dnsmasq();
-std::unique_ptr<ResolverAdapter> make_external(const std::string& address);
+#define CUTOVER_DECLARE_RESOLVER(file) ResolverKind file##_resolver();
+CUTOVER_LAB_RESOLVERS(CUTOVER_DECLARE_RESOLVER)
+#undef CUTOVER_DECLARE_RESOLVER
+
+namespace {
+
+const std::vector<ResolverKind>& resolver_kinds() {
+#define CUTOVER_RESOLVER_ENTRY(file) file##_resolver(),
+  static const std::vector<ResolverKind> kKinds = {CUTOVER_LAB_RESOLVERS(CUTOVER_RESOLVER_ENTRY)};
+#undef CUTOVER_RESOLVER_ENTRY
+  return kKinds;
+}
+
+}  // namespace
 
 std::string CacheSettings::label() const {
   std::string out;
@@ -36,16 +54,23 @@ std::string ResolverAdapter::first_version(const std::string& text) {
 }
 
 std::unique_ptr<ResolverAdapter> make_resolver(const std::string& spec) {
-  if (spec == "unbound") return make_unbound();
-  if (spec == "bind") return make_bind();
-  if (spec == "kresd") return make_kresd();
-  if (spec == "pdns-recursor") return make_pdns_recursor();
-  if (spec == "dnsmasq") return make_dnsmasq();
-  if (spec.rfind("external:", 0) == 0) return make_external(spec.substr(9));
+  std::size_t colon = spec.find(':');
+  std::string name = spec.substr(0, colon);
+  std::optional<std::string> options;
+  if (colon != std::string::npos) options = spec.substr(colon + 1);
+  for (const auto& kind : resolver_kinds()) {
+    if (kind.name == name) return kind.make(options);
+  }
   return nullptr;
 }
 
-std::vector<std::string> builtin_resolver_names() { return {"unbound", "bind", "kresd", "pdns-recursor", "dnsmasq"}; }
+std::vector<std::string> builtin_resolver_names() {
+  std::vector<std::string> names;
+  for (const auto& kind : resolver_kinds()) {
+    if (kind.in_all) names.push_back(kind.name);
+  }
+  return names;
+}
 
 std::string root_hints_file(const Upstream& upstream) {
   return ".                        3600000 IN NS " + upstream.root_name + "\n" + upstream.root_name +

@@ -1,10 +1,12 @@
 // ResolverAdapter: what the lab needs to know to run one resolver product: its config for a
 // set of cache settings, its command line, its version, and which settings it cannot express
-// (reported as "not supported", never skipped silently). One file per resolver; adding a
-// resolver is one new file and one line in registry.cpp. Adapters are stateless and thread-safe.
+// (reported as "not supported", never skipped silently). One file per resolver, which defines
+// its ResolverKind and parses its own options; adding a resolver is one new file and one line
+// in registry.cpp. Adapters are stateless and thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,6 +70,22 @@ class ResolverAdapter {
   static std::string first_version(const std::string& text);
   virtual std::vector<std::string> version_command() const = 0;
 };
+
+// One kind of adapter, defined by its file as `ResolverKind FILE_resolver()`. A --resolvers
+// entry is NAME or NAME:OPTIONS; `make` gets the OPTIONS (nullopt without a colon) and returns
+// nullptr when it cannot accept them.
+struct ResolverKind {
+  std::string name;  // e.g. "unbound", "pdns-recursor", "external"
+  bool in_all;       // whether `--resolvers all` runs it
+  std::function<std::unique_ptr<ResolverAdapter>(const std::optional<std::string>& options)> make;
+};
+
+// The `make` of an adapter that takes no options: it accepts NAME alone.
+template <typename Adapter>
+std::unique_ptr<ResolverAdapter> without_options(const std::optional<std::string>& options) {
+  if (options) return nullptr;
+  return std::make_unique<Adapter>();
+}
 
 // The adapter for a --resolvers entry: unbound, bind, kresd, pdns-recursor, dnsmasq or
 // external:ADDR:PORT. nullptr for an unknown name.

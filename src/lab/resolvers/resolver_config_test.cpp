@@ -94,5 +94,16 @@ TEST(ResolverConfig, UnsupportedSettingsSayWhy) {
   EXPECT_EQ(make_resolver("coredns"), nullptr);
 }
 
+TEST(ResolverConfig, EachKindParsesItsOwnOptions) {
+  EXPECT_EQ(builtin_resolver_names(), (std::vector<std::string>{"unbound", "bind", "kresd", "pdns-recursor", "dnsmasq"}));
+  EXPECT_EQ(make_resolver("pdns-recursor")->name(), "pdns-recursor");
+  EXPECT_EQ(make_resolver("unbound:"), nullptr);      // unbound takes no options
+  EXPECT_EQ(make_resolver("unbound:x"), nullptr);
+  EXPECT_EQ(make_resolver("external"), nullptr);      // external needs its ADDR:PORT
+  EXPECT_EQ(make_resolver("external:"), nullptr);
+  EXPECT_EQ(make_resolver("external:nowhere"), nullptr);
+  EXPECT_EQ(make_resolver("external:[::1]:5300")->external_port(), 5300);
+}
+
 }  // namespace
 }  // namespace cutover::lab

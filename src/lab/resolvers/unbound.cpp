@@ -46,6 +46,6 @@ class Unbound : public ResolverAdapter {
 
 }  // namespace
 
-std::unique_ptr<ResolverAdapter> make_unbound() { return std::make_unique<Unbound>(); }
+ResolverKind unbound_resolver() { return {"unbound", true, without_options<Unbound>}; }
 
 }  // namespace cutover::lab

@@ -1,4 +1,4 @@
-// The built-in client profiles. Every figure is copied from seed 000 Table 6.1 (measured, one
+// The built-in client profiles. Every figure is copied from the table in docs/tools.md, "cutover calc" (measured, one
 // laptop, emulated linux/amd64, two runs that agree); the cache lifetime is the one the text
 // derives for the worst case: a change landing just after the client's own lookup.
 #include "tools/calc/client_profiles.h"

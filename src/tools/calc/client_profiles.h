@@ -1,5 +1,5 @@
 // Client cache profiles: how long a runtime keeps an address on its own clock (the C term
-// of the cutover sum), with the figures measured in seed 000 Table 6.1 and where they come from.
+// of the cutover sum), with the measured figures of docs/tools.md ("cutover calc") and where they come from.
 // Immutable built-in data; thread-safe.
 #pragma once
 

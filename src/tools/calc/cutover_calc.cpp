@@ -1,4 +1,4 @@
-// Cutover arithmetic (seed 000 §5.1) and its table and JSON forms.
+// Cutover arithmetic (docs/tools.md, "cutover calc") and its table and JSON forms.
 #include "tools/calc/cutover_calc.h"
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "health/detection.h"
 #include "tools/report/text_table.h"
 
 namespace cutover::tools {
@@ -42,9 +43,11 @@ std::optional<std::string> validate(const CalcInput& input) {
 CalcResult compute_cutover(const CalcInput& input) {
   CalcResult result;
   // The first failing probe starts between 0 and I after the failure; the F-th starts
-  // (F - 1) I after the first and fails T later (seed 000 §5.1.1).
-  result.detection_min = (input.fall - 1) * input.interval + input.timeout;
-  result.detection_max = input.fall * input.interval + input.timeout;
+  // (F - 1) I after the first and fails T later (docs/pools.md, "Detection").
+  using Seconds = std::chrono::duration<double>;
+  auto detection = health::detection_range(Seconds(input.interval), Seconds(input.timeout), input.fall);
+  result.detection_min = detection.min.count();
+  result.detection_max = detection.max.count();
 
   double honoured_ttl = input.ttl;
   if (input.resolver_floor && honoured_ttl < *input.resolver_floor) {

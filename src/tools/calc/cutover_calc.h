@@ -1,4 +1,4 @@
-// The cutover arithmetic of seed 000 chapter 5: cutover = D + P + K + C + R, with detection
+// The cutover arithmetic of docs/tools.md ("cutover calc"): cutover = D + P + K + C + R, with detection
 // D from the probe interval, fall threshold and timeout, and the resolver cache term K from
 // the record TTL as chapter 2's floor, cap and stale window change it. Pure functions.
 #pragma once

@@ -1,4 +1,4 @@
-// Unit tests for the cutover arithmetic: seed 000 Table 5.1 rows A, B and C exactly, the
+// Unit tests for the cutover arithmetic: Table 5.1 rows A, B and C (docs/tools.md, "cutover calc") exactly, the
 // resolver clamps and stale window of chapter 2, and the client profiles of Table 6.1.
 #include "tools/calc/cutover_calc.h"
 
@@ -31,7 +31,7 @@ struct Table51Row {
   const char* dominant;
 };
 
-// Seed 000 Table 5.1 (derived): settings, D range, K max, D + K range; Figure 5.1 names the
+// Table 5.1 (docs/tools.md, "cutover calc"; derived): settings, D range, K max, D + K range; Figure 5.1 names the
 // dominant term (detection in A, the TTL in C).
 const Table51Row kTable51[] = {
     {"A", 30, 4, 10, 30, 100, 130, 30, 100, 160, "detection"},
@@ -65,7 +65,7 @@ TEST(CutoverCalcTest, PropagationClientAndReuseComeOnTop) {
 
 TEST(CutoverCalcTest, ResolverFloorRaisesShortTtl) {
   CalcInput input = make_input(10, 1, 2, 2);
-  input.resolver_floor = 5;  // CoreDNS documents a 5 s floor (seed 000 Table 2.1)
+  input.resolver_floor = 5;  // CoreDNS documents a 5 s floor (plugin/cache/README.md in coredns/coredns)
   EXPECT_EQ(compute_cutover(input).cache_max, 5);
 }
 
@@ -79,7 +79,7 @@ TEST(CutoverCalcTest, StaleWindowExtendsCacheTermAndIsNoted) {
   CalcInput input = make_input(10, 1, 2, 5);
   input.stale_window = 15;
   CalcResult result = compute_cutover(input);
-  EXPECT_EQ(result.cache_max, 20);  // seed 000 Table 2.2: 5 s TTL + 15 s window
+  EXPECT_EQ(result.cache_max, 20);  // RFC 8767 serve-stale: 5 s TTL + 15 s window
   ASSERT_FALSE(result.notes.empty());
 }
 

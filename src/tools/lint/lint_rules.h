@@ -1,4 +1,4 @@
-// The lint rules (seed 000 Table 9.1 TTL policy and the traps of chapters 3 and 7) with their
+// The lint rules (docs/tools.md, "cutover lint ZONEFILE": TTL policy, negative-caching and delegation traps) with their
 // default severity and reason, and the YAML file that turns rules off or re-levels them.
 // Immutable rule table; LintConfig is a plain value.
 #pragma once

@@ -1,6 +1,6 @@
-// Timeline arithmetic of the change plan. The record phase follows seed 000 §5.3 (lower the
-// TTL at least one old TTL ahead) and §9.2.3 (after the change, wait the new TTL plus the
-// slowest client cache); the nameserver phase follows seed 000 §7.2.2 and seed 002 (keep the
+// Timeline arithmetic of the change plan. The record phase follows docs/tools.md, "cutover plan" (lower the
+// TTL at least one old TTL ahead; after the change, wait the new TTL plus the
+// slowest client cache); the nameserver phase follows the same section and RFC 9199 §3.6.2 (keep the
 // old servers identical until max(parent, child NS TTL) has passed, twice).
 #include "tools/plan/runbook.h"
 

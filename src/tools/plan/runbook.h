@@ -1,4 +1,4 @@
-// Runbook: the dated change plan of seed 002's regression guard and seed 000 appendix B.1,
+// Runbook: the dated change plan and checklist of docs/tools.md ("cutover plan"),
 // computed from a zone and a PlanRequest. build_runbook() is the timeline arithmetic; it is
 // pure (the start time comes in the request). Plain values.
 #pragma once
@@ -50,7 +50,7 @@ struct Runbook {
   std::chrono::seconds keep_old_servers{0};  // 2 x max(parent, child NS TTL) after the NS change
 };
 
-// The parent NS TTL assumed when none is given: the .com delegation TTL of seed 002.
+// The parent NS TTL assumed when none is given: the .com delegation TTL (docs/tools.md, "cutover plan").
 constexpr std::uint32_t kAssumedParentNsTtl = 172800;
 
 Runbook build_runbook(const zone::Zone& zone, const PlanRequest& request);

@@ -1,4 +1,4 @@
-// Markdown and JSON forms of a runbook. The Markdown ends with the seed 000 B.1 checklist so
+// Markdown and JSON forms of a runbook. The Markdown ends with the checklist of docs/tools.md ("cutover plan") so
 // the plan doubles as the record of what was done.
 #include "tools/plan/runbook_output.h"
 

@@ -1,4 +1,4 @@
-// Unit tests for the change plan: seed 002's migration as input, its regression guard as the
+// Unit tests for the change plan: the corp.lab migration of docs/tools.md as input, its runbook as the
 // expected timeline arithmetic, and the refusal to change name servers and records together.
 #include "tools/plan/runbook.h"
 
@@ -12,7 +12,7 @@ namespace {
 
 using std::chrono::seconds;
 
-// The old zone of seed 002: app at 86400 s, the provider's defaults, negative TTL 3600 s.
+// The old zone of the docs/tools.md incident: app at 86400 s, the provider's defaults, negative TTL 3600 s.
 constexpr const char* kSeed002Zone = R"($TTL 86400
 @    IN SOA ns1.oldhost.example.net. hostmaster 2025061401 7200 900 1209600 3600
 @    IN NS  ns1.oldhost.example.net.
@@ -55,7 +55,7 @@ TEST_F(RunbookTest, LowersTtlOneOldTtlBeforeTheChange) {
   const auto* change = step_titled(book, "Change the records");
   ASSERT_TRUE(lower && change);
   EXPECT_EQ(lower->offset, seconds{0});
-  EXPECT_EQ(change->offset, seconds{86400});  // seed 002: "Wait at least the OLD TTL"
+  EXPECT_EQ(change->offset, seconds{86400});  // docs/tools.md, "cutover plan": change one old TTL later
   EXPECT_EQ(format_utc_time(change->at), "2025-06-13 09:00:00 UTC");
 }
 
@@ -76,7 +76,7 @@ TEST_F(RunbookTest, StaleWindowIsNewTtlPlusSlowestClient) {
 TEST_F(RunbookTest, NewNameCarriesNegativeTtlExposure) {
   request_.changes.push_back(set("api-v2 A 203.0.113.51"));
   Runbook book = build_runbook(*zone_, request_);
-  EXPECT_EQ(book.negative_ttl, 3600u);  // seed 002: an hour of NXDOMAIN for api-v2
+  EXPECT_EQ(book.negative_ttl, 3600u);  // RFC 2308 §5: an hour of NXDOMAIN for api-v2
   ASSERT_FALSE(book.warnings.empty());
   EXPECT_EQ(book.warnings.front().rule, "negative-ttl-exposure");
   const auto* create = step_titled(book, "Lower TTLs and create");

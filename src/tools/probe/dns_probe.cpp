@@ -11,9 +11,9 @@
 
 namespace cutover::tools {
 
-ProbeResult probe(const net::SocketAddress& server, const dns::Name& name, dns::RRType type,
+ServerReply probe(const net::SocketAddress& server, const dns::Name& name, dns::RRType type,
                   const client::QueryOptions& options) {
-  ProbeResult result;
+  ServerReply result;
   result.server = net::format_address(server.storage);
   auto reply = client::query(server, name, type, options);
   if (!reply) {
@@ -38,7 +38,7 @@ ProbeResult probe(const net::SocketAddress& server, const dns::Name& name, dns::
   return result;
 }
 
-std::string answer_signature(const ProbeResult& result) {
+std::string answer_signature(const ServerReply& result) {
   if (!result.answered) return "no reply";
   std::string out = dns::rcode_to_text(result.rcode);
   for (std::size_t i = 0; i < result.answers.size(); ++i) out += (i == 0 ? " " : ", ") + result.answers[i];
@@ -56,14 +56,14 @@ std::optional<std::uint32_t> soa_serial(const dns::Message& message) {
   return std::nullopt;
 }
 
-base::Result<Question> parse_question(const std::string& name, const std::string& type) {
+base::Result<dns::Question> parse_question(const std::string& name, const std::string& type) {
   auto parsed_name = dns::Name::from_text(name.ends_with('.') ? name : name + ".");
   if (!parsed_name) {
     return base::make_error(base::ErrorCode::kMalformed, fmt::format("bad name '{}': {}", name, parsed_name.error().message));
   }
   auto parsed_type = dns::type_from_text(type);
   if (!parsed_type) return base::make_error(base::ErrorCode::kMalformed, fmt::format("unknown type '{}'", type));
-  return Question{*parsed_name, *parsed_type};
+  return dns::Question{*parsed_name, *parsed_type};
 }
 
 base::Result<std::vector<net::SocketAddress>> parse_server_list(const std::string& text, std::uint16_t default_port) {

@@ -16,7 +16,7 @@
 
 namespace cutover::tools {
 
-struct ProbeResult {
+struct ServerReply {
   std::string server;        // "127.0.0.1:5300"
   bool answered = false;     // a reply arrived (any rcode)
   bool timed_out = false;    // no reply within tries x timeout
@@ -30,22 +30,18 @@ struct ProbeResult {
   dns::Message response;
 };
 
-ProbeResult probe(const net::SocketAddress& server, const dns::Name& name, dns::RRType type,
+ServerReply probe(const net::SocketAddress& server, const dns::Name& name, dns::RRType type,
                   const client::QueryOptions& options);
 
 // "NOERROR 192.0.2.1, 192.0.2.2" / "NXDOMAIN" / "no reply": the value two sources must share.
-std::string answer_signature(const ProbeResult& result);
+std::string answer_signature(const ServerReply& result);
 
 // The SOA serial in the answer or authority section, if any.
 std::optional<std::uint32_t> soa_serial(const dns::Message& message);
 
-struct Question {
-  dns::Name name;
-  dns::RRType type = dns::RRType::A;
-};
 // A question as typed on a command line: the name (made absolute when it lacks the final
 // dot) and the type mnemonic; the error says which of the two is wrong.
-base::Result<Question> parse_question(const std::string& name, const std::string& type);
+base::Result<dns::Question> parse_question(const std::string& name, const std::string& type);
 
 // Parses "ADDR[:PORT],ADDR[:PORT]" into servers; fails on the first bad entry.
 base::Result<std::vector<net::SocketAddress>> parse_server_list(const std::string& text, std::uint16_t default_port);

@@ -28,7 +28,7 @@ std::optional<dns::Name> apex_of(const dns::Message& message) {
   return std::nullopt;
 }
 
-std::vector<dns::Name> targets_of(const ProbeResult& result, RRType type) {
+std::vector<dns::Name> targets_of(const ServerReply& result, RRType type) {
   std::vector<dns::Name> names;
   for (const auto& record : result.response.answers) {
     if (record.type != type) continue;
@@ -44,13 +44,13 @@ std::vector<net::SocketAddress> discover_authoritative(const SweepSpec& spec, st
   recursive.recursion_desired = true;
   std::map<std::string, net::SocketAddress> found;
   for (const auto& resolver : spec.resolvers) {
-    ProbeResult soa = probe(resolver, spec.name, RRType::SOA, recursive);
+    ServerReply soa = probe(resolver, spec.name, RRType::SOA, recursive);
     auto apex = soa.answered ? apex_of(soa.response) : std::nullopt;
     if (!apex) continue;
     if (zone.empty()) zone = apex->to_text();
-    ProbeResult ns = probe(resolver, *apex, RRType::NS, recursive);
+    ServerReply ns = probe(resolver, *apex, RRType::NS, recursive);
     for (const auto& host : targets_of(ns, RRType::NS)) {
-      ProbeResult address = probe(resolver, host, RRType::A, recursive);
+      ServerReply address = probe(resolver, host, RRType::A, recursive);
       for (const auto& record : address.response.answers) {
         if (record.type != RRType::A || record.rdata.size() != 4) continue;
         std::string text = fmt::format("{}.{}.{}.{}:{}", record.rdata[0], record.rdata[1], record.rdata[2],
@@ -146,7 +146,7 @@ SweepRound sweep_once(const SweepSpec& spec) {
     source.authoritative = true;
     source.probe = probe(server, spec.name, spec.type, direct);
     if (source.probe.answered) {
-      ProbeResult soa = probe(server, spec.name, RRType::SOA, direct);
+      ServerReply soa = probe(server, spec.name, RRType::SOA, direct);
       source.serial = soa_serial(soa.response);
       if (auto apex = apex_of(soa.response); apex && round.zone.empty()) round.zone = apex->to_text();
     }

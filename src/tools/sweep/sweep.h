@@ -1,6 +1,6 @@
 // Sweep: ask a name's authoritative servers directly and a list of resolvers, compare what
 // each returns, and (in watch mode) repeat until they all agree. The "resolver sweep" of
-// seed 002 and the monitoring of seed 000 §9.3. Blocking; not thread-safe per object.
+// docs/tools.md ("cutover sweep"). Blocking; not thread-safe per object.
 #pragma once
 
 #include <chrono>
@@ -29,7 +29,7 @@ struct SweepSpec {
 
 struct SourceResult {
   bool authoritative = false;  // an authoritative server asked directly, or a resolver
-  ProbeResult probe;
+  ServerReply probe;
   std::optional<std::uint32_t> serial;  // authoritative only: the zone's SOA serial
   std::string status;                   // "ok", "differs", "silent", "not authoritative"
 };

@@ -8,7 +8,7 @@
 namespace cutover::tools {
 namespace {
 
-std::string answer_cell(const ProbeResult& p) {
+std::string answer_cell(const ServerReply& p) {
   if (!p.answered) return "-";
   std::string out;
   for (const auto& answer : p.answers) {

@@ -25,7 +25,7 @@ struct TraceSpec {
   // --root port in a lab where all servers share one port on different loopback addresses.
   std::uint16_t port = 53;
   // Servers the zone used before a move: asked like the delegated ones, and reported when
-  // they still answer (seed 002's "old zone still live").
+  // they still answer (`old-zone-live`, docs/tools.md "cutover trace").
   std::vector<net::SocketAddress> old_servers;
   client::QueryOptions query;
   int max_referrals = 24;

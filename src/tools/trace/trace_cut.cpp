@@ -1,4 +1,4 @@
-// Zone cut examination and its findings (seed 000 §7.4: compare both copies of the
+// Zone cut examination and its findings (docs/tools.md, "cutover trace": compare both copies of the
 // delegation name for name and TTL for TTL; RFC 9199 §3.6.2 for glue and the larger TTL).
 #include "tools/trace/trace_cut.h"
 
@@ -53,7 +53,7 @@ ChildServerView examine_server(const CutContext& context, const net::SocketAddre
   ChildServerView view;
   view.host = host;
   view.origin = origin;
-  ProbeResult ns = probe(server, zone, RRType::NS, context.direct);
+  ServerReply ns = probe(server, zone, RRType::NS, context.direct);
   view.server = ns.server;
   if (!ns.answered) {
     view.error = ns.error;
@@ -66,14 +66,14 @@ ChildServerView examine_server(const CutContext& context, const net::SocketAddre
     return view;
   }
   view.ns_set = ns_targets(ns.response.answers, zone, view.ns_ttl);
-  ProbeResult soa = probe(server, zone, RRType::SOA, context.direct);
+  ServerReply soa = probe(server, zone, RRType::SOA, context.direct);
   view.serial = soa_serial(soa.response);
-  ProbeResult question = probe(server, name, context.spec.type, context.direct);
+  ServerReply question = probe(server, name, context.spec.type, context.direct);
   view.answer = answer_signature(question);
   return view;
 }
 
-ZoneCut examine_cut(const CutContext& context, const ProbeResult& referral, const dns::Name& parent,
+ZoneCut examine_cut(const CutContext& context, const ServerReply& referral, const dns::Name& parent,
                     const dns::Name& child, const dns::Name& name) {
   ZoneCut cut;
   cut.zone = child.to_text();
@@ -130,7 +130,7 @@ ZoneCut examine_cut(const CutContext& context, const ProbeResult& referral, cons
     for (const auto& host : hosts) {
       auto host_name = dns::Name::from_text(host);
       if (!host_name || !host_name->is_subdomain_of(child) || !first_server) continue;
-      ProbeResult address = probe(*first_server, *host_name, RRType::A, context.direct);
+      ServerReply address = probe(*first_server, *host_name, RRType::A, context.direct);
       for (const auto& record : address.response.answers) {
         if (record.type != RRType::A || record.rdata.size() != 4) continue;
         cut.glue.push_back({"child", host, ipv4_text(record.rdata), record.ttl});

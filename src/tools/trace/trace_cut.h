@@ -23,7 +23,7 @@ struct CutContext {
 // below it; nullopt when the reply is not a referral.
 std::optional<dns::Name> referral_zone(const dns::Message& message, const dns::Name& name);
 
-ZoneCut examine_cut(const CutContext& context, const ProbeResult& referral, const dns::Name& parent,
+ZoneCut examine_cut(const CutContext& context, const ServerReply& referral, const dns::Name& parent,
                     const dns::Name& child, const dns::Name& name);
 ChildServerView examine_server(const CutContext& context, const net::SocketAddress& server, const std::string& host,
                                const std::string& origin, const dns::Name& zone, const dns::Name& name);

@@ -47,10 +47,10 @@ class Walker {
   }
 
   // Asks the servers in order until one replies; unreachable ones are reported once each.
-  std::optional<ProbeResult> ask_any(const std::vector<net::SocketAddress>& servers, const dns::Name& name,
+  std::optional<ServerReply> ask_any(const std::vector<net::SocketAddress>& servers, const dns::Name& name,
                                      dns::RRType type, const std::string& zone, bool report) {
     for (const auto& server : servers) {
-      ProbeResult reply = probe(server, name, type, direct_);
+      ServerReply reply = probe(server, name, type, direct_);
       if (reply.answered) return reply;
       if (report) add(Severity::kWarning, "server-unreachable", reply.server,
                       fmt::format("no reply for zone {} ({}); trying the next server", zone, reply.error));
@@ -101,7 +101,7 @@ class Walker {
     return std::nullopt;
   }
 
-  std::optional<dns::Name> finish(const ProbeResult& reply, const dns::Name& name, bool record) {
+  std::optional<dns::Name> finish(const ServerReply& reply, const dns::Name& name, bool record) {
     if (!record) {
       last_ = reply;
       return std::nullopt;
@@ -160,7 +160,7 @@ class Walker {
   const TraceSpec& spec_;
   client::QueryOptions direct_;
   TraceResult result_;
-  std::optional<ProbeResult> last_;
+  std::optional<ServerReply> last_;
   int host_lookups_ = 0;
 };
 

@@ -1,4 +1,4 @@
-// Seed 002 reproduced on loopback: the old provider's zone still live, the parent already
+// The docs/tools.md incident reproduced on loopback: the old provider's zone still live, the parent already
 // delegating to the new servers, one Unbound that cached the old delegation and record
 // before the change and one that resolves fresh afterwards. trace and sweep must both flag
 // it, and plan must refuse the one-step change and produce the runbook that prevents it.
@@ -123,7 +123,7 @@ TEST(Seed002PlanTest, PlanRefusesTheOneStepChangeAndDatesTheSafeOne) {
   auto book = nlohmann::json::parse(records.out);
   EXPECT_EQ(book["max_old_ttl"], 86400);
   EXPECT_EQ(book["new_ttl"], 300);
-  // Lower now, change a full old TTL later (the step seed 002 skipped).
+  // Lower now, change a full old TTL later (the step the docs/tools.md incident skipped).
   EXPECT_EQ(book["steps"][0]["offset_seconds"], 0);
   EXPECT_EQ(book["steps"][1]["at"], "2025-06-13 09:00:00 UTC");
 

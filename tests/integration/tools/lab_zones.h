@@ -1,5 +1,5 @@
 // Zone texts for the tools' loopback lab: a root, a parent "lab." and the child corp.lab.
-// as the seed 002 migration left it (old provider zone and new zone). Addresses come from
+// as the docs/tools.md incident left it (old provider zone and new zone). Addresses come from
 // lab_ip(), so the texts are built at run time.
 #pragma once
 
@@ -29,7 +29,7 @@ inline std::string parent_zone(const std::string& ns_host, const std::string& ad
          ns_host + ".corp 172800 IN A " + address + "\n" + extra;
 }
 
-// Seed 002's old zone: the provider's 86400 s default on everything, serial of the day before.
+// The incident's old zone: the provider's 86400 s default on everything, serial of the day before.
 inline std::string old_corp_zone() {
   return "$TTL 86400\n"
          "@ IN SOA ns1.old hostmaster 2025061401 3600 600 86400 3600\n"

@@ -1,5 +1,5 @@
 // D and K of an E10 case from its raw observations.
-#include "lab/failover/detection.h"
+#include "lab/failover/observed_terms.h"
 
 #include <cmath>
 

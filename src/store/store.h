@@ -1,4 +1,5 @@
-// Store: the one write path. Every change to served records (HTTP API, DNS UPDATE, zone
+// Store: the zone pipeline of the write path (pool writes share its fence and journal:
+// fence.h, journal_storage.h). Every change to served records (HTTP API, DNS UPDATE, zone
 // reload, undo, zone transfer in) goes through write(), which in order checks the fence,
 // runs the caller's precondition, applies the edits to a copy, checks the floor, bumps the
 // SOA serial (RFC 1982), appends to the journal and fsyncs, publishes the new zone set

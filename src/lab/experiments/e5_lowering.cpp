@@ -54,8 +54,9 @@ void run_mode(Mode mode, const std::string& label, CaseContext& context, CaseRes
 std::vector<CaseSpec> e5_cases(const LabEnv&) {
   std::vector<CaseSpec> specs;
   const std::pair<Mode, const char*> modes[] = {{Mode::kBaseline, "baseline"}, {Mode::kLate, "late"}, {Mode::kAhead, "ahead"}};
-  for (const auto& [mode, label] : modes) {
-    std::string name = label;
+  for (const auto& entry : modes) {
+    Mode mode = entry.first;  // a named copy: clang 14 cannot capture a structured binding
+    std::string name = entry.second;
     specs.push_back({"E5", name, {}, "", [mode, name](CaseContext& context, CaseResult& result) {
                        run_mode(mode, name, context, result);
                      }});

@@ -77,7 +77,9 @@ std::vector<CaseSpec> e8_cases(const LabEnv& env) {
   config.upstream.root_name = DelegationLab::kRootServer;
   if (const auto* lab = env.fixture<DelegationLab>()) config.upstream.host = lab->root_address();
   for (bool ns_in_authority : {true, false}) {
-    for (auto [parent_ttl, child_ttl] : {std::pair{6U, 30U}, std::pair{30U, 6U}}) {
+    for (auto ttls : {std::pair{6U, 30U}, std::pair{30U, 6U}}) {
+      unsigned parent_ttl = ttls.first;  // named copies: clang 14 cannot capture a structured binding
+      unsigned child_ttl = ttls.second;
       specs.push_back({"E8", fmt::format("parent{}-child{}{}", parent_ttl, child_ttl, ns_in_authority ? "" : "-minimal"),
                        config, "", [parent_ttl, child_ttl, ns_in_authority](CaseContext& context, CaseResult& result) {
                          run_switch(parent_ttl, child_ttl, ns_in_authority, context, result);

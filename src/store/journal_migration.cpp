@@ -1,13 +1,12 @@
 // Schema 1 to schema 2: rename, copy with checksums re-made, drop.
 #include "store/journal_migration.h"
 
-#include <openssl/evp.h>
-
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "store/checksum_content.h"
 #include "store/journal.h"
 #include "store/record_codec.h"
 #include "store/sqlite_journal.h"
@@ -25,24 +24,6 @@ bool has_table(sqlite3* db, const char* table, const char* column) {
   query.text(1, table);
   query.text(2, column);
   return query.step() == SQLITE_ROW;
-}
-
-std::vector<std::uint8_t> sha256(const void* data, std::size_t size) {
-  std::vector<std::uint8_t> digest(EVP_MAX_MD_SIZE);
-  unsigned int length = 0;
-  EVP_Digest(data, size, digest.data(), &length, EVP_sha256(), nullptr);
-  digest.resize(length);
-  return digest;
-}
-
-void put_u64(std::vector<std::uint8_t>& out, std::uint64_t value) {
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(value >> shift));
-}
-
-template <typename Bytes>
-void put_bytes(std::vector<std::uint8_t>& out, const Bytes& bytes) {
-  put_u64(out, bytes.size());
-  out.insert(out.end(), bytes.begin(), bytes.end());
 }
 
 // Schema 1 zone checksum: zone, version, plan version, serials, time, who, what, and the

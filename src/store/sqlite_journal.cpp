@@ -2,14 +2,13 @@
 // with the torn-tail rule, and compaction.
 #include "store/sqlite_journal.h"
 
-#include <openssl/evp.h>
-
 #include <filesystem>
 #include <map>
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "store/checksum_content.h"
 #include "store/journal_migration.h"
 #include "store/sqlite_statement.h"
 
@@ -29,16 +28,6 @@ CREATE TABLE IF NOT EXISTS marks(
   stream TEXT PRIMARY KEY, version INTEGER NOT NULL, plan_version INTEGER NOT NULL);
 PRAGMA user_version=2;
 )sql";
-
-void put_u64(std::vector<std::uint8_t>& out, std::uint64_t value) {
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(value >> shift));
-}
-
-template <typename Bytes>
-void put_bytes(std::vector<std::uint8_t>& out, const Bytes& bytes) {
-  put_u64(out, bytes.size());
-  out.insert(out.end(), bytes.begin(), bytes.end());
-}
 
 // Every open journal by file, so that zone and pool writes share one connection.
 std::mutex& registry_mutex() {
@@ -61,11 +50,7 @@ std::vector<std::uint8_t> entry_checksum(const StoredEntry& entry) {
   put_bytes(content, entry.who);
   put_bytes(content, entry.what);
   put_bytes(content, entry.body);
-  std::vector<std::uint8_t> digest(EVP_MAX_MD_SIZE);
-  unsigned int length = 0;
-  EVP_Digest(content.data(), content.size(), digest.data(), &length, EVP_sha256(), nullptr);
-  digest.resize(length);
-  return digest;
+  return sha256(content.data(), content.size());
 }
 
 base::Result<std::shared_ptr<SqliteJournal>> SqliteJournal::open(const std::string& path) {

@@ -55,19 +55,9 @@ std::vector<std::uint8_t> pool_checksum_1(const std::vector<std::string>& fields
 }
 
 base::Status insert(sqlite3* db, const StoredEntry& entry, bool intact) {
-  Statement statement(db,
-                      "INSERT INTO journal(stream, version, plan_version, at_ms, who, what, body, checksum) "
-                      "VALUES(?,?,?,?,?,?,?,?)");
-  if (!statement.ok()) return make_error(ErrorCode::kIo, sqlite3_errmsg(db));
-  statement.text(1, entry.stream);
-  statement.integer(2, static_cast<std::int64_t>(entry.version));
-  statement.integer(3, static_cast<std::int64_t>(entry.plan_version));
-  statement.integer(4, entry.at_ms);
-  statement.text(5, entry.who);
-  statement.text(6, entry.what);
-  statement.blob(7, entry.body);
-  statement.blob(8, intact ? entry_checksum(entry) : std::vector<std::uint8_t>{});
-  if (statement.step() != SQLITE_DONE) {
+  RowWrite row = insert_entry_row(db, entry, intact ? entry_checksum(entry) : std::vector<std::uint8_t>{});
+  if (row == RowWrite::kPrepareFailed) return make_error(ErrorCode::kIo, sqlite3_errmsg(db));
+  if (row != RowWrite::kDone) {
     return make_error(ErrorCode::kIo, fmt::format("migrating entry {} of {}: {}", entry.version, entry.stream,
                                                   sqlite3_errmsg(db)));
   }

@@ -121,13 +121,25 @@ base::Status SqliteJournal::append(const StoredEntry& entry) {
                                          path_, entry.stream, at, entry.version - 1)));
     }
   }
-  Statement insert(db_,
-                   "INSERT INTO journal(stream, version, plan_version, at_ms, who, what, body, checksum) "
-                   "VALUES(?,?,?,?,?,?,?,?)");
   Statement upsert(db_,
                    "INSERT INTO marks(stream, version, plan_version) VALUES(?,?,?) ON CONFLICT(stream) DO UPDATE SET "
                    "version=excluded.version, plan_version=max(plan_version, excluded.plan_version)");
-  if (!insert.ok() || !upsert.ok()) return fail(error("prepare"));
+  if (!upsert.ok()) return fail(error("prepare"));
+  RowWrite row = insert_entry_row(db_, entry, entry_checksum(entry));
+  if (row == RowWrite::kPrepareFailed) return fail(error("prepare"));
+  upsert.text(1, entry.stream);
+  upsert.integer(2, static_cast<std::int64_t>(entry.version));
+  upsert.integer(3, static_cast<std::int64_t>(entry.plan_version));
+  if (row != RowWrite::kDone || upsert.step() != SQLITE_DONE) return fail(error("append"));
+  if (auto committed = exec(db_, "COMMIT"); !committed) return fail(committed.error());
+  return {};
+}
+
+RowWrite insert_entry_row(sqlite3* db, const StoredEntry& entry, const std::vector<std::uint8_t>& checksum) {
+  Statement insert(db,
+                   "INSERT INTO journal(stream, version, plan_version, at_ms, who, what, body, checksum) "
+                   "VALUES(?,?,?,?,?,?,?,?)");
+  if (!insert.ok()) return RowWrite::kPrepareFailed;
   insert.text(1, entry.stream);
   insert.integer(2, static_cast<std::int64_t>(entry.version));
   insert.integer(3, static_cast<std::int64_t>(entry.plan_version));
@@ -135,13 +147,8 @@ base::Status SqliteJournal::append(const StoredEntry& entry) {
   insert.text(5, entry.who);
   insert.text(6, entry.what);
   insert.blob(7, entry.body);
-  insert.blob(8, entry_checksum(entry));
-  upsert.text(1, entry.stream);
-  upsert.integer(2, static_cast<std::int64_t>(entry.version));
-  upsert.integer(3, static_cast<std::int64_t>(entry.plan_version));
-  if (insert.step() != SQLITE_DONE || upsert.step() != SQLITE_DONE) return fail(error("append"));
-  if (auto committed = exec(db_, "COMMIT"); !committed) return fail(committed.error());
-  return {};
+  insert.blob(8, checksum);
+  return insert.step() == SQLITE_DONE ? RowWrite::kDone : RowWrite::kStepFailed;
 }
 
 base::Result<StreamRead> SqliteJournal::read(const std::string& stream, std::uint64_t after, TornTail torn) {

@@ -48,4 +48,9 @@ class SqliteJournal final : public JournalStorage {
 // big-endian and each text or byte string after its length as 8 bytes big-endian.
 std::vector<std::uint8_t> entry_checksum(const StoredEntry& entry);
 
+// Writes one entry row with `checksum` as given, leaving its stream's mark alone: the one
+// INSERT of journal rows, used by append and by the migration of an old journal.
+enum class RowWrite { kDone, kPrepareFailed, kStepFailed };
+RowWrite insert_entry_row(sqlite3* db, const StoredEntry& entry, const std::vector<std::uint8_t>& checksum);
+
 }  // namespace cutover::store

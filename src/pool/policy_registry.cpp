@@ -1,12 +1,21 @@
 // PolicyRegistry (pool shapes by name) and the one list of built-in shapes.
 #include <algorithm>
 
-#include "pool/all_healthy/all_healthy_policy.h"
-#include "pool/failover/failover_policy.h"
 #include "pool/policy.h"
-#include "pool/weighted/weighted_policy.h"
 
 namespace cutover::pool {
+
+// The one table of built-in shapes. Each entry FOLDER is the folder pool/FOLDER/, which
+// defines `void register_FOLDER_shape(PolicyRegistry&)` (declared here, so this file
+// includes no shape's header): a new shape is its folder plus one line in this table.
+#define CUTOVER_POOL_SHAPES(X) \
+  X(failover)                  \
+  X(all_healthy)               \
+  X(weighted)
+
+#define CUTOVER_DECLARE_SHAPE(folder) void register_##folder##_shape(PolicyRegistry& registry);
+CUTOVER_POOL_SHAPES(CUTOVER_DECLARE_SHAPE)
+#undef CUTOVER_DECLARE_SHAPE
 
 const char* all_down_to_text(AllDownPolicy policy) {
   switch (policy) {
@@ -67,11 +76,10 @@ std::vector<std::string> PolicyRegistry::fixed_answer_shapes() const {
   return names;
 }
 
-// The one table of built-in shapes: a new shape is its folder plus one line here.
 void register_builtin_policies(PolicyRegistry& registry) {
-  register_failover_shape(registry);
-  register_all_healthy_shape(registry);
-  register_weighted_shape(registry);
+#define CUTOVER_REGISTER_SHAPE(folder) register_##folder##_shape(registry);
+  CUTOVER_POOL_SHAPES(CUTOVER_REGISTER_SHAPE)
+#undef CUTOVER_REGISTER_SHAPE
 }
 
 void read_max_answers(PoolSpec& spec, const health::OptionReader& reader) {

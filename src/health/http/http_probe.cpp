@@ -165,7 +165,7 @@ std::optional<int> days_until(const std::string& expire_text, std::chrono::syste
   return static_cast<int>(std::chrono::floor<std::chrono::days>(expires - now).count());
 }
 
-void register_http_probes(ProbeRegistry& registry) {
+void register_http_probe(ProbeRegistry& registry) {
   registry.add(http_type("http", 80, false));
   registry.add(http_type("https", 443, true));
 }

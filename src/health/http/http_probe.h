@@ -8,7 +8,7 @@
 
 namespace cutover::health {
 
-void register_http_probes(ProbeRegistry& registry);
+void register_http_probe(ProbeRegistry& registry);
 
 // "Jun 12 00:00:00 2030 GMT" (OpenSSL's certificate date format) to whole days from `now`
 // (negative once expired); nullopt when the text does not parse.

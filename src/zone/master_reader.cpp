@@ -268,19 +268,4 @@ std::optional<std::uint32_t> MasterReader::implicit_ttl(dns::RRType type, const 
   return std::nullopt;
 }
 
-ParseResult parse_master_file(const dns::Name& origin, const std::string& path, const ParseLimits& limits) {
-  ParseResult result;
-  MasterReader reader(origin, limits, result);
-  reader.read_file(path, std::nullopt);
-  return result;
-}
-
-ParseResult parse_master_text(const dns::Name& origin, std::string_view text, const std::string& file_label,
-                              const ParseLimits& limits) {
-  ParseResult result;
-  MasterReader reader(origin, limits, result);
-  reader.read_text(text, file_label, std::filesystem::path());
-  return result;
-}
-
 }  // namespace cutover::zone

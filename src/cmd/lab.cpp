@@ -45,7 +45,7 @@ void run_lab_command(const LabRunOptions& options) {
   lab::RunOptions run;
   run.resolvers = options.resolvers == "all" ? lab::builtin_resolver_names() : split_list(options.resolvers);
   for (const auto& resolver : run.resolvers) {
-    if (!lab::make_resolver(resolver)) fail("unknown resolver " + resolver + " (unbound, bind, kresd, pdns-recursor, dnsmasq, external:ADDR:PORT)");
+    if (!lab::make_resolver(resolver)) fail("unknown resolver " + resolver + " (" + lab::resolver_usage() + ")");
   }
   std::vector<std::string> known;
   for (const auto& experiment : lab::experiments()) known.push_back(experiment.id);
@@ -93,8 +93,10 @@ void add_lab_command(CLI::App& app) {
   auto options = std::make_shared<LabRunOptions>();
   auto* run = lab->add_subcommand("run", "Run experiments; exit 3 when a case could not be measured");
   run->add_option("--resolvers", options->resolvers,
-                  "Comma list: unbound,bind,kresd,pdns-recursor,dnsmasq,external:ADDR:PORT or all");
-  run->add_option("--experiments", options->experiments, "Comma list of E1,E2,E3,E4,E5,E8,E9,E10 or all");
+                  "Comma list: " + lab::resolver_usage() + " or all");
+  std::string experiment_ids;
+  for (const auto& experiment : lab::experiments()) experiment_ids += (experiment_ids.empty() ? "" : ",") + experiment.id;
+  run->add_option("--experiments", options->experiments, "Comma list of " + experiment_ids + " or all");
   run->add_option("--out", options->out_dir, "Directory for results.json, report.md, report.html")->required();
   run->add_option("--compare", options->compare, "An earlier results.json to compare this run with");
   run->add_option("--authority-port", options->authority_port,

@@ -46,6 +46,6 @@ std::unique_ptr<ResolverAdapter> make_external(const std::optional<std::string>&
 
 }  // namespace
 
-ResolverKind external_resolver() { return {"external", false, make_external}; }
+ResolverKind external_resolver() { return {"external", false, make_external, "external:ADDR:PORT"}; }
 
 }  // namespace cutover::lab

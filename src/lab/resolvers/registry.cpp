@@ -72,6 +72,15 @@ std::vector<std::string> builtin_resolver_names() {
   return names;
 }
 
+std::string resolver_usage() {
+  std::string out;
+  for (const auto& kind : resolver_kinds()) {
+    if (!out.empty()) out += ",";
+    out += kind.usage.empty() ? kind.name : kind.usage;
+  }
+  return out;
+}
+
 std::string root_hints_file(const Upstream& upstream) {
   return ".                        3600000 IN NS " + upstream.root_name + "\n" + upstream.root_name +
          " 3600000 IN A " + upstream.host + "\n";

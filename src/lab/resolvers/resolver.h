@@ -78,6 +78,7 @@ struct ResolverKind {
   std::string name;  // e.g. "unbound", "pdns-recursor", "external"
   bool in_all;       // whether `--resolvers all` runs it
   std::function<std::unique_ptr<ResolverAdapter>(const std::optional<std::string>& options)> make;
+  std::string usage = "";  // how --resolvers names it when it takes options, e.g. "external:ADDR:PORT"
 };
 
 // The `make` of an adapter that takes no options: it accepts NAME alone.
@@ -92,6 +93,8 @@ std::unique_ptr<ResolverAdapter> without_options(const std::optional<std::string
 std::unique_ptr<ResolverAdapter> make_resolver(const std::string& spec);
 // The names `all` stands for.
 std::vector<std::string> builtin_resolver_names();
+// Every adapter as --resolvers names it ("unbound,bind,...,external:ADDR:PORT"), for help and errors.
+std::string resolver_usage();
 
 // Root hints in master-file form (named.root), used by unbound, BIND and the PowerDNS Recursor.
 std::string root_hints_file(const Upstream& upstream);

@@ -105,5 +105,11 @@ TEST(ResolverConfig, EachKindParsesItsOwnOptions) {
   EXPECT_EQ(make_resolver("external:[::1]:5300")->external_port(), 5300);
 }
 
+TEST(ResolverRegistry, UsageNamesEveryAdapterFromTheTable) {
+  // cmd/lab.cpp's help and errors come from here, so a new adapter appears in them.
+  EXPECT_EQ(resolver_usage(), "unbound,bind,kresd,pdns-recursor,dnsmasq,external:ADDR:PORT");
+  EXPECT_EQ(builtin_resolver_names(), (std::vector<std::string>{"unbound", "bind", "kresd", "pdns-recursor", "dnsmasq"}));
+}
+
 }  // namespace
 }  // namespace cutover::lab

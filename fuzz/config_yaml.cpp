@@ -6,6 +6,13 @@
 #include <string>
 
 #include "config/config.h"
+#include "pool/config/pool_config.h"
+
+// The pools section is read by src/pool, registered here as cmd's main does.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  cutover::pool::register_config_section();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string yaml(reinterpret_cast<const char*>(data), size);

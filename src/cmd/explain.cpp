@@ -9,6 +9,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/serve_config.h"
+#include "pool/config/pool_config.h"
 #include "pool/pool_detection.h"
 
 namespace cutover::cmd {
@@ -53,7 +54,7 @@ void run_explain(const ExplainOptions& options) {
     throw CLI::RuntimeError(2);
   }
   bool found = false;
-  for (const auto& spec : config.pools) {
+  for (const auto& spec : pool::config_pools(config)) {
     bool named = options.name.empty() || options.name == spec.name || options.name == spec.owner.to_text() ||
                  options.name + "." == spec.owner.to_text();
     if (!named) continue;

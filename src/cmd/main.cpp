@@ -5,8 +5,11 @@
 #include <CLI/CLI.hpp>
 
 #include "cmd/commands.h"
+#include "pool/config/pool_config.h"
 
 int main(int argc, char** argv) {
+  // Feature sections of the config file (config/section.h), before any config is read.
+  cutover::pool::register_config_section();
   CLI::App app{"cutover: authoritative DNS with health-checked failover, a resolver-clock lab and cutover planning"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cutover 0.1.0");

@@ -17,9 +17,10 @@
 #include "lab/authority/lab_authority.h"
 #include "cmd/demo_endpoints.h"
 #include "server/control_service.h"
-#include "server/pool_service.h"
+#include "pool/config/pool_config.h"
+#include "pool/service/pool_service.h"
 #include "server/server.h"
-#include "writes/pool_api_routes.h"
+#include "pool/writes/pool_api_routes.h"
 #include "writes/writes_service.h"
 
 namespace cutover::cmd {
@@ -85,7 +86,7 @@ void run_serve(const ServeOptions& options, bool lab) {
     // The lab serves only its own zones: the built-in example's pools would point at nothing.
     auto resolve = [options, lab] {
       config::Config resolved = resolve_serve_config(options);
-      if (lab && serves_embedded_default(options)) resolved.pools.clear();
+      if (lab && serves_embedded_default(options)) pool::set_config_pools(resolved, {});
       return resolved;
     };
     config::Config config = resolve();
@@ -104,7 +105,7 @@ void run_serve(const ServeOptions& options, bool lab) {
     }
     control::ControlServer* api = control_service ? &control_service->http() : nullptr;
     if (embedded && !lab) server.add_service(std::make_shared<DemoEndpoints>(logger, api));
-    auto pools = std::make_shared<server::PoolService>(server, logger, api);
+    auto pools = std::make_shared<pool::PoolService>(server, logger, api);
     server.add_service(pools);
     if (control_service) server.add_service(control_service);
     if (auto writes = writes::WritesService::install(server, control_service.get(), server.config(), logger)) {
@@ -113,8 +114,8 @@ void run_serve(const ServeOptions& options, bool lab) {
     }
     // Pools CRUD and journaled overrides need both the journal and the API.
     if (control_service && !server.config().writes.journal.empty()) {
-      auto pool_writes = std::make_shared<writes::PoolWrites>(*pools, server.config(), logger);
-      writes::add_pool_api_routes(control_service->http(), *pool_writes, *pools);
+      auto pool_writes = std::make_shared<pool::PoolWrites>(*pools, server.config(), logger);
+      pool::add_pool_api_routes(control_service->http(), *pool_writes, *pools);
       server.add_service(pool_writes);
     }
     status = server.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {

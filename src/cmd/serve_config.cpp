@@ -25,6 +25,20 @@ config::ZoneConfig zone_from_argument(const std::string& argument) {
   return zone;
 }
 
+// The embedded default's health-checked failover pool over two demo HTTP endpoints that
+// `cutover serve` starts itself (cmd/demo_endpoints.h): 127.0.0.11 answers while healthy,
+// 127.0.0.12 after. Appended to the embedded config, so errors name "<embedded>".
+constexpr const char* kDemoPoolYaml = R"(
+pools:
+  app:
+    name: app.example.test
+    shape: failover
+    check: {type: http, path: /health, body-contains: ok, interval: 1s, timeout: 500ms, fall: 2, rise: 2}
+    endpoints:
+      - {address: 127.0.0.11, port: 5380, priority: 1}
+      - {address: 127.0.0.12, port: 5380, priority: 2}
+)";
+
 }  // namespace
 
 bool serves_embedded_default(const ServeOptions& options) { return options.config.empty() && options.zones.empty(); }
@@ -34,7 +48,7 @@ config::Config resolve_serve_config(const ServeOptions& options) {
   if (!options.config.empty()) {
     config = config::load_config_file(options.config);
   } else if (serves_embedded_default(options)) {
-    config = config::embedded_default_config();
+    config = config::embedded_default_config(kDemoPoolYaml);
   } else {
     config = config::parse_config("{}", kCommandLine, ".");
   }

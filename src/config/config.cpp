@@ -5,6 +5,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <initializer_list>
 #include <set>
 #include <sstream>
@@ -12,7 +13,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "config/pool_config.h"
+#include "config/section.h"
 #include "config/yaml_reader.h"
 #include "net/address.h"
 
@@ -148,25 +149,30 @@ class Reader : public YamlReader {
   Config document(const YAML::Node& root) const {
     Config config;
     config.source = label_;
-    YAML::Node pools_node;
-    std::string pools_path;
-    each_entry(root, "", {"listen", "threads", "tcp", "log", "pid-file", "control", "writes", "zones", "pools"},
-               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
-                 if (key == "listen") listen(value, key_path, config);
-                 if (key == "threads") config.threads = count(value, key_path, kMaxThreads);
-                 if (key == "tcp") tcp(value, key_path, config);
-                 if (key == "log") log(value, key_path, config);
-                 if (key == "pid-file") config.pid_file = path_value(value, key_path);
-                 if (key == "control") control(value, key_path, config);
-                 if (key == "writes") read_writes(value, key_path, label_, base_dir_, config.writes);
-                 if (key == "zones") zones(value, key_path, config);
-                 if (key == "pools") {
-                   pools_node = value;
-                   pools_path = key_path;
-                 }
-               });
-    // Pools are read last: each must lie inside one of the zones, wherever they are listed.
-    if (!pools_path.empty()) read_pools(*this, pools_node, pools_path, config);
+    std::vector<Section> sections = registered_sections();
+    std::vector<std::string> keys = {"listen", "threads", "tcp", "log", "pid-file", "control", "writes", "zones"};
+    for (const auto& section : sections) keys.push_back(section.key);
+    std::map<std::string, std::pair<YAML::Node, std::string>> section_nodes;
+    each_entry(root, "", keys, [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+      if (key == "listen") listen(value, key_path, config);
+      if (key == "threads") config.threads = count(value, key_path, kMaxThreads);
+      if (key == "tcp") tcp(value, key_path, config);
+      if (key == "log") log(value, key_path, config);
+      if (key == "pid-file") config.pid_file = path_value(value, key_path);
+      if (key == "control") control(value, key_path, config);
+      if (key == "writes") read_writes(value, key_path, label_, base_dir_, config.writes);
+      if (key == "zones") zones(value, key_path, config);
+      if (std::any_of(sections.begin(), sections.end(), [&](const Section& s) { return s.key == key; })) {
+        section_nodes[key] = {value, key_path};
+      }
+    });
+    // Sections are read last, in registration order: pools must lie inside one of the
+    // zones, wherever the zones are listed.
+    for (const auto& section : sections) {
+      auto found = section_nodes.find(section.key);
+      if (found == section_nodes.end()) continue;
+      config.sections[section.key] = section.read(*this, found->second.first, found->second.second, config);
+    }
     if (config.listen.empty()) config.listen.push_back({kDefaultListen, *net::parse_socket_address(kDefaultListen)});
     return config;
   }
@@ -174,6 +180,31 @@ class Reader : public YamlReader {
 };
 
 }  // namespace
+
+namespace {
+std::mutex sections_mutex;
+std::vector<Section>& sections_list() {
+  static std::vector<Section> list;
+  return list;
+}
+}  // namespace
+
+void register_section(Section section) {
+  std::lock_guard lock(sections_mutex);
+  auto& list = sections_list();
+  for (auto& existing : list) {
+    if (existing.key == section.key) {
+      existing = std::move(section);
+      return;
+    }
+  }
+  list.push_back(std::move(section));
+}
+
+std::vector<Section> registered_sections() {
+  std::lock_guard lock(sections_mutex);
+  return sections_list();
+}
 
 Config parse_config(const std::string& yaml, const std::string& label, const std::string& base_dir) {
   YAML::Node root;

@@ -3,8 +3,10 @@
 // loaded; loading is stateless and thread-safe.
 #pragma once
 
+#include <any>
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -16,7 +18,6 @@
 #include "dns/name.h"
 #include "net/address.h"
 #include "net/tcp_listener.h"
-#include "pool/pool_spec.h"
 #include "zone/zone.h"
 
 namespace cutover::config {
@@ -69,7 +70,9 @@ struct Config {
   ControlConfig control;
   WritesConfig writes;  // journal and TSIG keys
   std::vector<ZoneConfig> zones;
-  std::vector<pool::PoolSpec> pools;  // health-checked names inside the zones
+  // The values of the keys owned by feature modules (config/section.h), by key; a key the
+  // file does not set has no entry. `pools` holds src/pool's (pool::config_pools).
+  std::map<std::string, std::any> sections;
 };
 
 // Reads and validates a config file; relative paths in it are taken relative to its
@@ -79,7 +82,9 @@ Config load_config_file(const std::string& path);
 Config parse_config(const std::string& yaml, const std::string& label, const std::string& base_dir);
 
 // The configuration compiled into the binary: zone example.test. on 127.0.0.1:5353.
-Config embedded_default_config();
+// `feature_yaml` is appended to its YAML: top-level keys of registered sections (cmd adds
+// the demo pool of `cutover serve`, config/section.h).
+Config embedded_default_config(const std::string& feature_yaml = "");
 
 // "10s", "500ms", "2m" or a bare number of seconds; nullopt when malformed.
 std::optional<std::chrono::milliseconds> parse_duration(std::string_view text);

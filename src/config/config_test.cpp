@@ -2,8 +2,13 @@
 // types with line:column), relative paths, and the embedded default.
 #include "config/config.h"
 
+#include <any>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "config/section.h"
+#include "config/yaml_reader.h"
 
 namespace cutover::config {
 namespace {
@@ -137,6 +142,35 @@ TEST(ParseDuration, AcceptsUnits) {
   EXPECT_FALSE(parse_duration("s").has_value());
   EXPECT_FALSE(parse_duration("10h").has_value());
   EXPECT_FALSE(parse_duration("-1s").has_value());
+}
+
+TEST(ConfigSection, ARegisteredKeyIsReadAfterTheZonesAndKeptUnderItsKey) {
+  register_section({"test-section", [](const YamlReader& reader, const YAML::Node& node, const std::string& path,
+                                       const Config& so_far) {
+                      if (!node.IsScalar()) reader.fail(node.Mark(), path, "expected a word");
+                      return std::any(node.Scalar() + " after " + std::to_string(so_far.zones.size()) + " zones");
+                    }});
+  // Listed before the zones, read after them.
+  Config config = parse("test-section: hello\nzones:\n  - {origin: a.test., file: a.zone}\n");
+  ASSERT_EQ(config.sections.count("test-section"), 1u);
+  EXPECT_EQ(std::any_cast<std::string>(config.sections.at("test-section")), "hello after 1 zones");
+  EXPECT_EQ(parse("zones: []\n").sections.count("test-section"), 0u);
+  try {
+    parse("test-section: [1, 2]\n");
+    FAIL() << "a bad section value was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "test.yaml:1:15: test-section: expected a word");
+  }
+}
+
+TEST(ConfigSection, AKeyNoModuleRegisteredIsUnknown) {
+  try {
+    parse("not-registered-section: 1\n");
+    FAIL() << "an unregistered key was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("not-registered-section: unknown key (expected one of: listen,"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -18,16 +18,6 @@ zones:
     rrset-order-names: {text: fixed}
 # The control API (/status, /metrics, drain) on a free loopback port, printed at startup.
 control: {listen: "127.0.0.1:0"}
-# A health-checked failover pool over two demo HTTP endpoints that `cutover serve` starts
-# itself (src/cmd/demo_endpoints.h): 127.0.0.11 answers while healthy, 127.0.0.12 after.
-pools:
-  app:
-    name: app.example.test
-    shape: failover
-    check: {type: http, path: /health, body-contains: ok, interval: 1s, timeout: 500ms, fall: 2, rise: 2}
-    endpoints:
-      - {address: 127.0.0.11, port: 5380, priority: 1}
-      - {address: 127.0.0.12, port: 5380, priority: 2}
 )";
 
 constexpr const char* kDefaultZone = R"($ORIGIN example.test.
@@ -79,8 +69,8 @@ text              IN TXT   "first string" "second string"
 
 }  // namespace
 
-Config embedded_default_config() {
-  Config config = parse_config(kDefaultConfigYaml, "<embedded>", ".");
+Config embedded_default_config(const std::string& feature_yaml) {
+  Config config = parse_config(std::string(kDefaultConfigYaml) + feature_yaml, "<embedded>", ".");
   for (auto& zone : config.zones) zone.text = kDefaultZone;
   config.zones.front().file = "<embedded>/example.test.zone";
   return config;

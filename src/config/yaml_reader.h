@@ -1,6 +1,6 @@
 // YamlReader: the strict reading primitives shared by the config schema files: every
 // mapping checked against its known keys, every value against its type, every problem a
-// ConfigError "FILE:LINE:COL: path.to.key: message". Internal to src/config. Stateless
+// ConfigError "FILE:LINE:COL: path.to.key: message". Internal to src/config and src/pool/config. Stateless
 // apart from its label and base directory; thread-compatible.
 #pragma once
 

@@ -13,7 +13,7 @@
 #include "secondary/secondary.h"
 #include "server/server.h"
 #include "store/store.h"
-#include "writes/pool_materializer.h"
+#include "pool/writes/pool_materializer.h"
 #include "xfr/notifier.h"
 #include "xfr/responder.h"
 
@@ -33,7 +33,7 @@ class WritesService : public server::Service {
 
   store::Store* store() { return store_.get(); }
   // Writes the answers of pools in materialize mode; null without a journal.
-  std::shared_ptr<PoolMaterializer> pool_materializer() { return pool_materializer_; }
+  std::shared_ptr<pool::PoolMaterializer> pool_materializer() { return pool_materializer_; }
 
  private:
   WritesService(server::Server& server, base::Logger& logger) : server_(server), logger_(logger) {}
@@ -44,7 +44,7 @@ class WritesService : public server::Service {
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<xfr::Notifier> notifier_;
   base::RealClock clock_;
-  std::shared_ptr<PoolMaterializer> pool_materializer_;
+  std::shared_ptr<pool::PoolMaterializer> pool_materializer_;
   std::unique_ptr<xfr::Responder> responder_;
   std::unique_ptr<secondary::Secondary> secondary_;  // zones with a primary; null when none
 };

@@ -1,19 +1,28 @@
 // Reading of pools: pool keys, the check mapping (common keys plus the keys of its probe
 // type, inherited by every endpoint and overridable per endpoint) and the endpoints.
-#include "config/pool_config.h"
+#include "pool/config/pool_config.h"
 
 #include <arpa/inet.h>
 
 #include <algorithm>
 #include <memory>
 
-#include "config/yaml_option_reader.h"
+#include "config/section.h"
+#include "config/yaml_reader.h"
+#include "pool/config/yaml_option_reader.h"
 #include "health/probe.h"
 #include "pool/answer_builder.h"
 #include "pool/policy.h"
 
-namespace cutover::config {
+namespace cutover::pool {
 namespace {
+
+using config::Config;
+using config::ConfigError;
+using config::YamlReader;
+using config::ZoneConfig;
+
+constexpr const char* kSectionKey = "pools";
 
 constexpr std::size_t kMaxFall = 100;
 constexpr std::size_t kMaxPoolTtl = 86400;
@@ -28,12 +37,12 @@ class PoolReader {
  public:
   explicit PoolReader(const YamlReader& reader) : reader_(reader) {
     health::register_builtin_probes(probes_);
-    pool::register_builtin_policies(policies_);
+    register_builtin_policies(policies_);
   }
 
-  pool::PoolSpec pool(const std::string& id, const YAML::Node& node, const std::string& path,
+  PoolSpec pool(const std::string& id, const YAML::Node& node, const std::string& path,
                       const Config& config) const {
-    pool::PoolSpec spec;
+    PoolSpec spec;
     spec.name = id;
     bool has_name = false;
     bool has_check = false;
@@ -45,7 +54,7 @@ class PoolReader {
     std::string endpoints_path;
     // The shape's own keys go to the shape, so it is looked up first; a bad `shape` value
     // still fails at its own place below.
-    const pool::Shape* shape = policies_.find_shape(spec.shape);
+    const Shape* shape = policies_.find_shape(spec.shape);
     if (node.IsMap() && node["shape"] && node["shape"].IsScalar() && policies_.knows(node["shape"].Scalar())) {
       shape = policies_.find_shape(node["shape"].Scalar());
     }
@@ -95,7 +104,7 @@ class PoolReader {
     }
     for (std::size_t i = 0; i < endpoints_node.size(); ++i) {
       std::string item_path = fmt::format("{}[{}]", endpoints_path, i);
-      pool::EndpointSpec endpoint = this->endpoint(endpoints_node[i], item_path, spec.check);
+      EndpointSpec endpoint = this->endpoint(endpoints_node[i], item_path, spec.check);
       for (const auto& other : spec.endpoints) {
         if (other.address == endpoint.address) {
           reader_.fail(endpoints_node[i].Mark(), item_path, "endpoint " + endpoint.address + " is listed twice");
@@ -103,24 +112,24 @@ class PoolReader {
       }
       spec.endpoints.push_back(std::move(endpoint));
     }
-    if (spec.when_all_down == pool::AllDownPolicy::kFallback && spec.fallback.empty()) {
+    if (spec.when_all_down == AllDownPolicy::kFallback && spec.fallback.empty()) {
       reader_.fail(node.Mark(), path, "when-all-down: fallback needs a 'fallback' list of addresses");
     }
-    if (spec.serve == pool::ServeMode::kMaterialize) check_materialize(spec, serve_node, path + ".serve", config);
+    if (spec.serve == ServeMode::kMaterialize) check_materialize(spec, serve_node, path + ".serve", config);
     return spec;
   }
 
  private:
-  pool::ServeMode serve_mode(const YAML::Node& node, const std::string& path) const {
+  ServeMode serve_mode(const YAML::Node& node, const std::string& path) const {
     std::string text = reader_.scalar(node, path);
-    if (text == "per-query") return pool::ServeMode::kPerQuery;
-    if (text == "materialize") return pool::ServeMode::kMaterialize;
+    if (text == "per-query") return ServeMode::kPerQuery;
+    if (text == "materialize") return ServeMode::kMaterialize;
     reader_.fail(node.Mark(), path, "expected per-query or materialize");
   }
 
   // Materialized answers are zone records written through the journaled write path, with
   // one TTL and one record set for every query.
-  void check_materialize(const pool::PoolSpec& spec, const YAML::Node& node, const std::string& path,
+  void check_materialize(const PoolSpec& spec, const YAML::Node& node, const std::string& path,
                          const Config& config) const {
     if (config.writes.journal.empty()) {
       reader_.fail(node.Mark(), path, "materialize writes the pool's answer through the write path, which needs a "
@@ -142,18 +151,18 @@ class PoolReader {
   }
 
   std::uint32_t ttl(const YAML::Node& node, const std::string& path) const {
-    auto value = parse_duration(reader_.scalar(node, path));
+    auto value = config::parse_duration(reader_.scalar(node, path));
     if (!value || value->count() % 1000 != 0 || *value > std::chrono::seconds(kMaxPoolTtl)) {
       reader_.fail(node.Mark(), path, "expected whole seconds up to 1 day, like 60 or 60s");
     }
     return static_cast<std::uint32_t>(value->count() / 1000);
   }
 
-  pool::AllDownPolicy all_down(const YAML::Node& node, const std::string& path) const {
+  AllDownPolicy all_down(const YAML::Node& node, const std::string& path) const {
     std::string text = reader_.scalar(node, path);
-    if (text == "fail-open") return pool::AllDownPolicy::kFailOpen;
-    if (text == "fallback") return pool::AllDownPolicy::kFallback;
-    if (text == "nodata") return pool::AllDownPolicy::kNoData;
+    if (text == "fail-open") return AllDownPolicy::kFailOpen;
+    if (text == "fallback") return AllDownPolicy::kFallback;
+    if (text == "nodata") return AllDownPolicy::kNoData;
     reader_.fail(node.Mark(), path, "expected fail-open, fallback or nodata");
   }
 
@@ -170,8 +179,8 @@ class PoolReader {
     return out;
   }
 
-  pool::EndpointSpec endpoint(const YAML::Node& node, const std::string& path, const health::CheckSettings& pool_check) const {
-    pool::EndpointSpec endpoint;
+  EndpointSpec endpoint(const YAML::Node& node, const std::string& path, const health::CheckSettings& pool_check) const {
+    EndpointSpec endpoint;
     endpoint.check = pool_check;
     bool has_address = false;
     reader_.each_entry(node, path, {"address", "port", "priority", "weight", "check"},
@@ -190,7 +199,7 @@ class PoolReader {
     return endpoint;
   }
 
-  void validate_check(const pool::EndpointSpec& endpoint, const YAML::Node& node, const std::string& path) const {
+  void validate_check(const EndpointSpec& endpoint, const YAML::Node& node, const std::string& path) const {
     const health::CheckSettings& check = endpoint.check;
     if (check.timeout > check.interval) {
       reader_.fail(node.Mark(), path, fmt::format("check timeout ({} ms) must not exceed its interval ({} ms)",
@@ -254,7 +263,7 @@ class PoolReader {
 
   const YamlReader& reader_;
   health::ProbeRegistry probes_;
-  pool::PolicyRegistry policies_;
+  PolicyRegistry policies_;
 };
 
 health::CheckSettings PoolReader::check(const YAML::Node& node, const std::string& path,
@@ -290,24 +299,49 @@ health::CheckSettings PoolReader::check(const YAML::Node& node, const std::strin
   return base;
 }
 
-}  // namespace
-
-void read_pools(const YamlReader& reader, const YAML::Node& node, const std::string& path, Config& config) {
-  if (node.IsNull()) return;
+std::vector<PoolSpec> read_pools(const YamlReader& reader, const YAML::Node& node, const std::string& path,
+                                 const Config& config) {
+  std::vector<PoolSpec> specs;
+  if (node.IsNull()) return specs;
   if (!node.IsMap()) reader.fail(node.Mark(), path, "expected a mapping of pool name: settings");
   PoolReader pools(reader);
   for (const auto& entry : node) {
     std::string id = entry.first.Scalar();
     std::string pool_path = path + "." + id;
-    pool::PoolSpec spec = pools.pool(id, entry.second, pool_path, config);
-    for (const auto& other : config.pools) {
+    PoolSpec spec = pools.pool(id, entry.second, pool_path, config);
+    for (const auto& other : specs) {
       if (other.name == id) reader.fail(entry.first.Mark(), pool_path, "duplicate pool");
       if (other.owner == spec.owner) {
         reader.fail(entry.second["name"].Mark(), pool_path + ".name",
                     spec.owner.to_text() + " already belongs to pool " + other.name);
       }
     }
-    config.pools.push_back(std::move(spec));
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+}  // namespace
+
+void register_config_section() {
+  config::register_section({kSectionKey, [](const YamlReader& reader, const YAML::Node& node, const std::string& path,
+                                            const Config& read_so_far) {
+                              return std::any(read_pools(reader, node, path, read_so_far));
+                            }});
+}
+
+const std::vector<PoolSpec>& config_pools(const Config& config) {
+  static const std::vector<PoolSpec> kNone;
+  auto found = config.sections.find(kSectionKey);
+  if (found == config.sections.end()) return kNone;
+  return std::any_cast<const std::vector<PoolSpec>&>(found->second);
+}
+
+void set_config_pools(Config& config, std::vector<PoolSpec> pools) {
+  if (pools.empty()) {
+    config.sections.erase(kSectionKey);
+  } else {
+    config.sections[kSectionKey] = std::move(pools);
   }
 }
 
@@ -324,7 +358,7 @@ pool::PoolSpec read_pool(const std::string& id, const std::string& text, const s
   return PoolReader(reader).pool(id, node, path, config);
 }
 
-std::optional<std::string> api_refusal(const pool::PoolSpec& spec, const std::string& label) {
+std::optional<std::string> api_refusal(const PoolSpec& spec, const std::string& label) {
   health::ProbeRegistry probes;
   health::register_builtin_probes(probes);
   for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
@@ -338,4 +372,4 @@ std::optional<std::string> api_refusal(const pool::PoolSpec& spec, const std::st
   return std::nullopt;
 }
 
-}  // namespace cutover::config
+}  // namespace cutover::pool

@@ -3,13 +3,20 @@
 #include <gtest/gtest.h>
 
 #include "config/config.h"
-#include "config/pool_config.h"
+#include "pool/config/pool_config.h"
 #include "health/dns/dns_options.h"
 #include "health/exec/exec_options.h"
 #include "health/http/http_options.h"
 
-namespace cutover::config {
+namespace cutover::pool {
 namespace {
+
+using config::Config;
+using config::ConfigError;
+using config::parse_config;
+
+// The section is registered once for this test binary, as cmd's main does for cutover.
+const bool kSectionRegistered = (register_config_section(), true);
 
 constexpr const char* kZones = "zones:\n  - {origin: example.test., file: z.db}\n";
 
@@ -37,14 +44,14 @@ TEST(PoolConfig, ReadsAPoolWithInheritedAndOverriddenChecks) {
       "    endpoints:\n"
       "      - {address: 192.0.2.30, port: 8080, weight: 3}\n"
       "      - {address: '2001:db8::30', port: 8080, check: {timeout: 2s, fall: 2}}\n");
-  ASSERT_EQ(config.pools.size(), 1u);
-  const pool::PoolSpec& spec = config.pools[0];
+  ASSERT_EQ(config_pools(config).size(), 1u);
+  const PoolSpec& spec = config_pools(config)[0];
   EXPECT_EQ(spec.name, "app");
   EXPECT_EQ(spec.owner.to_text(), "app.example.test.");
   EXPECT_EQ(spec.shape, "weighted");
   EXPECT_EQ(spec.max_answers, 2u);
   EXPECT_EQ(spec.ttl, 30u);
-  EXPECT_EQ(spec.when_all_down, pool::AllDownPolicy::kFallback);
+  EXPECT_EQ(spec.when_all_down, AllDownPolicy::kFallback);
   ASSERT_EQ(spec.endpoints.size(), 2u);
   EXPECT_EQ(spec.endpoints[0].weight, 3u);
   EXPECT_EQ(spec.endpoints[0].check.fall, 4);
@@ -59,10 +66,10 @@ TEST(PoolConfig, ReadsAPoolWithInheritedAndOverriddenChecks) {
 
 TEST(PoolConfig, DefaultsAreDocumented) {
   Config config = parse("  app: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n");
-  const pool::PoolSpec& spec = config.pools.at(0);
+  const PoolSpec& spec = config_pools(config).at(0);
   EXPECT_EQ(spec.shape, "failover");
   EXPECT_EQ(spec.ttl, 60u);
-  EXPECT_EQ(spec.when_all_down, pool::AllDownPolicy::kFailOpen);
+  EXPECT_EQ(spec.when_all_down, AllDownPolicy::kFailOpen);
   EXPECT_EQ(spec.check.type, "tcp");
   EXPECT_EQ(spec.check.interval, std::chrono::seconds(10));
   EXPECT_EQ(spec.check.timeout, std::chrono::seconds(2));
@@ -114,9 +121,9 @@ TEST(PoolConfig, MaterializeNeedsAJournalAndOneAnswerForEveryQuery) {
     return parse_config("writes: {journal: j.db}\n" + std::string(kZones) + "pools:\n" + pools, "t.yaml", "/d");
   };
   Config config = with_journal(pool + endpoint);
-  EXPECT_EQ(config.pools.at(0).serve, pool::ServeMode::kMaterialize);
-  EXPECT_EQ(parse("  app: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n").pools.at(0).serve,
-            pool::ServeMode::kPerQuery);
+  EXPECT_EQ(config_pools(config).at(0).serve, ServeMode::kMaterialize);
+  EXPECT_EQ(config_pools(parse("  app: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n")).at(0).serve,
+            ServeMode::kPerQuery);
   for (const auto& [extra, error] : std::vector<std::pair<std::string, std::string>>{
            {"    shape: weighted\n", "pools.app.serve: a weighted pool draws per query"},
            {"    suspicion-ttl: true\n", "pools.app.serve: suspicion-ttl changes the TTL per query"},
@@ -173,7 +180,7 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
                         "      - {address: 192.0.2.1, port: 443, check: {type: https}}\n"
                         "      - {address: 192.0.2.2, check: {type: dns, qtype: A}}\n"
                         "      - {address: 192.0.2.3, check: {type: exec, command: 'exit 0'}}\n");
-  const pool::PoolSpec& spec = config.pools.at(0);
+  const PoolSpec& spec = config_pools(config).at(0);
   EXPECT_EQ(spec.max_answers, 3u);
   const auto* https = spec.endpoints[0].check.options_as<health::HttpOptions>();
   ASSERT_NE(https, nullptr);
@@ -189,9 +196,9 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
   EXPECT_EQ(spec.endpoints[2].check.options_as<health::ExecOptions>()->command, "exit 0");
   EXPECT_EQ(api_refusal(spec, "body"), "body: pools.app.endpoints[2].check.type: exec checks run commands on the server "
                                        "and are accepted only from the config file");
-  EXPECT_EQ(api_refusal(parse(pool + endpoint).pools.at(0), "body"),
+  EXPECT_EQ(api_refusal(config_pools(parse(pool + endpoint)).at(0), "body"),
             std::nullopt);
 }
 
 }  // namespace
-}  // namespace cutover::config
+}  // namespace cutover::pool

@@ -1,7 +1,7 @@
 // YamlOptionReader: health::OptionReader over one YAML mapping of the config, so that
 // probe types and pool shapes read their own keys while errors still name
 // "FILE:LINE:COL: path.to.key: ..." as every other config error does. Internal to
-// src/config; holds references to the reader and the node, which must outlive it.
+// src/pool/config; holds references to the reader and the node, which must outlive it.
 #pragma once
 
 #include <string>
@@ -13,12 +13,12 @@
 #include "config/yaml_reader.h"
 #include "health/probe_options.h"
 
-namespace cutover::config {
+namespace cutover::pool {
 
 class YamlOptionReader : public health::OptionReader {
  public:
   // `node` is the mapping; `path` its config path (pools.app.check).
-  YamlOptionReader(const YamlReader& reader, const YAML::Node& node, std::string path)
+  YamlOptionReader(const config::YamlReader& reader, const YAML::Node& node, std::string path)
       : reader_(reader), node_(node), path_(std::move(path)) {}
 
   std::string scalar(const std::string& key) const override { return reader_.scalar(value(key), path_of(key)); }
@@ -49,9 +49,9 @@ class YamlOptionReader : public health::OptionReader {
   YAML::Node value(const std::string& key) const { return node_[key]; }
   std::string path_of(const std::string& key) const { return path_ + "." + key; }
 
-  const YamlReader& reader_;
+  const config::YamlReader& reader_;
   const YAML::Node& node_;
   std::string path_;
 };
 
-}  // namespace cutover::config
+}  // namespace cutover::pool

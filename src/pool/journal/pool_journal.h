@@ -1,7 +1,7 @@
 // PoolJournal: the pool entries of the write path (pools made through the API, operator
-// overrides), kept in a JournalStorage as the stream "pool ID" (journal_storage.h), next to
+// overrides), kept in a store::JournalStorage as the stream "pool ID" (journal_storage.h), next to
 // the zone entries and through the same connection when the storage is the same file. Each
-// entry's body is the pool's whole state after the write (JSON text, writes/pool_state.h),
+// entry's body is the pool's whole state after the write (JSON text, pool/writes/pool_state.h),
 // so replay reads the latest entry of each pool and undo reads an older one. The storage
 // gives durability, checksums and the torn-tail rule (a damaged last entry of a pool is
 // dropped, damage anywhere else fails the load). Thread-safe (the storage is).
@@ -15,7 +15,7 @@
 #include "base/result.h"
 #include "store/journal_storage.h"
 
-namespace cutover::store {
+namespace cutover::pool {
 
 struct PoolEntry {
   std::string pool;
@@ -24,7 +24,7 @@ struct PoolEntry {
   std::int64_t at_ms = 0;          // Unix time of the write
   std::string who;
   std::string what;
-  std::string state;  // the pool's state after the write, as JSON text (see writes/pool_state.h)
+  std::string state;  // the pool's state after the write, as JSON text (see pool/writes/pool_state.h)
 };
 
 struct PoolJournalLoad {
@@ -37,7 +37,7 @@ class PoolJournal {
   // Opens (creating if needed) the database at `path`, usually writes.journal: the same
   // connection as the zone journal's when that is open (SqliteJournal::open).
   static base::Result<std::unique_ptr<PoolJournal>> open(const std::string& path);
-  explicit PoolJournal(std::shared_ptr<JournalStorage> storage) : storage_(std::move(storage)) {}
+  explicit PoolJournal(std::shared_ptr<store::JournalStorage> storage) : storage_(std::move(storage)) {}
 
   // Appends one entry in its own transaction; returns once durable.
   base::Status append(const PoolEntry& entry);
@@ -46,7 +46,7 @@ class PoolJournal {
   base::Result<std::vector<PoolEntry>> history(const std::string& pool, std::uint64_t after);
 
  private:
-  std::shared_ptr<JournalStorage> storage_;
+  std::shared_ptr<store::JournalStorage> storage_;
 };
 
-}  // namespace cutover::store
+}  // namespace cutover::pool

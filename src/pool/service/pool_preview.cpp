@@ -3,12 +3,12 @@
 // health so the dry run shows what queries would get.
 #include <algorithm>
 
-#include "server/pool_service.h"
+#include "pool/service/pool_service.h"
 
-namespace cutover::server {
+namespace cutover::pool {
 namespace {
 
-PoolPreview preview_of(const pool::PoolAnswer& answer) {
+PoolPreview preview_of(const PoolAnswer& answer) {
   PoolPreview out;
   out.owner = answer.owner;
   out.a = answer.a.addresses;
@@ -40,16 +40,16 @@ PoolPreview PoolService::current_answer(const std::string& pool) const {
   return {};
 }
 
-PoolPreview PoolService::preview(const std::string& pool, const std::vector<pool::PoolSpec>& api_specs,
+PoolPreview PoolService::preview(const std::string& pool, const std::vector<PoolSpec>& api_specs,
                                  const std::map<std::string, health::Override>& overrides) const {
-  std::vector<pool::PoolSpec> config_pools;
+  std::vector<PoolSpec> config_pools;
   {
     std::lock_guard lock(apply_mutex_);
     config_pools = config_specs_;
   }
   auto all = merged(config_pools, api_specs);
   if (!all) return {};
-  auto spec = std::find_if(all->begin(), all->end(), [&](const pool::PoolSpec& candidate) { return candidate.name == pool; });
+  auto spec = std::find_if(all->begin(), all->end(), [&](const PoolSpec& candidate) { return candidate.name == pool; });
   if (spec == all->end()) return {};
   auto current = monitor_->snapshot();
   auto reports = monitor_->reports();
@@ -71,10 +71,10 @@ PoolPreview PoolService::preview(const std::string& pool, const std::vector<pool
   std::sort(health.endpoints.begin(), health.endpoints.end(), [](const auto& left, const auto& right) {
     return left.address < right.address;
   });
-  pool::AnswerBuilder builder(policies_, {*spec});
-  std::vector<pool::AllDownEvent> events;
+  AnswerBuilder builder(policies_, {*spec});
+  std::vector<AllDownEvent> events;
   auto answers = builder.build(health, events);
   return answers->pools().empty() ? PoolPreview{} : preview_of(answers->pools().front());
 }
 
-}  // namespace cutover::server
+}  // namespace cutover::pool

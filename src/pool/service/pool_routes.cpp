@@ -2,9 +2,9 @@
 // the next query (the override republishes the answers before the reply is sent).
 #include <nlohmann/json.hpp>
 
-#include "server/pool_service.h"
+#include "pool/service/pool_service.h"
 
-namespace cutover::server {
+namespace cutover::pool {
 
 void add_pool_routes(control::ControlServer& control, PoolService& service) {
   control.get("/status", [&service](const httplib::Request&, httplib::Response& response) {
@@ -35,4 +35,4 @@ void add_pool_routes(control::ControlServer& control, PoolService& service) {
                });
 }
 
-}  // namespace cutover::server
+}  // namespace cutover::pool

@@ -1,13 +1,14 @@
 // PoolService: config -> monitored endpoints; health snapshot -> pool answers -> Server.
-#include "server/pool_service.h"
+#include "pool/service/pool_service.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "pool/config/pool_config.h"
 #include "pool/pool_detection.h"
 
-namespace cutover::server {
+namespace cutover::pool {
 namespace {
 
 // How long an override on a materialized pool waits for its journaled write before replying.
@@ -18,31 +19,31 @@ bool is_materialized_type(dns::RRType type) {
   return type == dns::RRType::A || type == dns::RRType::AAAA || type == dns::RRType::TXT;
 }
 
-bool is_materialized(const std::vector<pool::PoolSpec>& specs, const std::string& pool) {
-  return std::any_of(specs.begin(), specs.end(), [&](const pool::PoolSpec& spec) {
-    return spec.name == pool && spec.serve == pool::ServeMode::kMaterialize;
+bool is_materialized(const std::vector<PoolSpec>& specs, const std::string& pool) {
+  return std::any_of(specs.begin(), specs.end(), [&](const PoolSpec& spec) {
+    return spec.name == pool && spec.serve == ServeMode::kMaterialize;
   });
 }
 
 // The answers the engine serves per query: `answers` itself when no pool is materialized,
 // else a copy without the materialized pools.
-std::shared_ptr<const pool::PoolAnswers> per_query_only(const std::shared_ptr<const pool::PoolAnswers>& answers,
-                                                        const std::vector<pool::PoolSpec>& specs) {
+std::shared_ptr<const PoolAnswers> per_query_only(const std::shared_ptr<const PoolAnswers>& answers,
+                                                        const std::vector<PoolSpec>& specs) {
   bool any = std::any_of(specs.begin(), specs.end(),
-                         [](const pool::PoolSpec& spec) { return spec.serve == pool::ServeMode::kMaterialize; });
+                         [](const PoolSpec& spec) { return spec.serve == ServeMode::kMaterialize; });
   if (!any) return answers;
-  std::vector<pool::PoolAnswer> kept;
+  std::vector<PoolAnswer> kept;
   for (const auto& answer : answers->pools()) {
     if (!is_materialized(specs, answer.pool)) kept.push_back(answer);
   }
-  return std::make_shared<const pool::PoolAnswers>(std::move(kept));
+  return std::make_shared<const PoolAnswers>(std::move(kept));
 }
 
-std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<pool::PoolSpec>& specs) {
+std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<PoolSpec>& specs) {
   std::vector<health::MonitoredEndpoint> out;
   for (const auto& spec : specs) {
     for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
-      const pool::EndpointSpec& endpoint = spec.endpoints[i];
+      const EndpointSpec& endpoint = spec.endpoints[i];
       health::MonitoredEndpoint monitored;
       monitored.pool = spec.name;
       monitored.pool_name = spec.owner;
@@ -60,11 +61,11 @@ std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<poo
 
 }  // namespace
 
-PoolService::PoolService(Server& server, base::Logger& logger, control::ControlServer* control)
+PoolService::PoolService(server::Server& server, base::Logger& logger, control::ControlServer* control)
     : server_(server), logger_(logger) {
   health::register_builtin_probes(probes_);
-  pool::register_builtin_policies(policies_);
-  builder_ = std::make_unique<pool::AnswerBuilder>(policies_, std::vector<pool::PoolSpec>{});
+  register_builtin_policies(policies_);
+  builder_ = std::make_unique<AnswerBuilder>(policies_, std::vector<PoolSpec>{});
   monitor_ = std::make_unique<health::HealthMonitor>(
       probes_, clock_, logger_, [this](std::shared_ptr<const health::HealthSnapshot> snapshot) { on_health(snapshot); });
   server_.add_query_observer([this](std::span<const auth::QueryOutcome> outcomes) {
@@ -89,10 +90,10 @@ PoolService::PoolService(Server& server, base::Logger& logger, control::ControlS
 PoolService::~PoolService() { stop(); }
 
 base::Status PoolService::start() {
-  std::vector<pool::PoolSpec> specs;
+  std::vector<PoolSpec> specs;
   {
     std::lock_guard lock(apply_mutex_);
-    config_specs_ = server_.config().pools;
+    config_specs_ = config_pools(server_.config());
     auto all = merged(config_specs_, api_specs_);
     if (!all) return all.error();
     specs = std::move(*all);
@@ -102,7 +103,7 @@ base::Status PoolService::start() {
   }
   std::chrono::milliseconds first_round{0};
   for (const auto& spec : specs) {
-    health::DetectionWindow window = pool::detection_window(spec);
+    health::DetectionWindow window = detection_window(spec);
     logger_.info("pool.configured", {{"pool", spec.name},
                                      {"name", spec.owner.to_text()},
                                      {"shape", spec.shape},
@@ -127,14 +128,14 @@ void PoolService::stop() { monitor_->stop(); }
 
 base::Status PoolService::reload(const config::Config& next) {
   std::lock_guard lock(apply_mutex_);
-  auto all = merged(next.pools, api_specs_);
+  auto all = merged(config_pools(next), api_specs_);
   if (!all) return all.error();
   auto applied = apply(*all);
-  if (applied) config_specs_ = next.pools;
+  if (applied) config_specs_ = config_pools(next);
   return applied;
 }
 
-base::Status PoolService::set_api_pools(std::vector<pool::PoolSpec> specs) {
+base::Status PoolService::set_api_pools(std::vector<PoolSpec> specs) {
   std::lock_guard lock(apply_mutex_);
   if (!started_) {
     api_specs_ = std::move(specs);
@@ -147,7 +148,7 @@ base::Status PoolService::set_api_pools(std::vector<pool::PoolSpec> specs) {
   return applied;
 }
 
-base::Status PoolService::check_api_pools(const std::vector<pool::PoolSpec>& specs) const {
+base::Status PoolService::check_api_pools(const std::vector<PoolSpec>& specs) const {
   std::lock_guard lock(apply_mutex_);
   auto all = merged(config_specs_, specs);
   if (!all) return all.error();
@@ -159,7 +160,7 @@ bool PoolService::is_config_pool(const std::string& pool) const {
   return std::any_of(config_specs_.begin(), config_specs_.end(), [&](const auto& spec) { return spec.name == pool; });
 }
 
-std::optional<pool::PoolSpec> PoolService::find_pool(const std::string& pool) const {
+std::optional<PoolSpec> PoolService::find_pool(const std::string& pool) const {
   std::lock_guard lock(builder_mutex_);
   for (const auto& spec : builder_->specs()) {
     if (spec.name == pool) return spec;
@@ -168,9 +169,9 @@ std::optional<pool::PoolSpec> PoolService::find_pool(const std::string& pool) co
 }
 
 // Config pools keep their place; a clash is refused, never resolved silently (docs/pools.md).
-base::Result<std::vector<pool::PoolSpec>> PoolService::merged(const std::vector<pool::PoolSpec>& config_pools,
-                                                              const std::vector<pool::PoolSpec>& api_pools) const {
-  std::vector<pool::PoolSpec> all = config_pools;
+base::Result<std::vector<PoolSpec>> PoolService::merged(const std::vector<PoolSpec>& config_pools,
+                                                              const std::vector<PoolSpec>& api_pools) const {
+  std::vector<PoolSpec> all = config_pools;
   for (const auto& spec : api_pools) {
     for (const auto& other : all) {
       if (other.name == spec.name) {
@@ -189,11 +190,11 @@ base::Result<std::vector<pool::PoolSpec>> PoolService::merged(const std::vector<
   return all;
 }
 
-base::Status PoolService::apply(const std::vector<pool::PoolSpec>& specs) {
+base::Status PoolService::apply(const std::vector<PoolSpec>& specs) {
   auto checked = check_against_zones(specs);
   if (!checked) return checked;
   {
-    auto builder = std::make_unique<pool::AnswerBuilder>(policies_, specs);
+    auto builder = std::make_unique<AnswerBuilder>(policies_, specs);
     std::lock_guard lock(builder_mutex_);
     builder->adopt_state_from(*builder_);
     builder_ = std::move(builder);
@@ -203,7 +204,7 @@ base::Status PoolService::apply(const std::vector<pool::PoolSpec>& specs) {
   return monitor_->configure(monitored_endpoints(specs));
 }
 
-base::Status PoolService::check_against_zones(const std::vector<pool::PoolSpec>& specs) const {
+base::Status PoolService::check_against_zones(const std::vector<PoolSpec>& specs) const {
   auto zones = server_.zones();
   for (const auto& spec : specs) {
     const zone::Zone* zone = zones ? zones->find(spec.owner) : nullptr;
@@ -215,7 +216,7 @@ base::Status PoolService::check_against_zones(const std::vector<pool::PoolSpec>&
     if (zone->find_delegation(spec.owner) != nullptr) return problem("lies at or below a delegation");
     const zone::Node* node = zone->find(spec.owner);
     if (node != nullptr && std::any_of(node->rrsets.begin(), node->rrsets.end(), [&](const zone::RRset& rrset) {
-          return !(sink_ && spec.serve == pool::ServeMode::kMaterialize && is_materialized_type(rrset.type));
+          return !(sink_ && spec.serve == ServeMode::kMaterialize && is_materialized_type(rrset.type));
         })) {
       return problem("also has static records in zone " + zone->origin().to_text() +
                      " (a name is either a pool or zone data)");
@@ -225,9 +226,9 @@ base::Status PoolService::check_against_zones(const std::vector<pool::PoolSpec>&
 }
 
 void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>& snapshot) {
-  std::vector<pool::AllDownEvent> events;
-  std::shared_ptr<const pool::PoolAnswers> answers;
-  std::shared_ptr<const pool::PoolAnswers> per_query;
+  std::vector<AllDownEvent> events;
+  std::shared_ptr<const PoolAnswers> answers;
+  std::shared_ptr<const PoolAnswers> per_query;
   {
     std::lock_guard lock(builder_mutex_);
     answers = builder_->build(*snapshot, events);
@@ -239,19 +240,19 @@ void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>&
   answers_.store(answers);
   if (per_query != answers) sink_->submit(answers);
   for (const auto& event : events) {
-    const pool::PoolAnswer* pool = nullptr;
+    const PoolAnswer* pool = nullptr;
     for (const auto& candidate : answers->pools()) {
       if (candidate.pool == event.pool) pool = &candidate;
     }
     std::string negative = "-";
-    if (event.policy == pool::AllDownPolicy::kNoData && pool != nullptr) {
+    if (event.policy == AllDownPolicy::kNoData && pool != nullptr) {
       auto ttl = negative_ttl(pool->owner);
       if (ttl) negative = std::to_string(*ttl);
     }
     if (event.all_down) {
       logger_.warn("pool.all_down", {{"pool", event.pool},
                                      {"type", dns::type_to_text(event.type)},
-                                     {"policy", pool::all_down_to_text(event.policy)},
+                                     {"policy", all_down_to_text(event.policy)},
                                      {"nodata_negative_ttl", negative}});
     } else {
       logger_.info("pool.recovered", {{"pool", event.pool}, {"type", dns::type_to_text(event.type)}});
@@ -266,10 +267,10 @@ std::optional<std::uint32_t> PoolService::negative_ttl(const dns::Name& name) co
   return zone->negative_ttl();
 }
 
-pool::StatusInput PoolService::status_input(const std::vector<pool::PoolSpec>& specs,
+pool::StatusInput PoolService::status_input(const std::vector<PoolSpec>& specs,
                                             const std::vector<health::EndpointReport>& reports,
-                                            const pool::PoolAnswers* answers) const {
-  pool::StatusInput input;
+                                            const PoolAnswers* answers) const {
+  StatusInput input;
   input.specs = &specs;
   input.reports = &reports;
   input.answers = answers;
@@ -279,23 +280,23 @@ pool::StatusInput PoolService::status_input(const std::vector<pool::PoolSpec>& s
 }
 
 std::string PoolService::status_json() const {
-  std::vector<pool::PoolSpec> specs;
+  std::vector<PoolSpec> specs;
   {
     std::lock_guard lock(builder_mutex_);
     specs = builder_->specs();
   }
   auto reports = monitor_->reports();
   auto answers = answers_.load();
-  return pool::render_status_json(status_input(specs, reports, answers.get()));
+  return render_status_json(status_input(specs, reports, answers.get()));
 }
 
 std::string PoolService::metrics_text() const {
   auto reports = monitor_->reports();
   auto answers = answers_.load();
-  std::vector<pool::PoolSpec> none;
-  pool::RcodeCounts rcodes{};
+  std::vector<PoolSpec> none;
+  RcodeCounts rcodes{};
   for (std::size_t i = 0; i < rcodes.size(); ++i) rcodes[i] = rcodes_[i].load(std::memory_order_relaxed);
-  return pool::render_metrics(status_input(none, reports, answers.get()), rcodes);
+  return render_metrics(status_input(none, reports, answers.get()), rcodes);
 }
 
 base::Status PoolService::set_override(const std::string& pool, const std::string& address, health::Override value,
@@ -319,4 +320,4 @@ bool PoolService::materializes(const std::string& pool) const {
   return is_materialized(builder_->specs(), pool);
 }
 
-}  // namespace cutover::server
+}  // namespace cutover::pool

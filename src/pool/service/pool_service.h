@@ -21,18 +21,18 @@
 #include "pool/status_report.h"
 #include "server/server.h"
 
-namespace cutover::server {
+namespace cutover::pool {
 
-// Where the answers of pools served in materialize mode go (src/writes writes them into the
+// Where the answers of pools served in materialize mode go (pool/writes/ writes them into the
 // zone through the write path). Implementations are thread-safe: PoolService calls them
 // from the health monitor's thread and from API threads.
 class PoolAnswerSink {
  public:
   virtual ~PoolAnswerSink() = default;
   // The pools now configured (start and every reload), before their first answers.
-  virtual void configure(const std::vector<pool::PoolSpec>& specs) = 0;
+  virtual void configure(const std::vector<PoolSpec>& specs) = 0;
   // A new answer snapshot of every pool; returns at once.
-  virtual void submit(std::shared_ptr<const pool::PoolAnswers> answers) = 0;
+  virtual void submit(std::shared_ptr<const PoolAnswers> answers) = 0;
   // Who causes the pool's next answer change and how (an operator override), for history.
   virtual void annotate(const std::string& pool, const std::string& who, const std::string& cause) = 0;
   // Waits until everything submitted so far is written (or refused); false on timeout.
@@ -48,27 +48,27 @@ struct PoolPreview {
   std::vector<std::string> aaaa;
 };
 
-// What the pool write path (src/writes) needs of the running pools; PoolService is the
+// What the pool write path (pool/writes/) needs of the running pools; PoolService is the
 // real one, unit tests use a fake. Thread-safe.
 class PoolRuntime {
  public:
   virtual ~PoolRuntime() = default;
-  virtual base::Status set_api_pools(std::vector<pool::PoolSpec> specs) = 0;
-  virtual base::Status check_api_pools(const std::vector<pool::PoolSpec>& specs) const = 0;
+  virtual base::Status set_api_pools(std::vector<PoolSpec> specs) = 0;
+  virtual base::Status check_api_pools(const std::vector<PoolSpec>& specs) const = 0;
   virtual bool is_config_pool(const std::string& pool) const = 0;
-  virtual std::optional<pool::PoolSpec> find_pool(const std::string& pool) const = 0;
-  virtual PoolPreview preview(const std::string& pool, const std::vector<pool::PoolSpec>& api_specs,
+  virtual std::optional<PoolSpec> find_pool(const std::string& pool) const = 0;
+  virtual PoolPreview preview(const std::string& pool, const std::vector<PoolSpec>& api_specs,
                               const std::map<std::string, health::Override>& overrides) const = 0;
   virtual PoolPreview current_answer(const std::string& pool) const = 0;
   virtual base::Status set_override(const std::string& pool, const std::string& address, health::Override value,
                                     const std::string& who) = 0;
 };
 
-class PoolService : public Service, public PoolRuntime {
+class PoolService : public server::Service, public PoolRuntime {
  public:
   // `server` and `logger` must outlive the service; `control` may be null (no API) and,
   // when given, must not have started yet. Registers a query observer on the server.
-  PoolService(Server& server, base::Logger& logger, control::ControlServer* control);
+  PoolService(server::Server& server, base::Logger& logger, control::ControlServer* control);
   ~PoolService() override;
 
   std::string name() const override { return "pools"; }
@@ -86,20 +86,20 @@ class PoolService : public Service, public PoolRuntime {
   // `sink` must stay usable until stop() returned.
   void set_answer_sink(std::shared_ptr<PoolAnswerSink> sink) { sink_ = std::move(sink); }
 
-  // Pools made through the API (src/writes keeps them in the journal). Before start() they
+  // Pools made through the API (pool/writes/ keeps them in the journal). Before start() they
   // are kept for it; after, applied at once (the next query sees them). Fails, changing
   // nothing, when one clashes with a config pool (id or name), another pool or zone data.
-  base::Status set_api_pools(std::vector<pool::PoolSpec> specs) override;
+  base::Status set_api_pools(std::vector<PoolSpec> specs) override;
   // The checks of set_api_pools against the current config and zones, applying nothing.
-  base::Status check_api_pools(const std::vector<pool::PoolSpec>& specs) const override;
+  base::Status check_api_pools(const std::vector<PoolSpec>& specs) const override;
   // True when `pool` comes from the config file (read-only through the API).
   bool is_config_pool(const std::string& pool) const override;
   // The pool as served now (config or API); nullopt when there is none.
-  std::optional<pool::PoolSpec> find_pool(const std::string& pool) const override;
+  std::optional<PoolSpec> find_pool(const std::string& pool) const override;
   // What pool `pool` would answer per family with `api_specs` as the API pools and
   // `overrides` on its endpoints, from the current health (unknown counts as up): the
   // answer diff of a dry run. Empty lists when the pool would not exist.
-  PoolPreview preview(const std::string& pool, const std::vector<pool::PoolSpec>& api_specs,
+  PoolPreview preview(const std::string& pool, const std::vector<PoolSpec>& api_specs,
                       const std::map<std::string, health::Override>& overrides) const override;
   PoolPreview current_answer(const std::string& pool) const override;
   // Takes over POST /pools/NAME/endpoints/ADDR/{drain,undrain,force-up} (journaled
@@ -108,39 +108,39 @@ class PoolService : public Service, public PoolRuntime {
   const control::ControlServer::Handler& override_route() const { return override_route_; }
 
  private:
-  base::Status apply(const std::vector<pool::PoolSpec>& specs);
+  base::Status apply(const std::vector<PoolSpec>& specs);
   // The config pools followed by the API pools; fails on a clash of ids or names.
-  base::Result<std::vector<pool::PoolSpec>> merged(const std::vector<pool::PoolSpec>& config_pools,
-                                                   const std::vector<pool::PoolSpec>& api_pools) const;
-  base::Status check_against_zones(const std::vector<pool::PoolSpec>& specs) const;
+  base::Result<std::vector<PoolSpec>> merged(const std::vector<PoolSpec>& config_pools,
+                                                   const std::vector<PoolSpec>& api_pools) const;
+  base::Status check_against_zones(const std::vector<PoolSpec>& specs) const;
   bool materializes(const std::string& pool) const;
   void on_health(const std::shared_ptr<const health::HealthSnapshot>& snapshot);
   std::optional<std::uint32_t> negative_ttl(const dns::Name& name) const;
-  pool::StatusInput status_input(const std::vector<pool::PoolSpec>& specs,
+  StatusInput status_input(const std::vector<PoolSpec>& specs,
                                  const std::vector<health::EndpointReport>& reports,
-                                 const pool::PoolAnswers* answers) const;
+                                 const PoolAnswers* answers) const;
 
-  Server& server_;
+  server::Server& server_;
   base::Logger& logger_;
   base::RealClock clock_;
   health::ProbeRegistry probes_;
-  pool::PolicyRegistry policies_;
+  PolicyRegistry policies_;
   std::unique_ptr<health::HealthMonitor> monitor_;
 
   mutable std::mutex builder_mutex_;  // guards builder_
-  std::unique_ptr<pool::AnswerBuilder> builder_;
+  std::unique_ptr<AnswerBuilder> builder_;
   std::shared_ptr<PoolAnswerSink> sink_;
   mutable std::mutex apply_mutex_;  // one apply (start, reload, API write) at a time; guards the next two
-  std::vector<pool::PoolSpec> config_specs_;
-  std::vector<pool::PoolSpec> api_specs_;
+  std::vector<PoolSpec> config_specs_;
+  std::vector<PoolSpec> api_specs_;
   bool started_ = false;
   control::ControlServer::Handler override_route_;
   std::mutex override_mutex_;  // one override at a time, so its history entry names it alone
-  std::atomic<std::shared_ptr<const pool::PoolAnswers>> answers_;
+  std::atomic<std::shared_ptr<const PoolAnswers>> answers_;
   std::array<std::atomic<std::uint64_t>, 16> rcodes_{};
 };
 
 // Adds GET /status, GET /metrics and POST /pools/NAME/endpoints/ADDR/{drain,undrain,force-up}.
 void add_pool_routes(control::ControlServer& control, PoolService& service);
 
-}  // namespace cutover::server
+}  // namespace cutover::pool

@@ -7,14 +7,14 @@
 //   GET    /pools/ID/history[?after=N]
 //   POST   /pools/ID/undo               {"to": N, fence options}
 //   POST   /pools/ID/endpoints/ADDR/{drain,undrain,force-up}   {fence options}
-#include "writes/pool_api_routes.h"
+#include "pool/writes/pool_api_routes.h"
 
 #include <algorithm>
 
-#include "writes/api_routes.h"
-#include "writes/pool_requests.h"
+#include "store/api/api_routes.h"
+#include "pool/writes/pool_requests.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 namespace {
 
 using nlohmann::json;
@@ -29,7 +29,7 @@ bool valid_pool_id(const std::string& id) {
 std::optional<std::string> pool_from(const httplib::Request& request, httplib::Response& response) {
   std::string id = request.matches[1];
   if (!valid_pool_id(id)) {
-    reply_error(response, 400, "bad pool id '" + id + "': use letters, digits, '-' and '_' (at most 63)");
+    store::reply_error(response, 400, "bad pool id '" + id + "': use letters, digits, '-' and '_' (at most 63)");
     return std::nullopt;
   }
   return id;
@@ -41,13 +41,13 @@ control::ControlServer::Handler write_route(PoolWrites& writes, RequestParser pa
   return [&writes, parse](const httplib::Request& request, httplib::Response& response) {
     auto pool = pool_from(request, response);
     if (!pool) return;
-    auto body = body_from(request, response);
+    auto body = store::body_from(request, response);
     if (!body) return;
     auto write = parse(*pool, *body);
-    if (!write) return reply_error(response, 400, write.error().message);
+    if (!write) return store::reply_error(response, 400, write.error().message);
     write->who += "@" + request.remote_addr;
     auto result = writes.write(std::move(*write));
-    reply(response, pool_http_status(result), pool_result_json(*pool, result));
+    store::reply(response, pool_http_status(result), pool_result_json(*pool, result));
   };
 }
 
@@ -57,7 +57,7 @@ void get_pools(PoolWrites& writes, httplib::Response& response) {
     bool from_config = writes.is_config_pool(id);
     if (from_config || state.settings) pools.push_back(pool_view_json(id, state, from_config));
   }
-  reply(response, 200, json{{"pools", pools}});
+  store::reply(response, 200, json{{"pools", pools}});
 }
 
 void get_pool(PoolWrites& writes, const httplib::Request& request, httplib::Response& response) {
@@ -68,9 +68,9 @@ void get_pool(PoolWrites& writes, const httplib::Request& request, httplib::Resp
   bool from_config = writes.is_config_pool(*pool);
   if (it == states.end() || (!from_config && !it->second.settings)) {
     std::uint64_t version = it == states.end() ? 0 : it->second.version;
-    return reply(response, 404, json{{"error", "there is no pool " + *pool}, {"version", version}});
+    return store::reply(response, 404, json{{"error", "there is no pool " + *pool}, {"version", version}});
   }
-  reply(response, 200, pool_view_json(*pool, it->second, from_config));
+  store::reply(response, 200, pool_view_json(*pool, it->second, from_config));
 }
 
 void get_history(PoolWrites& writes, const httplib::Request& request, httplib::Response& response) {
@@ -79,30 +79,30 @@ void get_history(PoolWrites& writes, const httplib::Request& request, httplib::R
   std::uint64_t after = 0;
   if (request.has_param("after")) after = std::strtoull(request.get_param_value("after").c_str(), nullptr, 10);
   auto entries = writes.history(*pool, after);
-  if (!entries) return reply_error(response, 500, entries.error().message);
+  if (!entries) return store::reply_error(response, 500, entries.error().message);
   json list = json::array();
   for (const auto& entry : *entries) {
     list.push_back({{"version", entry.version}, {"plan_version", entry.plan_version}, {"at_ms", entry.at_ms},
                     {"who", entry.who}, {"what", entry.what}, {"state", json::parse(entry.state, nullptr, false)}});
   }
-  reply(response, 200, json{{"pool", *pool}, {"entries", list}});
+  store::reply(response, 200, json{{"pool", *pool}, {"entries", list}});
 }
 
 void post_undo(PoolWrites& writes, const httplib::Request& request, httplib::Response& response) {
   auto pool = pool_from(request, response);
   if (!pool) return;
-  auto body = body_from(request, response);
+  auto body = store::body_from(request, response);
   if (!body) return;
   auto undo = undo_pool_request(*pool, *body);
-  if (!undo) return reply_error(response, 400, undo.error().message);
+  if (!undo) return store::reply_error(response, 400, undo.error().message);
   undo->second.who += "@" + request.remote_addr;
   auto result = writes.undo(*pool, undo->first, std::move(undo->second));
-  reply(response, pool_http_status(result), pool_result_json(*pool, result));
+  store::reply(response, pool_http_status(result), pool_result_json(*pool, result));
 }
 
 }  // namespace
 
-void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes, server::PoolService& service) {
+void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes, PoolService& service) {
   http.get(R"(/pools)", [&writes](const auto&, auto& response) { get_pools(writes, response); });
   http.get(R"(/pools/([^/]+))", [&writes](const auto& rq, auto& rs) { get_pool(writes, rq, rs); });
   http.put(R"(/pools/([^/]+))", write_route(writes, put_pool_request));
@@ -113,14 +113,14 @@ void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes, serve
   service.set_override_route([&writes](const httplib::Request& request, httplib::Response& response) {
     auto pool = pool_from(request, response);
     if (!pool) return;
-    auto body = body_from(request, response);
+    auto body = store::body_from(request, response);
     if (!body) return;
     auto write = override_request(*pool, request.matches[2], request.matches[3], *body);
-    if (!write) return reply_error(response, 400, write.error().message);
+    if (!write) return store::reply_error(response, 400, write.error().message);
     write->who += "@" + request.remote_addr;
     auto result = writes.write(std::move(*write));
-    reply(response, pool_http_status(result), pool_result_json(*pool, result));
+    store::reply(response, pool_http_status(result), pool_result_json(*pool, result));
   });
 }
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

@@ -4,13 +4,13 @@
 #pragma once
 
 #include "control/control_server.h"
-#include "server/pool_service.h"
-#include "writes/pool_writes.h"
+#include "pool/service/pool_service.h"
+#include "pool/writes/pool_writes.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 
 // Adds the routes to `http` and takes over the override route of `service`; call before
 // the control server starts. `writes` must outlive `http`'s serving.
-void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes, server::PoolService& service);
+void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes, PoolService& service);
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

@@ -1,5 +1,5 @@
 // Materialize mode: pool answer snapshots -> one journaled write per changed pool.
-#include "writes/pool_materializer.h"
+#include "pool/writes/pool_materializer.h"
 
 #include <algorithm>
 
@@ -7,13 +7,13 @@
 
 #include "pool/pool_detection.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 namespace {
 
 // A journal that failed (disk full, I/O error) is tried again this often.
 constexpr std::chrono::seconds kRetryAfterIoError{1};
 
-store::Edit rrset_edit(const pool::MaterializedRecords& records, dns::RRType type, std::vector<dns::Rdata> rdatas) {
+store::Edit rrset_edit(const MaterializedRecords& records, dns::RRType type, std::vector<dns::Rdata> rdatas) {
   store::Edit edit;
   edit.owner = records.owner;
   edit.type = type;
@@ -30,15 +30,15 @@ store::Edit rrset_edit(const pool::MaterializedRecords& records, dns::RRType typ
 // Until every endpoint has a verdict the answer rests on `unknown` (counted as up). A
 // checker that never reports must not keep the name unwritten forever: after the slowest
 // possible first verdict (D_max) plus one interval of start spread, write what is known.
-std::chrono::milliseconds first_verdict_wait(const pool::PoolSpec& spec) {
+std::chrono::milliseconds first_verdict_wait(const PoolSpec& spec) {
   std::chrono::milliseconds interval{0};
   for (const auto& endpoint : spec.endpoints) interval = std::max(interval, endpoint.check.interval);
-  return pool::detection_window(spec).d_max + interval;
+  return detection_window(spec).d_max + interval;
 }
 
 }  // namespace
 
-std::vector<store::Edit> materialize_edits(const pool::MaterializedRecords& records) {
+std::vector<store::Edit> materialize_edits(const MaterializedRecords& records) {
   std::vector<dns::Rdata> marker;
   if (records.marker) marker.push_back(*records.marker);
   return {rrset_edit(records, dns::RRType::A, records.a), rrset_edit(records, dns::RRType::AAAA, records.aaaa),
@@ -50,11 +50,11 @@ PoolMaterializer::PoolMaterializer(store::Store& store, const base::Clock& clock
 
 PoolMaterializer::~PoolMaterializer() { stop(); }
 
-void PoolMaterializer::configure(const std::vector<pool::PoolSpec>& specs) {
+void PoolMaterializer::configure(const std::vector<PoolSpec>& specs) {
   std::lock_guard lock(pools_mutex_);
   std::map<std::string, PoolState> next;
   for (const auto& spec : specs) {
-    if (spec.serve != pool::ServeMode::kMaterialize) continue;
+    if (spec.serve != ServeMode::kMaterialize) continue;
     PoolState state;
     state.first_write_deadline = clock_.now() + first_verdict_wait(spec);
     auto previous = pools_.find(spec.name);
@@ -67,7 +67,7 @@ void PoolMaterializer::configure(const std::vector<pool::PoolSpec>& specs) {
   pools_ = std::move(next);
 }
 
-void PoolMaterializer::submit(std::shared_ptr<const pool::PoolAnswers> answers) {
+void PoolMaterializer::submit(std::shared_ptr<const PoolAnswers> answers) {
   std::lock_guard lock(mutex_);
   latest_ = std::move(answers);
   ++submitted_;
@@ -121,7 +121,7 @@ void PoolMaterializer::run() {
     }
     if (stopping_) break;
     // Only the newest snapshot is written: it already contains every earlier change.
-    std::shared_ptr<const pool::PoolAnswers> answers = latest_;
+    std::shared_ptr<const PoolAnswers> answers = latest_;
     std::uint64_t ticket = submitted_;
     taken_ = ticket;
     lock.unlock();
@@ -150,7 +150,7 @@ std::optional<PoolMaterializer::Cause> PoolMaterializer::take_cause(const std::s
   return cause;
 }
 
-PoolMaterializer::Pass PoolMaterializer::write_changes(const pool::PoolAnswers& answers, std::uint64_t ticket) {
+PoolMaterializer::Pass PoolMaterializer::write_changes(const PoolAnswers& answers, std::uint64_t ticket) {
   Pass pass;
   auto wake = [&pass](base::SteadyTime at) {
     if (!pass.wake_at || at < *pass.wake_at) pass.wake_at = at;
@@ -166,7 +166,7 @@ PoolMaterializer::Pass PoolMaterializer::write_changes(const pool::PoolAnswers& 
       wake(state.first_write_deadline);
       continue;
     }
-    pool::MaterializedRecords records = pool::materialized_records(answer);
+    MaterializedRecords records = materialized_records(answer);
     if (state.written && state.written->same_records(records)) {
       if (cause) logger_.info("pool.override_unchanged", {{"pool", answer.pool}, {"override", cause->what}});
       continue;
@@ -202,4 +202,4 @@ PoolMaterializer::Pass PoolMaterializer::write_changes(const pool::PoolAnswers& 
   return pass;
 }
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

@@ -19,23 +19,23 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "pool/materialized.h"
-#include "server/pool_service.h"
+#include "pool/service/pool_service.h"
 #include "store/store.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 
 // The edits that make the zone hold exactly `records` at the pool's name: each of A, AAAA
 // and the TXT marker is replaced, or deleted when there is none.
-std::vector<store::Edit> materialize_edits(const pool::MaterializedRecords& records);
+std::vector<store::Edit> materialize_edits(const MaterializedRecords& records);
 
-class PoolMaterializer : public server::PoolAnswerSink {
+class PoolMaterializer : public PoolAnswerSink {
  public:
   // `store`, `clock` and `logger` must outlive the materializer. Nothing runs before start().
   PoolMaterializer(store::Store& store, const base::Clock& clock, base::Logger& logger);
   ~PoolMaterializer() override;
 
-  void configure(const std::vector<pool::PoolSpec>& specs) override;
-  void submit(std::shared_ptr<const pool::PoolAnswers> answers) override;
+  void configure(const std::vector<PoolSpec>& specs) override;
+  void submit(std::shared_ptr<const PoolAnswers> answers) override;
   void annotate(const std::string& pool, const std::string& who, const std::string& cause) override;
   bool flush(std::chrono::milliseconds timeout) override;
   void clear_annotation(const std::string& pool) override;
@@ -52,13 +52,13 @@ class PoolMaterializer : public server::PoolAnswerSink {
     std::vector<store::WriteResult> writes;
     std::optional<base::SteadyTime> wake_at;
   };
-  Pass write_changes(const pool::PoolAnswers& answers, std::uint64_t ticket);
+  Pass write_changes(const PoolAnswers& answers, std::uint64_t ticket);
 
  private:
   struct PoolState {
     std::uint32_t ttl = 0;
     base::SteadyTime first_write_deadline;  // write even if some endpoint is still unknown
-    std::optional<pool::MaterializedRecords> written;
+    std::optional<MaterializedRecords> written;
   };
   struct Cause {
     std::string who;
@@ -79,7 +79,7 @@ class PoolMaterializer : public server::PoolAnswerSink {
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;
-  std::shared_ptr<const pool::PoolAnswers> latest_;
+  std::shared_ptr<const PoolAnswers> latest_;
   std::uint64_t submitted_ = 0;  // tickets of snapshots submitted...
   std::uint64_t taken_ = 0;      // ...taken by the thread...
   std::uint64_t done_ = 0;       // ...and written
@@ -89,4 +89,4 @@ class PoolMaterializer : public server::PoolAnswerSink {
   std::thread thread_;
 };
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

@@ -1,7 +1,7 @@
 // Materialize mode through the real write path (journal in a temp dir, fake clock): which
 // edits a pool answer becomes, one write per answer change and none when it is unchanged,
 // the first-verdict wait, the nodata marker past the floor, and who appears in history.
-#include "writes/pool_materializer.h"
+#include "pool/writes/pool_materializer.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include "pool/answer_builder.h"
 #include "zone/loader.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 namespace {
 
 constexpr const char* kZoneText = R"(
@@ -24,12 +24,12 @@ constexpr const char* kBackup = "198.51.100.30";
 
 dns::Name name(const char* text) { return *dns::Name::from_text(text); }
 
-pool::PoolSpec web_pool(pool::AllDownPolicy policy) {
-  pool::PoolSpec spec;
+pool::PoolSpec web_pool(AllDownPolicy policy) {
+  PoolSpec spec;
   spec.name = "web";
   spec.owner = name("web.example.test.");
   spec.ttl = 20;
-  spec.serve = pool::ServeMode::kMaterialize;
+  spec.serve = ServeMode::kMaterialize;
   spec.when_all_down = policy;
   spec.check.interval = std::chrono::seconds(1);
   spec.check.timeout = std::chrono::milliseconds(300);
@@ -50,24 +50,24 @@ class PoolMaterializerTest : public ::testing::Test {
     auto loaded = zone::load_zone_text(name("example.test."), kZoneText, "test");
     ASSERT_TRUE(loaded.zone);
     ASSERT_TRUE(store_->load({store::ZoneSource{loaded.zone, {}, ""}}));
-    pool::register_builtin_policies(policies_);
+    register_builtin_policies(policies_);
   }
 
-  void use(const pool::PoolSpec& spec) {
+  void use(const PoolSpec& spec) {
     spec_ = spec;
     materializer_ = std::make_unique<PoolMaterializer>(*store_, clock_, logger_);
     materializer_->configure({spec_});
   }
 
   // The pool's answers for endpoint states (primary, backup); nullopt: no verdict yet.
-  std::shared_ptr<const pool::PoolAnswers> answers(std::optional<bool> primary, std::optional<bool> backup) {
+  std::shared_ptr<const PoolAnswers> answers(std::optional<bool> primary, std::optional<bool> backup) {
     health::HealthSnapshot snapshot;
     for (const auto& [address, up] : {std::pair{kPrimary, primary}, std::pair{kBackup, backup}}) {
       auto state = !up ? health::HealthState::kUnknown : *up ? health::HealthState::kUp : health::HealthState::kDown;
       snapshot.endpoints.push_back({"web", address, state, up.value_or(true), {}});
     }
-    pool::AnswerBuilder builder(policies_, {spec_});
-    std::vector<pool::AllDownEvent> events;
+    AnswerBuilder builder(policies_, {spec_});
+    std::vector<AllDownEvent> events;
     return builder.build(snapshot, events);
   }
 
@@ -97,14 +97,14 @@ class PoolMaterializerTest : public ::testing::Test {
   base::FakeClock clock_;
   std::unique_ptr<store::Store> store_;
   std::shared_ptr<const auth::ZoneSet> published_;
-  pool::PolicyRegistry policies_;
-  pool::PoolSpec spec_;
+  PolicyRegistry policies_;
+  PoolSpec spec_;
   std::unique_ptr<PoolMaterializer> materializer_;
   std::uint64_t ticket_ = 0;
 };
 
 TEST(MaterializeEdits, ReplaceWhatIsAnsweredAndDeleteTheRest) {
-  pool::MaterializedRecords records;
+  MaterializedRecords records;
   records.owner = name("web.example.test.");
   records.ttl = 20;
   records.a = {{192, 0, 2, 30}};
@@ -121,7 +121,7 @@ TEST(MaterializeEdits, ReplaceWhatIsAnsweredAndDeleteTheRest) {
 }
 
 TEST_F(PoolMaterializerTest, OneJournaledWritePerAnswerChangeAndNoneWhenUnchanged) {
-  use(web_pool(pool::AllDownPolicy::kFailOpen));
+  use(web_pool(AllDownPolicy::kFailOpen));
   auto first = pass(true, true);
   ASSERT_EQ(first.writes.size(), 1u);
   EXPECT_EQ(first.writes[0].status, store::WriteStatus::kApplied) << first.writes[0].message;
@@ -144,7 +144,7 @@ TEST_F(PoolMaterializerTest, OneJournaledWritePerAnswerChangeAndNoneWhenUnchange
 }
 
 TEST_F(PoolMaterializerTest, FailOpenIsWrittenWithoutTouchingTheFloor) {
-  use(web_pool(pool::AllDownPolicy::kFailOpen));
+  use(web_pool(AllDownPolicy::kFailOpen));
   ASSERT_EQ(pass(true, true).writes.size(), 1u);
   auto all_down = pass(false, false);
   ASSERT_EQ(all_down.writes.size(), 1u);
@@ -153,7 +153,7 @@ TEST_F(PoolMaterializerTest, FailOpenIsWrittenWithoutTouchingTheFloor) {
 }
 
 TEST_F(PoolMaterializerTest, NoDataEmptiesTheNamePastTheFloorAndKeepsItExisting) {
-  use(web_pool(pool::AllDownPolicy::kNoData));
+  use(web_pool(AllDownPolicy::kNoData));
   ASSERT_EQ(pass(true, true).writes.size(), 1u);
   auto all_down = pass(false, false);
   ASSERT_EQ(all_down.writes.size(), 1u);
@@ -167,7 +167,7 @@ TEST_F(PoolMaterializerTest, NoDataEmptiesTheNamePastTheFloorAndKeepsItExisting)
 }
 
 TEST_F(PoolMaterializerTest, WaitsForEveryVerdictUntilTheFirstVerdictDeadline) {
-  use(web_pool(pool::AllDownPolicy::kFailOpen));
+  use(web_pool(AllDownPolicy::kFailOpen));
   auto waiting = pass(true, std::nullopt);
   EXPECT_TRUE(waiting.writes.empty());
   ASSERT_TRUE(waiting.wake_at.has_value());
@@ -181,7 +181,7 @@ TEST_F(PoolMaterializerTest, WaitsForEveryVerdictUntilTheFirstVerdictDeadline) {
 }
 
 TEST_F(PoolMaterializerTest, AnOverrideIsJournaledUnderTheOperatorsName) {
-  use(web_pool(pool::AllDownPolicy::kFailOpen));
+  use(web_pool(AllDownPolicy::kFailOpen));
   ASSERT_EQ(pass(true, true).writes.size(), 1u);
   materializer_->annotate("web", "api@127.0.0.1", "drain 192.0.2.30");
   ASSERT_EQ(pass(false, true).writes.size(), 1u);
@@ -198,9 +198,9 @@ TEST_F(PoolMaterializerTest, AnOverrideIsJournaledUnderTheOperatorsName) {
 }
 
 TEST_F(PoolMaterializerTest, ARestartWithTheSameAnswerChangesNothing) {
-  use(web_pool(pool::AllDownPolicy::kFailOpen));
+  use(web_pool(AllDownPolicy::kFailOpen));
   ASSERT_EQ(pass(true, true).writes.size(), 1u);
-  use(web_pool(pool::AllDownPolicy::kFailOpen));  // a new materializer knows nothing written
+  use(web_pool(AllDownPolicy::kFailOpen));  // a new materializer knows nothing written
   auto again = pass(true, true);
   ASSERT_EQ(again.writes.size(), 1u);
   EXPECT_EQ(again.writes[0].status, store::WriteStatus::kNoChange);
@@ -209,4 +209,4 @@ TEST_F(PoolMaterializerTest, ARestartWithTheSameAnswerChangesNothing) {
 }
 
 }  // namespace
-}  // namespace cutover::writes
+}  // namespace cutover::pool

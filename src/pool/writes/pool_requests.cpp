@@ -1,15 +1,15 @@
 // Pool API bodies: allowed fields, fence options (shared with the records API), the
 // change each request makes to a pool's state, and the reply forms.
-#include "writes/pool_requests.h"
+#include "pool/writes/pool_requests.h"
 
 #include <algorithm>
 #include <initializer_list>
 
 #include <fmt/format.h>
 
-#include "writes/record_json.h"
+#include "store/api/record_json.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 namespace {
 
 using base::ErrorCode;
@@ -35,7 +35,7 @@ base::Result<PoolWriteRequest> fenced(const std::string& pool, const json& body,
   }
   store::WriteRequest fence;
   fence.who = "api";
-  if (auto read = fence_from_json(body, fence); !read) return read.error();
+  if (auto read = store::fence_from_json(body, fence); !read) return read.error();
   PoolWriteRequest request;
   request.pool = pool;
   request.expected_version = fence.expected_version;
@@ -51,7 +51,7 @@ base::Error no_api_pool(const std::string& pool) {
   return make_error(ErrorCode::kNotFound, fmt::format("there is no pool {} made through the API", pool));
 }
 
-json preview_json(const server::PoolPreview& preview) {
+json preview_json(const PoolPreview& preview) {
   if (!preview.owner) return nullptr;
   return {{"name", preview.owner->to_text()}, {"A", preview.a}, {"AAAA", preview.aaaa}};
 }
@@ -150,7 +150,7 @@ json pool_result_json(const std::string& pool, const PoolWriteResult& result) {
 
 int pool_http_status(const PoolWriteResult& result) {
   if (result.bad_input) return 400;
-  return http_status(result.status);
+  return store::http_status(result.status);
 }
 
 json pool_view_json(const std::string& pool, const PoolState& state, bool from_config) {
@@ -162,4 +162,4 @@ json pool_view_json(const std::string& pool, const PoolState& state, bool from_c
   return out;
 }
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

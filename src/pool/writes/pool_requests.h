@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.h"
-#include "writes/pool_writes.h"
+#include "pool/writes/pool_writes.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 
 // PUT /pools/ID: {"pool": {settings, as under pools.ID in a config file}, fence options}.
 base::Result<PoolWriteRequest> put_pool_request(const std::string& pool, const nlohmann::json& body);
@@ -32,4 +32,4 @@ int pool_http_status(const PoolWriteResult& result);
 // GET /pools/ID: the pool's source (config or api), versions, settings and overrides.
 nlohmann::json pool_view_json(const std::string& pool, const PoolState& state, bool from_config);
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

@@ -1,7 +1,7 @@
 // JSON form of a pool's journaled state.
-#include "writes/pool_state.h"
+#include "pool/writes/pool_state.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 
 using base::ErrorCode;
 using base::make_error;
@@ -34,4 +34,4 @@ base::Result<health::Override> override_from_text(const std::string& text) {
   return make_error(ErrorCode::kInvalidArgument, "unknown override '" + text + "' (expected drain, undrain or force-up)");
 }
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

@@ -13,7 +13,7 @@
 #include "base/result.h"
 #include "health/state_machine.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 
 struct PoolState {
   std::uint64_t version = 0;       // 0: never written
@@ -34,4 +34,4 @@ base::Result<PoolState> pool_state_from_json(const nlohmann::json& json);
 // "drain", "force-up", "none"/"undrain" (kNone).
 base::Result<health::Override> override_from_text(const std::string& text);
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

@@ -1,5 +1,5 @@
 // The pool write path: fence, target, floor, journal, apply; replay at start; undo.
-#include "writes/pool_writes.h"
+#include "pool/writes/pool_writes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "config/pool_config.h"
+#include "pool/config/pool_config.h"
 #include "store/fence.h"
-#include "writes/record_json.h"
+#include "store/api/record_json.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 namespace {
 
 using store::WriteStatus;
@@ -37,8 +37,8 @@ std::int64_t now_ms() {
       .count();
 }
 
-bool all_drained(const pool::PoolSpec& spec, const PoolState& state) {
-  return std::all_of(spec.endpoints.begin(), spec.endpoints.end(), [&](const pool::EndpointSpec& endpoint) {
+bool all_drained(const PoolSpec& spec, const PoolState& state) {
+  return std::all_of(spec.endpoints.begin(), spec.endpoints.end(), [&](const EndpointSpec& endpoint) {
     auto it = state.overrides.find(endpoint.address);
     return it != state.overrides.end() && it->second == health::Override::kDrain;
   });
@@ -46,15 +46,15 @@ bool all_drained(const pool::PoolSpec& spec, const PoolState& state) {
 
 }  // namespace
 
-PoolWrites::PoolWrites(server::PoolRuntime& pools, const config::Config& config, base::Logger& logger)
+PoolWrites::PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger)
     : pools_(pools), logger_(logger), config_(config) {
-  auto journal = store::PoolJournal::open(config.writes.journal);
+  auto journal = PoolJournal::open(config.writes.journal);
   if (!journal) throw config::ConfigError("writes.journal: " + journal.error().message);
   journal_ = std::move(*journal);
   auto loaded = journal_->load();
   if (!loaded) throw config::ConfigError("writes.journal: " + loaded.error().message);
   if (loaded->dropped_torn_tail) logger_.warn("pool_journal.torn_tail_dropped", {{"journal", config.writes.journal}});
-  std::vector<pool::PoolSpec> specs;
+  std::vector<PoolSpec> specs;
   for (const auto& entry : loaded->latest) {
     auto json = nlohmann::json::parse(entry.state, nullptr, false);
     auto state = pool_state_from_json(json);
@@ -97,20 +97,20 @@ base::Status PoolWrites::reload(const config::Config& next) {
   return {};
 }
 
-base::Result<pool::PoolSpec> PoolWrites::read_settings(const std::string& pool, const nlohmann::json& settings) const {
-  pool::PoolSpec spec;
+base::Result<PoolSpec> PoolWrites::read_settings(const std::string& pool, const nlohmann::json& settings) const {
+  PoolSpec spec;
   try {
-    spec = config::read_pool(pool, settings.dump(), "body", config_);
+    spec = read_pool(pool, settings.dump(), "body", config_);
   } catch (const config::ConfigError& e) {
     return base::make_error(base::ErrorCode::kInvalidArgument, e.what());
   }
-  if (auto refusal = config::api_refusal(spec, "body")) return base::make_error(base::ErrorCode::kInvalidArgument, *refusal);
+  if (auto refusal = api_refusal(spec, "body")) return base::make_error(base::ErrorCode::kInvalidArgument, *refusal);
   return spec;
 }
 
-base::Result<std::vector<pool::PoolSpec>> PoolWrites::api_specs_with(const std::string& pool,
+base::Result<std::vector<PoolSpec>> PoolWrites::api_specs_with(const std::string& pool,
                                                                      const std::optional<nlohmann::json>& settings) const {
-  std::vector<pool::PoolSpec> specs;
+  std::vector<PoolSpec> specs;
   for (const auto& [id, spec] : api_specs_) {
     if (id != pool) specs.push_back(spec);
   }
@@ -124,7 +124,7 @@ base::Result<std::vector<pool::PoolSpec>> PoolWrites::api_specs_with(const std::
 
 std::optional<std::string> PoolWrites::floor_problem(const std::string& pool, const PoolState& before,
                                                      const PoolState& after,
-                                                     const std::optional<pool::PoolSpec>& spec_after) const {
+                                                     const std::optional<PoolSpec>& spec_after) const {
   if (before.settings && !after.settings) {
     return fmt::format("pool {} would be deleted and its name {} would answer no address (allow_empty to delete it)",
                        pool, api_specs_.at(pool).owner.to_text());
@@ -158,7 +158,7 @@ PoolWriteResult PoolWrites::write(PoolWriteRequest request) {
   if (config_pool && target->settings) return refused(WriteStatus::kConflict, read_only, current);
   auto specs = api_specs_with(pool, target->settings);
   if (!specs) return bad_input(specs.error().message, current);
-  std::optional<pool::PoolSpec> spec_after = config_pool ? pools_.find_pool(pool) : std::nullopt;
+  std::optional<PoolSpec> spec_after = config_pool ? pools_.find_pool(pool) : std::nullopt;
   if (target->settings) spec_after = specs->back();
   // Overrides belong to endpoints: those of endpoints the write removes go with them.
   for (auto it = target->overrides.begin(); it != target->overrides.end();) {
@@ -196,7 +196,7 @@ PoolWriteResult PoolWrites::write(PoolWriteRequest request) {
     result.answer_after = pools_.preview(pool, *specs, target->overrides);
     return result;
   }
-  store::PoolEntry entry;
+  PoolEntry entry;
   entry.pool = pool;
   entry.version = current.version + 1;
   entry.plan_version = request.plan_version.value_or(current.plan_version);
@@ -273,12 +273,12 @@ PoolWriteResult PoolWrites::undo(const std::string& pool, std::uint64_t to_versi
 std::map<std::string, PoolState> PoolWrites::states() const {
   std::lock_guard lock(mutex_);
   auto states = states_;
-  for (const auto& spec : config_.pools) states.try_emplace(spec.name);
+  for (const auto& spec : config_pools(config_)) states.try_emplace(spec.name);
   return states;
 }
 
-base::Result<std::vector<store::PoolEntry>> PoolWrites::history(const std::string& pool, std::uint64_t after) {
+base::Result<std::vector<PoolEntry>> PoolWrites::history(const std::string& pool, std::uint64_t after) {
   return journal_->history(pool, after);
 }
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

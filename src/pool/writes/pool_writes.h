@@ -19,12 +19,12 @@
 
 #include "base/log.h"
 #include "config/config.h"
-#include "server/pool_service.h"
-#include "store/pool_journal.h"
+#include "pool/service/pool_service.h"
+#include "pool/journal/pool_journal.h"
 #include "store/write_result.h"
-#include "writes/pool_state.h"
+#include "pool/writes/pool_state.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 
 struct PoolWriteRequest {
   std::string pool;
@@ -47,8 +47,8 @@ struct PoolWriteResult {
   std::uint64_t plan_version = 0;
   PoolState before;
   PoolState after;
-  server::PoolPreview answer_before;  // what the pool answers (answered) before the write
-  server::PoolPreview answer_after;   // ...and after it (a dry run: would answer)
+  PoolPreview answer_before;  // what the pool answers (answered) before the write
+  PoolPreview answer_after;   // ...and after it (a dry run: would answer)
 };
 
 class PoolWrites : public server::Service {
@@ -56,7 +56,7 @@ class PoolWrites : public server::Service {
   // Opens the pool journal in `config.writes.journal` and hands the API pools it holds to
   // `pools` (call before pools.start()). Throws config::ConfigError when the journal is
   // damaged or a journaled pool no longer reads. `pools` and `logger` must outlive this.
-  PoolWrites(server::PoolRuntime& pools, const config::Config& config, base::Logger& logger);
+  PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger);
 
   std::string name() const override { return "pool-writes"; }
   base::Status start() override;
@@ -71,25 +71,25 @@ class PoolWrites : public server::Service {
   // Every pool the API knows (config pools and pools with a journaled state), by id.
   std::map<std::string, PoolState> states() const;
   bool is_config_pool(const std::string& pool) const { return pools_.is_config_pool(pool); }
-  base::Result<std::vector<store::PoolEntry>> history(const std::string& pool, std::uint64_t after);
+  base::Result<std::vector<PoolEntry>> history(const std::string& pool, std::uint64_t after);
   // Reads API pool settings; errors name the field (400).
-  base::Result<pool::PoolSpec> read_settings(const std::string& pool, const nlohmann::json& settings) const;
+  base::Result<PoolSpec> read_settings(const std::string& pool, const nlohmann::json& settings) const;
 
  private:
   // The API pools with `pool` set to `settings` (removed when null).
-  base::Result<std::vector<pool::PoolSpec>> api_specs_with(const std::string& pool,
+  base::Result<std::vector<PoolSpec>> api_specs_with(const std::string& pool,
                                                            const std::optional<nlohmann::json>& settings) const;
   std::optional<std::string> floor_problem(const std::string& pool, const PoolState& before, const PoolState& after,
-                                           const std::optional<pool::PoolSpec>& spec_after) const;
+                                           const std::optional<PoolSpec>& spec_after) const;
   void apply_overrides(const std::string& pool, const PoolState& before, const PoolState& after, const std::string& who);
 
-  server::PoolRuntime& pools_;
+  PoolRuntime& pools_;
   base::Logger& logger_;
-  std::unique_ptr<store::PoolJournal> journal_;
+  std::unique_ptr<PoolJournal> journal_;
   mutable std::mutex mutex_;  // serialises writes; guards the members below
   config::Config config_;     // zones and journal the settings are checked against
   std::map<std::string, PoolState> states_;
-  std::map<std::string, pool::PoolSpec> api_specs_;  // the parsed settings of API pools
+  std::map<std::string, PoolSpec> api_specs_;  // the parsed settings of API pools
 };
 
-}  // namespace cutover::writes
+}  // namespace cutover::pool

@@ -1,7 +1,7 @@
 // PoolWrites against a fake pool runtime and a real SQLite journal: request bodies (bad
 // input names the field), the fence, the floor, config pools read-only, dry run, replay
 // after a restart, undo, and the pool journal's torn-tail handling.
-#include "writes/pool_writes.h"
+#include "pool/writes/pool_writes.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -10,26 +10,26 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "writes/pool_requests.h"
+#include "pool/writes/pool_requests.h"
 
-namespace cutover::writes {
+namespace cutover::pool {
 namespace {
 
 using nlohmann::json;
 using store::WriteStatus;
 
-class FakeRuntime : public server::PoolRuntime {
+class FakeRuntime : public PoolRuntime {
  public:
-  base::Status set_api_pools(std::vector<pool::PoolSpec> specs) override {
+  base::Status set_api_pools(std::vector<PoolSpec> specs) override {
     api = std::move(specs);
     ++applied;
     return {};
   }
-  base::Status check_api_pools(const std::vector<pool::PoolSpec>&) const override { return {}; }
+  base::Status check_api_pools(const std::vector<PoolSpec>&) const override { return {}; }
   bool is_config_pool(const std::string& pool) const override { return pool == "static"; }
-  std::optional<pool::PoolSpec> find_pool(const std::string& pool) const override {
+  std::optional<PoolSpec> find_pool(const std::string& pool) const override {
     if (pool == "static") {
-      pool::PoolSpec spec;
+      PoolSpec spec;
       spec.name = "static";
       spec.endpoints.resize(1);
       spec.endpoints[0].address = "192.0.2.9";
@@ -40,18 +40,18 @@ class FakeRuntime : public server::PoolRuntime {
     }
     return std::nullopt;
   }
-  server::PoolPreview preview(const std::string&, const std::vector<pool::PoolSpec>&,
+  PoolPreview preview(const std::string&, const std::vector<PoolSpec>&,
                               const std::map<std::string, health::Override>&) const override {
     return {};
   }
-  server::PoolPreview current_answer(const std::string&) const override { return {}; }
+  PoolPreview current_answer(const std::string&) const override { return {}; }
   base::Status set_override(const std::string& pool, const std::string& address, health::Override value,
                             const std::string&) override {
     overrides.push_back(pool + " " + address + " " + health::override_to_text(value));
     return {};
   }
 
-  std::vector<pool::PoolSpec> api;
+  std::vector<PoolSpec> api;
   int applied = 0;
   std::vector<std::string> overrides;
 };
@@ -208,7 +208,7 @@ TEST_F(PoolWritesTest, DryRunAppliesAndJournalsNothing) {
   EXPECT_EQ(dry.status, WriteStatus::kDryRun);
   EXPECT_EQ((*dry.after.settings)["ttl"], 30);
   EXPECT_EQ(dry.version, 1u);
-  EXPECT_EQ(runtime_.api[0].ttl, pool::kDefaultPoolTtl);
+  EXPECT_EQ(runtime_.api[0].ttl, kDefaultPoolTtl);
   EXPECT_EQ(writes_->history("web", 0)->size(), 1u);
 }
 
@@ -222,7 +222,7 @@ TEST_F(PoolWritesTest, UndoReturnsSettingsAndOverridesAsANewVersion) {
   ASSERT_EQ(undone.status, WriteStatus::kApplied) << undone.message;
   EXPECT_EQ(undone.version, 4u);
   EXPECT_TRUE(undone.after.overrides.empty());
-  EXPECT_EQ(runtime_.api[0].ttl, pool::kDefaultPoolTtl);
+  EXPECT_EQ(runtime_.api[0].ttl, kDefaultPoolTtl);
   EXPECT_EQ(runtime_.overrides.back(), "web 192.0.2.2 none");
   EXPECT_EQ(writes_->history("web", 0)->back().what, "undo to version 1");
   EXPECT_EQ(writes_->undo("web", 9, undo_pool_request("web", {{"to", 9u}})->second).status, WriteStatus::kNotFound);
@@ -250,4 +250,4 @@ TEST_F(PoolWritesTest, DamagedLastEntryIsDroppedAndEarlierOneFailsTheStart) {
 }
 
 }  // namespace
-}  // namespace cutover::writes
+}  // namespace cutover::pool

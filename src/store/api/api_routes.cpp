@@ -5,13 +5,13 @@
 //   GET  /zones/ZONE/history[?after=N]
 //   POST /zones/ZONE/undo              {"to":N, fence options}
 //   POST /zones/ZONE/compact
-#include "writes/api_routes.h"
+#include "store/api/api_routes.h"
 
 #include <nlohmann/json.hpp>
 
-#include "writes/record_json.h"
+#include "store/api/record_json.h"
 
-namespace cutover::writes {
+namespace cutover::store {
 
 using nlohmann::json;
 
@@ -171,4 +171,4 @@ void add_api_routes(control::ControlServer& http, store::Store& store, Secondary
   http.post(R"(/zones/([^/]+)/compact)", unless_secondary(secondary_keys, store, post_compact));
 }
 
-}  // namespace cutover::writes
+}  // namespace cutover::store

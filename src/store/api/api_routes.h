@@ -12,7 +12,7 @@
 #include "control/control_server.h"
 #include "store/store.h"
 
-namespace cutover::writes {
+namespace cutover::store {
 
 // Zones whose content comes from a primary (store::zone_key of each): the API reads them
 // but refuses writes, undo and compaction, which the next transfer would undo or contradict.
@@ -27,4 +27,4 @@ void reply(httplib::Response& response, int status, const nlohmann::json& body);
 void reply_error(httplib::Response& response, int status, const std::string& message);
 std::optional<nlohmann::json> body_from(const httplib::Request& request, httplib::Response& response);
 
-}  // namespace cutover::writes
+}  // namespace cutover::store

@@ -1,9 +1,9 @@
 // JSON conversions for the write API.
-#include "writes/record_json.h"
+#include "store/api/record_json.h"
 
 #include <fmt/format.h>
 
-namespace cutover::writes {
+namespace cutover::store {
 
 using base::ErrorCode;
 using base::make_error;
@@ -195,4 +195,4 @@ int http_status(store::WriteStatus status) {
   return 500;
 }
 
-}  // namespace cutover::writes
+}  // namespace cutover::store

@@ -12,7 +12,7 @@
 #include "store/journal.h"
 #include "store/write_result.h"
 
-namespace cutover::writes {
+namespace cutover::store {
 
 nlohmann::json record_json(const dns::ResourceRecord& record);
 std::string record_text(const dns::ResourceRecord& record);
@@ -29,4 +29,4 @@ nlohmann::json entry_json(const store::JournalEntry& entry);
 // The HTTP status for a write outcome (200, 404, 409, 412, 422, 500).
 int http_status(store::WriteStatus status);
 
-}  // namespace cutover::writes
+}  // namespace cutover::store

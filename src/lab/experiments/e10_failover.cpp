@@ -18,6 +18,7 @@
 #include "lab/failover/failover_lab.h"
 #include "lab/failover/observed_terms.h"
 #include "lab/probe.h"
+#include "lab/report/results_file.h"
 
 namespace cutover::lab {
 namespace {
@@ -109,6 +110,43 @@ void run_failover(std::uint32_t ttl, CaseContext& context, CaseResult& result) {
   if (auto cache_term = derive_cache_term(measured)) details["cache_term"] = *cache_term;
 }
 
+
+using Json = nlohmann::json;
+
+// The Details cell: D against the formula's range, K, and what the last fetch predicts.
+std::string e10_details(const CaseResult& result, const std::string& common) {
+  const Json& details = result.details;
+  if (!details.contains("detection")) return common;
+  const Json& range = details["detection_range"];
+  return fmt::format("D {:.3f} s (formula {:g}–{:g}), K {} (TTL {}), last fetch + TTL predicts {:.3f}",
+                     details["detection"].get<double>(), range[0].get<double>(), range[1].get<double>(),
+                     details.contains("cache_term") ? fmt::format("{:.3f} s", details["cache_term"].get<double>())
+                                                    : std::string("not seen"),
+                     details.value("answer_ttl", 0), details.value("schedule_prediction", 0.0));
+}
+
+// E10: detection D (cutover's own answer changed) and the resolver term K stacked per case.
+std::string e10_bars(const RunResults& results) {
+  std::string bars;
+  int row = 0;
+  for (const auto& result : results.cases) {
+    if (result.experiment != "E10" || !result.measured || !result.details.contains("detection")) continue;
+    double detection = result.details["detection"].get<double>();
+    double cache = *result.measured - detection;
+    int y = 10 + row++ * 22;
+    bars += fmt::format("<text x=\"0\" y=\"{}\">{} {}</text><rect x=\"220\" y=\"{}\" width=\"{:.1f}\" height=\"14\" "
+                        "fill=\"#d62728\"/><rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"14\" fill=\"#1f77b4\"/>"
+                        "<text x=\"{:.1f}\" y=\"{}\">D {:.2f} + K {:.2f} s</text>\n",
+                        y + 11, html_escape(result.resolver), html_escape(result.name), y, detection * 40,
+                        220 + detection * 40, y, std::max(0.0, cache) * 40, 226 + *result.measured * 40, y + 11,
+                        detection, cache);
+  }
+  if (bars.empty()) return {};
+  return fmt::format("<h3>E10 seconds from the kill: detection D (red) and resolver cache K (blue)</h3><svg "
+                     "width=\"720\" height=\"{}\" font-size=\"11\" font-family=\"sans-serif\">\n{}</svg>\n",
+                     row * 22 + 20, bars);
+}
+
 }  // namespace
 
 std::vector<CaseSpec> e10_cases(const LabEnv& env) {
@@ -129,7 +167,7 @@ std::vector<CaseSpec> e10_cases(const LabEnv& env) {
 }
 
 ExperimentInfo e10_failover_experiment() {
-  return {"E10", "Health-checked failover end to end (D + K)", {&failover_fixture()}, e10_cases};
+  return {"E10", "Health-checked failover end to end (D + K)", {&failover_fixture()}, e10_cases, {e10_details, e10_bars}};
 }
 
 }  // namespace cutover::lab

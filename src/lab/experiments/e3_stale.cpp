@@ -2,10 +2,13 @@
 // answering for it at once (drop, REFUSED or SERVFAIL), and the resolver is asked once a second
 // by free-running polls. Expected last success: the TTL, or TTL + window with serve-stale.
 // Each case has a resolver instance of its own: outages change a resolver's view of the server.
+#include <fmt/format.h>
+
 #include "lab/clock.h"
 #include "lab/expectations.h"
 #include "lab/experiments/common.h"
 #include "lab/probe.h"
+#include "lab/report/results_file.h"
 
 namespace cutover::lab {
 namespace {
@@ -62,6 +65,61 @@ void run_outage(const std::string& mode, bool stale, const std::string& label, C
   summarise(result);
 }
 
+
+using Json = nlohmann::json;
+
+// The Details cell: first failure, answered and failed polls, stale TTLs, the poll pattern.
+std::string e3_details(const CaseResult& result, const std::string&) {
+  const Json& details = result.details;
+  std::string stale;
+  for (const auto& ttl : details.value("stale_ttls", Json::array())) {
+    if (stale.find(std::to_string(ttl.get<int>())) == std::string::npos) stale += (stale.empty() ? "" : ",") + std::to_string(ttl.get<int>());
+  }
+  return fmt::format("1st fail {}, ok/fail {}/{}, stale TTL {}, polls {}",
+                     details.value("first_failure", Json()).is_null() ? std::string("none")
+                                                                     : fmt::format("{:.2f}", details["first_failure"].get<double>()),
+                     details.value("ok", 0), details.value("failed", 0), stale.empty() ? "none" : stale,
+                     details.value("pattern", ""));
+}
+
+// One row per E3 case: a dot per poll at its send time, green answered, red failed; the
+// dashed line is the expected last success.
+std::string e3_timeline(const RunResults& results) {
+  std::vector<const CaseResult*> rows;
+  for (const auto& result : results.cases) {
+    if (result.experiment == "E3" && !result.observations.empty()) rows.push_back(&result);
+  }
+  if (rows.empty()) return {};
+  const double scale = 20;  // pixels per second
+  const int left = 260, row_height = 18, width = left + static_cast<int>(30 * scale) + 20;
+  int height = static_cast<int>(rows.size()) * row_height + 30;
+  std::string svg = fmt::format("<h3>E3 poll timelines</h3><svg width=\"{}\" height=\"{}\" font-size=\"11\" "
+                                "font-family=\"sans-serif\">\n",
+                                width, height);
+  for (int second = 0; second <= 30; second += 5) {
+    int x = left + static_cast<int>(second * scale);
+    svg += fmt::format("<line x1=\"{0}\" y1=\"0\" x2=\"{0}\" y2=\"{1}\" stroke=\"#ddd\"/><text x=\"{0}\" y=\"{2}\">{3} s</text>\n",
+                       x, height - 18, height - 4, second);
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CaseResult& row = *rows[i];
+    int y = static_cast<int>(i) * row_height + 12;
+    svg += fmt::format("<text x=\"0\" y=\"{}\">{} {}</text>\n", y + 4, html_escape(row.resolver), html_escape(row.name));
+    if (!row.expected.empty()) {
+      int x = left + static_cast<int>(row.expected.front().low * scale);
+      svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\" stroke-dasharray=\"2,2\"/>\n",
+                         x, y - 7, y + 7);
+    }
+    for (const auto& observation : row.observations) {
+      bool answered = observation.rcode == "NOERROR" && !observation.answer.empty();
+      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\"><title>{:.2f} s {}</title></circle>\n",
+                         left + static_cast<int>(observation.sent * scale), y, answered ? "#2a2" : "#d33",
+                         observation.sent, observation.rcode);
+    }
+  }
+  return svg + "</svg>\n";
+}
+
 }  // namespace
 
 std::vector<CaseSpec> e3_cases(const LabEnv&) {
@@ -80,6 +138,6 @@ std::vector<CaseSpec> e3_cases(const LabEnv&) {
   return specs;
 }
 
-ExperimentInfo e3_stale_experiment() { return {"E3", "Serve-stale during an authoritative outage", {}, e3_cases}; }
+ExperimentInfo e3_stale_experiment() { return {"E3", "Serve-stale during an authoritative outage", {}, e3_cases, {e3_details, e3_timeline}}; }
 
 }  // namespace cutover::lab

@@ -13,6 +13,7 @@
 #include "lab/expectations.h"
 #include "lab/experiments/common.h"
 #include "lab/probe.h"
+#include "lab/report/results_file.h"
 
 namespace cutover::lab {
 namespace {
@@ -67,6 +68,32 @@ void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, bool ns_in_au
   result.window = window;
 }
 
+
+using Json = nlohmann::json;
+
+// The Details cell: which NS TTL the resolver followed.
+std::string e8_details(const CaseResult& result, const std::string& common) {
+  return result.matched.empty() ? common : "follows " + result.matched;
+}
+
+// Seconds until each resolver used the new delegation, against the parent and child NS TTLs.
+std::string e8_bars(const RunResults& results) {
+  std::string bars;
+  int row = 0;
+  for (const auto& result : results.cases) {
+    if (result.experiment != "E8" || !result.measured) continue;
+    int y = 10 + row++ * 22;
+    bars += fmt::format("<text x=\"0\" y=\"{}\">{} {}</text><rect x=\"220\" y=\"{}\" width=\"{:.1f}\" height=\"14\" "
+                        "fill=\"#1f77b4\"/><text x=\"{:.1f}\" y=\"{}\">{:.1f} s ({})</text>\n",
+                        y + 11, html_escape(result.resolver), html_escape(result.name), y, *result.measured * 8,
+                        226 + *result.measured * 8, y + 11, *result.measured, html_escape(result.matched));
+  }
+  if (bars.empty()) return {};
+  return fmt::format("<h3>E8 seconds until the new delegation was used</h3><svg width=\"620\" height=\"{}\" "
+                     "font-size=\"11\" font-family=\"sans-serif\">\n{}</svg>\n",
+                     row * 22 + 20, bars);
+}
+
 }  // namespace
 
 std::vector<CaseSpec> e8_cases(const LabEnv& env) {
@@ -90,7 +117,7 @@ std::vector<CaseSpec> e8_cases(const LabEnv& env) {
 }
 
 ExperimentInfo e8_delegation_experiment() {
-  return {"E8", "Parent vs child NS TTL (three-tier lab)", {&delegation_fixture()}, e8_cases};
+  return {"E8", "Parent vs child NS TTL (three-tier lab)", {&delegation_fixture()}, e8_cases, {e8_details, e8_bars}};
 }
 
 }  // namespace cutover::lab

@@ -1,9 +1,12 @@
 // E9: the failure cache. The authority fails for a name (SERVFAIL, or silence), the resolver is
 // asked once and fails, the authority is healed at once, and the time until the resolver
 // answers again is how long it remembered the failure. RFC 9520: at least 1 s, at most 5 min.
+#include <fmt/format.h>
+
 #include "lab/clock.h"
 #include "lab/experiments/common.h"
 #include "lab/probe.h"
+#include "lab/report/results_file.h"
 
 namespace cutover::lab {
 namespace {
@@ -30,6 +33,17 @@ void run_failure(const std::string& mode, const std::string& label, CaseContext&
   record_authority_count(context, result, name, "A", "authority_queries");
 }
 
+
+using Json = nlohmann::json;
+
+// The Details cell: the failed reply, when it came, and the queries the outage drew.
+std::string e9_details(const CaseResult& result, const std::string&) {
+  const Json& details = result.details;
+  return fmt::format("failed reply {} after {:.2f} s, {} queries during outage, {} in all",
+                     details["failed_reply"].value("rcode", "?"), details["failed_reply"].value("after", 0.0),
+                     details.value("queries_during_outage", 0), details.value("authority_queries", 0));
+}
+
 }  // namespace
 
 std::vector<CaseSpec> e9_cases(const LabEnv&) {
@@ -43,6 +57,6 @@ std::vector<CaseSpec> e9_cases(const LabEnv&) {
   return specs;
 }
 
-ExperimentInfo e9_failure_cache_experiment() { return {"E9", "Failure cache (RFC 9520)", {}, e9_cases}; }
+ExperimentInfo e9_failure_cache_experiment() { return {"E9", "Failure cache (RFC 9520)", {}, e9_cases, {e9_details, nullptr}}; }
 
 }  // namespace cutover::lab

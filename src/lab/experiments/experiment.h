@@ -69,11 +69,23 @@ struct CaseSpec {
   std::function<void(CaseContext&, CaseResult&)> run;
 };
 
+struct RunResults;
+
+// How the report (lab/report/) shows an experiment beyond the table every experiment gets.
+struct ExperimentReport {
+  // The Details cell of one of its cases, from the common text (`common`: the first fill's
+  // TTL when there was one); empty: the common text alone.
+  std::function<std::string(const CaseResult& result, const std::string& common)> details;
+  // An HTML figure (inline SVG) under its table in report.html, "" for none; empty: none.
+  std::function<std::string(const RunResults& results)> figure;
+};
+
 struct ExperimentInfo {
   std::string id;
   std::string title;
   std::vector<const FixtureKind*> fixtures;  // started once before any case of any experiment runs
   std::function<std::vector<CaseSpec>(const LabEnv&)> cases;
+  ExperimentReport report;
 };
 
 // E1..E10, in report order.

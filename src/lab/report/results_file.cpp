@@ -149,34 +149,17 @@ std::string detail_text(const CaseResult& result) {
   if (details.contains("fill") && details["fill"].contains("ttl")) {
     out = fmt::format("1st TTL {}", details["fill"]["ttl"].get<std::uint32_t>());
   }
-  if (result.experiment == "E3") {
-    std::string stale;
-    for (const auto& ttl : details.value("stale_ttls", Json::array())) {
-      if (stale.find(std::to_string(ttl.get<int>())) == std::string::npos) stale += (stale.empty() ? "" : ",") + std::to_string(ttl.get<int>());
-    }
-    out = fmt::format("1st fail {}, ok/fail {}/{}, stale TTL {}, polls {}",
-                      details.value("first_failure", Json()).is_null() ? std::string("none")
-                                                                      : fmt::format("{:.2f}", details["first_failure"].get<double>()),
-                      details.value("ok", 0), details.value("failed", 0), stale.empty() ? "none" : stale,
-                      details.value("pattern", ""));
-  } else if (result.experiment == "E9") {
-    out = fmt::format("failed reply {} after {:.2f} s, {} queries during outage, {} in all",
-                      details["failed_reply"].value("rcode", "?"), details["failed_reply"].value("after", 0.0),
-                      details.value("queries_during_outage", 0), details.value("authority_queries", 0));
-  } else if (result.experiment == "E4" && details.contains("flip_after_fill")) {
-    out += fmt::format(", flip {:.2f} s after fill", details["flip_after_fill"].get<double>());
-  } else if (result.experiment == "E8" && !result.matched.empty()) {
-    out = "follows " + result.matched;
-  } else if (result.experiment == "E10" && details.contains("detection")) {
-    const Json& range = details["detection_range"];
-    out = fmt::format("D {:.3f} s (formula {:g}–{:g}), K {} (TTL {}), last fetch + TTL predicts {:.3f}",
-                      details["detection"].get<double>(), range[0].get<double>(), range[1].get<double>(),
-                      details.contains("cache_term") ? fmt::format("{:.3f} s", details["cache_term"].get<double>())
-                                                     : std::string("not seen"),
-                      details.value("answer_ttl", 0), details.value("schedule_prediction", 0.0));
-  }
+  const ExperimentInfo* experiment = find_experiment(result.experiment);
+  if (experiment != nullptr && experiment->report.details) out = experiment->report.details(result, out);
   if (!result.measured) out += (out.empty() ? "" : "; ") + result.note;
   return out;
+}
+
+const ExperimentInfo* find_experiment(const std::string& id) {
+  for (const auto& experiment : experiments()) {
+    if (experiment.id == id) return &experiment;
+  }
+  return nullptr;
 }
 
 std::vector<std::pair<std::string, std::string>> experiments_present(const RunResults& results) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.h"
+#include "lab/experiments/experiment.h"
 #include "lab/runner.h"
 
 namespace cutover::lab {
@@ -35,6 +36,10 @@ std::string expected_text(const CaseResult& result);
 std::string seconds_text(const std::optional<double>& value, bool sign = false);
 std::string pass_text(const CaseResult& result);
 std::string detail_text(const CaseResult& result);
+// Text made safe inside HTML elements and attribute values, for the figures.
+std::string html_escape(const std::string& text);
+// The registered experiment `id`, nullptr when there is none.
+const ExperimentInfo* find_experiment(const std::string& id);
 // Experiment ids in report order, with their titles, for those present in `results`.
 std::vector<std::pair<std::string, std::string>> experiments_present(const RunResults& results);
 

@@ -15,7 +15,7 @@
 #include "fuzz_check.h"
 #include "writes/pool_requests.h"
 #include "writes/pool_state.h"
-#include "writes/record_json.h"
+#include "store/api/record_json.h"
 
 namespace {
 
@@ -42,22 +42,22 @@ const cutover::config::Config& server_config() {
 void records_body(const json& body) {
   static const dns::Name origin = *dns::Name::from_text("example.test.");
   store::WriteRequest write;
-  if (!writes::fence_from_json(body, write)) return;
+  if (!store::fence_from_json(body, write)) return;
   if (!body.contains("edits") || !body["edits"].is_array()) return;
   for (const auto& item : body["edits"]) {
-    auto edit = writes::edit_from_json(item, origin);
+    auto edit = store::edit_from_json(item, origin);
     if (!edit) continue;
     for (const dns::Rdata& rdata : edit->rdatas) {
       dns::ResourceRecord record{edit->owner, edit->type, dns::RRClass::IN, edit->ttl, rdata};
-      json printed = writes::record_json(record);
+      json printed = store::record_json(record);
       json again = {{"op", "add"}, {"name", printed["name"]}, {"type", printed["type"]},
                     {"ttl", printed["ttl"]}, {"data", printed["data"]}};
-      auto reread = writes::edit_from_json(again, origin);
+      auto reread = store::edit_from_json(again, origin);
       check(reread.ok(), "a record as the API prints it is refused as an edit");
       check(reread->owner == edit->owner && reread->type == edit->type && reread->ttl == edit->ttl &&
                 reread->rdatas.size() == 1 && reread->rdatas[0] == rdata,
             "a record as the API prints it reads back to another record");
-      (void)writes::record_text(record);
+      (void)store::record_text(record);
     }
   }
 }

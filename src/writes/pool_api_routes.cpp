@@ -11,10 +11,15 @@
 
 #include <algorithm>
 
-#include "writes/api_routes.h"
+#include "store/api/api_routes.h"
 #include "writes/pool_requests.h"
 
 namespace cutover::writes {
+
+using store::body_from;
+using store::reply;
+using store::reply_error;
+
 namespace {
 
 using nlohmann::json;

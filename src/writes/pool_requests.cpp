@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "writes/record_json.h"
+#include "store/api/record_json.h"
 
 namespace cutover::writes {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "config/pool_config.h"
 #include "store/fence.h"
-#include "writes/record_json.h"
+#include "store/api/record_json.h"
 
 namespace cutover::writes {
 namespace {

@@ -5,7 +5,7 @@
 #include "tsig/key.h"
 #include "update/handler.h"
 #include "update/update_message.h"
-#include "writes/api_routes.h"
+#include "store/api/api_routes.h"
 
 namespace cutover::writes {
 namespace {
@@ -98,9 +98,9 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
       return raw->take_zones(next, std::move(loaded), initial);
     });
     if (control != nullptr && !config.writes.journal.empty()) {
-      writes::SecondaryZoneKeys secondaries;
+      store::SecondaryZoneKeys secondaries;
       for (const auto& zone : secondary_zones) secondaries.insert(store::zone_key(zone.origin));
-      add_api_routes(control->http(), *service->store_, std::move(secondaries));
+      store::add_api_routes(control->http(), *service->store_, std::move(secondaries));
     }
     service->pool_materializer_ = std::make_shared<PoolMaterializer>(*service->store_, service->clock_, logger);
   }

@@ -12,19 +12,19 @@
 #include "control/control_server.h"
 #include "store/store.h"
 
-namespace cutover::writes {
+namespace cutover::store {
 
 // Zones whose content comes from a primary (store::zone_key of each): the API reads them
 // but refuses writes, undo and compaction, which the next transfer would undo or contradict.
 using SecondaryZoneKeys = std::set<std::string>;
 
 // `store` must outlive `http`'s serving.
-void add_api_routes(control::ControlServer& http, store::Store& store, SecondaryZoneKeys secondaries);
+void add_api_routes(control::ControlServer& http, Store& store, SecondaryZoneKeys secondaries);
 
-// Shared by the routes of this module: a JSON reply, an {"error": message} reply, and the
+// Shared with the pool API routes: a JSON reply, an {"error": message} reply, and the
 // request body as a JSON object (an empty body is {}; anything else not an object: 400).
 void reply(httplib::Response& response, int status, const nlohmann::json& body);
 void reply_error(httplib::Response& response, int status, const std::string& message);
 std::optional<nlohmann::json> body_from(const httplib::Request& request, httplib::Response& response);
 
-}  // namespace cutover::writes
+}  // namespace cutover::store

@@ -168,6 +168,7 @@ class Reader : public YamlReader {
     // Pools are read last: each must lie inside one of the zones, wherever they are listed.
     if (!pools_path.empty()) read_pools(*this, pools_node, pools_path, config);
     if (config.listen.empty()) config.listen.push_back({kDefaultListen, *net::parse_socket_address(kDefaultListen)});
+    check_zone_keys(config);
     return config;
   }
 

@@ -19,7 +19,7 @@ zones:
 # The control API (/status, /metrics, drain) on a free loopback port, printed at startup.
 control: {listen: "127.0.0.1:0"}
 # A health-checked failover pool over two demo HTTP endpoints that `cutover serve` starts
-# itself (src/cmd/demo_endpoints.h): 127.0.0.11 answers while healthy, 127.0.0.12 after.
+# itself (src/app/demo_endpoints.h): 127.0.0.11 answers while healthy, 127.0.0.12 after.
 pools:
   app:
     name: app.example.test

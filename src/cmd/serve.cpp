@@ -1,6 +1,6 @@
-// `cutover serve`: resolves the configuration from the command line, then runs a
-// server::Server. Signals are blocked in every thread before any starts, so only the
-// server's sigwaitinfo loop in the main thread sees them.
+// `cutover serve`: resolves the configuration from the command line, then builds and runs
+// the server through the composition root (app/serve.h). Signals are blocked in every
+// thread before any starts, so only the server's sigwaitinfo loop in the main thread sees them.
 #include <signal.h>
 #include <unistd.h>
 
@@ -10,18 +10,12 @@
 #include <memory>
 #include <string>
 
+#include "app/serve.h"
 #include "base/log.h"
 #include "cmd/commands.h"
 #include "cmd/pid_file.h"
 #include "cmd/serve_config.h"
-#include "lab/authority/lab_authority.h"
-#include "cmd/demo_endpoints.h"
-#include "server/control_service.h"
 #include "pool/config/pool_config.h"
-#include "pool/service/pool_service.h"
-#include "server/server.h"
-#include "pool/writes/pool_api_routes.h"
-#include "writes/writes_service.h"
 
 namespace cutover::cmd {
 namespace {
@@ -94,31 +88,9 @@ void run_serve(const ServeOptions& options, bool lab) {
     base::Logger logger(sink.file(), config.log.level);
     bool embedded = serves_embedded_default(options);
     std::string pid_file = config.pid_file;
-    config::ControlConfig control = config.control;
-    server::Server server(resolve, std::move(config), logger);
-    std::shared_ptr<server::ControlService> control_service;
-    if (!control.host.empty()) control_service = std::make_shared<server::ControlService>(control, logger);
-    if (lab) {
-      if (!control_service) throw config::ConfigError("--lab needs the control API (--control ADDRESS:PORT)");
-      // Added before the control service so the lab zones are published before its API opens.
-      server.add_service(std::make_shared<lab::LabAuthority>(server, control_service->http()));
-    }
-    control::ControlServer* api = control_service ? &control_service->http() : nullptr;
-    if (embedded && !lab) server.add_service(std::make_shared<DemoEndpoints>(logger, api));
-    auto pools = std::make_shared<pool::PoolService>(server, logger, api);
-    server.add_service(pools);
-    if (control_service) server.add_service(control_service);
-    if (auto writes = writes::WritesService::install(server, control_service.get(), server.config(), logger)) {
-      server.add_service(writes);
-      if (writes->pool_materializer()) pools->set_answer_sink(writes->pool_materializer());
-    }
-    // Pools CRUD and journaled overrides need both the journal and the API.
-    if (control_service && !server.config().writes.journal.empty()) {
-      auto pool_writes = std::make_shared<pool::PoolWrites>(*pools, server.config(), logger);
-      pool::add_pool_api_routes(control_service->http(), *pool_writes, *pools);
-      server.add_service(pool_writes);
-    }
-    status = server.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {
+    app::Serve serve(resolve, std::move(config), logger, app::ServeFeatures{.lab = lab, .demo_endpoints = embedded && !lab});
+    control::ControlServer* api = serve.control_api();
+    status = serve.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {
       if (!pid_file.empty()) {
         auto written = write_pid_file(pid_file, ::getpid());
         if (!written) logger.warn("pid_file.failed", {{"reason", written.error().message}});

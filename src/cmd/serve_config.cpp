@@ -26,7 +26,7 @@ config::ZoneConfig zone_from_argument(const std::string& argument) {
 }
 
 // The embedded default's health-checked failover pool over two demo HTTP endpoints that
-// `cutover serve` starts itself (cmd/demo_endpoints.h): 127.0.0.11 answers while healthy,
+// `cutover serve` starts itself (app/demo_endpoints.h): 127.0.0.11 answers while healthy,
 // 127.0.0.12 after. Appended to the embedded config, so errors name "<embedded>".
 constexpr const char* kDemoPoolYaml = R"(
 pools:

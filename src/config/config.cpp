@@ -174,6 +174,7 @@ class Reader : public YamlReader {
       config.sections[section.key] = section.read(*this, found->second.first, found->second.second, config);
     }
     if (config.listen.empty()) config.listen.push_back({kDefaultListen, *net::parse_socket_address(kDefaultListen)});
+    check_zone_keys(config);
     return config;
   }
 

@@ -81,6 +81,15 @@ Config load_config_file(const std::string& path);
 // The same from text; `label` names it in errors and `base_dir` anchors relative paths.
 Config parse_config(const std::string& yaml, const std::string& label, const std::string& base_dir);
 
+// The replication checks that span sections (parse_config runs them on every document, so
+// whoever builds a server from a Config only looks keys up): every TSIG key a zone names
+// (transfer-key, allow-update, and primary-key of a zone with a primary) is one of
+// writes.tsig-keys, and a secondary zone has no allow-update (its content comes from its
+// primary, RFC 1996 §2; UPDATE goes to the primary, RFC 2136 §6). Throws ConfigError naming
+// the zone; the transfer-key and allow-update of every zone are checked before any
+// primary-key.
+void check_zone_keys(const Config& config);
+
 // The configuration compiled into the binary: zone example.test. on 127.0.0.1:5353.
 // `feature_yaml` is appended to its YAML: top-level keys of registered sections (cmd adds
 // the demo pool of `cutover serve`, config/section.h).

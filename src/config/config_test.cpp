@@ -114,6 +114,34 @@ TEST(Config, ReportsEveryProblemWithItsPlace) {
   for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
 }
 
+// The key names zones use must be writes.tsig-keys' (config/replication.cpp, check_zone_keys),
+// whether or not a journal is configured; names compare as DNS names (case-insensitively).
+TEST(Config, ZoneKeyNamesMustBeDefinedTsigKeys) {
+  const std::string keys = "writes:\n  tsig-keys:\n    - {name: Xfer-Key, algorithm: hmac-sha256, secret: c2VjcmV0}\n";
+  Config ok = parse(keys +
+                    "zones:\n"
+                    "  - {origin: a.test., file: a, transfer-key: xfer-key, allow-update: [XFER-KEY.]}\n"
+                    "  - {origin: b.test., primary: \"127.0.0.1:5300\", primary-key: xfer-key}\n");
+  EXPECT_EQ(ok.zones[0].replication.transfer_key, "xfer-key.");
+  EXPECT_EQ(ok.zones[1].replication.primary_key, "xfer-key.");
+
+  const BadCase cases[] = {
+      {"zones:\n  - {origin: A.test., file: a, transfer-key: nokey}\n",
+       "zone a.test.: TSIG key nokey. is not defined in writes.tsig-keys"},
+      {"zones:\n  - {origin: a.test., file: a, allow-update: [xfer-key, nokey]}\n",
+       "zone a.test.: TSIG key nokey. is not defined in writes.tsig-keys"},
+      {"zones:\n  - {origin: a.test., primary: \"127.0.0.1:5300\", primary-key: nokey}\n",
+       "zone a.test.: TSIG key nokey. is not defined in writes.tsig-keys"},
+      {"zones:\n  - {origin: a.test., primary: \"127.0.0.1:5300\", allow-update: [xfer-key]}\n",
+       "zone a.test.: allow-update on a secondary zone; send updates to its primary"},
+  };
+  for (const auto& bad : cases) {
+    EXPECT_EQ(error_of(keys + bad.yaml), bad.expected) << bad.yaml;
+    std::string without_keys = error_of(bad.yaml);
+    EXPECT_THAT(without_keys, HasSubstr("zone a.test.: ")) << bad.yaml;
+  }
+}
+
 TEST(Config, RelativePathsFollowTheConfigFile) {
   Config config = parse("zones: [{origin: a.test., file: /abs/a.zone}, {origin: b.test., file: ../b.zone}]\n");
   EXPECT_EQ(config.zones[0].file, "/abs/a.zone");

@@ -1,4 +1,5 @@
-// Reading the writes/replication config keys, and address ACL matching.
+// Reading the writes/replication config keys, checking the key names zones use, and address
+// ACL matching.
 #include "config/replication.h"
 
 #include <arpa/inet.h>
@@ -171,6 +172,28 @@ bool read_zone_replication(const std::string& key, const YAML::Node& value, cons
     return false;
   }
   return true;
+}
+
+void check_zone_keys(const Config& config) {
+  auto check_known = [&config](const std::string& zone, const std::string& name) {
+    auto parsed = dns::Name::from_text(name);
+    bool known = false;
+    for (const auto& key : config.writes.keys) known = known || (parsed && key.name == *parsed);
+    if (!known) throw ConfigError("zone " + zone + ": TSIG key " + name + " is not defined in writes.tsig-keys");
+  };
+  for (const auto& zone : config.zones) {
+    std::string zone_text = zone.origin.lowercased().to_text();
+    const auto& r = zone.replication;
+    if (!r.transfer_key.empty()) check_known(zone_text, r.transfer_key);
+    if (r.primary && !r.allow_update.empty()) {
+      throw ConfigError("zone " + zone_text + ": allow-update on a secondary zone; send updates to its primary");
+    }
+    for (const auto& name : r.allow_update) check_known(zone_text, name);
+  }
+  for (const auto& zone : config.zones) {
+    const auto& r = zone.replication;
+    if (r.primary && !r.primary_key.empty()) check_known(zone.origin.lowercased().to_text(), r.primary_key);
+  }
 }
 
 std::string secondary_placeholder_text() { return "@ 0 IN SOA invalid. invalid. 0 0 0 0 0\n@ 0 IN NS invalid.\n"; }

@@ -46,11 +46,11 @@ std::optional<dns::Name> zone_from(const httplib::Request& request, httplib::Res
   return *name;
 }
 
-void reply_result(httplib::Response& response, const store::WriteResult& result) {
+void reply_result(httplib::Response& response, const WriteResult& result) {
   reply(response, http_status(result.status), result_json(result));
 }
 
-void get_records(store::Store& store, const httplib::Request& request, httplib::Response& response) {
+void get_records(Store& store, const httplib::Request& request, httplib::Response& response) {
   auto zone = zone_from(request, response);
   if (!zone) return;
   auto view = store.view(*zone);
@@ -79,12 +79,12 @@ void get_records(store::Store& store, const httplib::Request& request, httplib::
                             {"records", records}});
 }
 
-void post_records(store::Store& store, const httplib::Request& request, httplib::Response& response) {
+void post_records(Store& store, const httplib::Request& request, httplib::Response& response) {
   auto zone = zone_from(request, response);
   if (!zone) return;
   auto body = body_from(request, response);
   if (!body) return;
-  store::WriteRequest write;
+  WriteRequest write;
   write.zone = *zone;
   write.who = "api";
   if (auto fenced = fence_from_json(*body, write); !fenced) return reply_error(response, 400, fenced.error().message);
@@ -100,7 +100,7 @@ void post_records(store::Store& store, const httplib::Request& request, httplib:
   reply_result(response, store.write(std::move(write)));
 }
 
-void get_history(store::Store& store, const httplib::Request& request, httplib::Response& response) {
+void get_history(Store& store, const httplib::Request& request, httplib::Response& response) {
   auto zone = zone_from(request, response);
   if (!zone) return;
   std::uint64_t after = 0;
@@ -114,7 +114,7 @@ void get_history(store::Store& store, const httplib::Request& request, httplib::
   reply(response, 200, json{{"zone", zone->to_text()}, {"version", view->version}, {"entries", list}});
 }
 
-void post_undo(store::Store& store, const httplib::Request& request, httplib::Response& response) {
+void post_undo(Store& store, const httplib::Request& request, httplib::Response& response) {
   auto zone = zone_from(request, response);
   if (!zone) return;
   auto body = body_from(request, response);
@@ -122,13 +122,13 @@ void post_undo(store::Store& store, const httplib::Request& request, httplib::Re
   if (!body->contains("to") || !(*body)["to"].is_number_unsigned()) {
     return reply_error(response, 400, "to must be the version to return to");
   }
-  store::WriteRequest fence;
+  WriteRequest fence;
   fence.who = "api";
   if (auto fenced = fence_from_json(*body, fence); !fenced) return reply_error(response, 400, fenced.error().message);
   reply_result(response, store.undo(*zone, (*body)["to"].get<std::uint64_t>(), std::move(fence)));
 }
 
-void post_compact(store::Store& store, const httplib::Request& request, httplib::Response& response) {
+void post_compact(Store& store, const httplib::Request& request, httplib::Response& response) {
   auto zone = zone_from(request, response);
   if (!zone) return;
   auto compacted = store.compact(*zone);
@@ -141,11 +141,11 @@ void post_compact(store::Store& store, const httplib::Request& request, httplib:
 
 // Wraps a changing route: zones pulled from a primary answer 409 and name it.
 template <typename Handler>
-auto unless_secondary(std::shared_ptr<const SecondaryZoneKeys> secondaries, store::Store& store, Handler handler) {
+auto unless_secondary(std::shared_ptr<const SecondaryZoneKeys> secondaries, Store& store, Handler handler) {
   return [secondaries, &store, handler](const httplib::Request& request, httplib::Response& response) {
     auto zone = zone_from(request, response);
     if (!zone) return;
-    if (secondaries->contains(store::zone_key(*zone))) {
+    if (secondaries->contains(zone_key(*zone))) {
       return reply_error(response, 409, "zone " + zone->to_text() + " is a secondary: change it on its primary");
     }
     handler(store, request, response);
@@ -154,7 +154,7 @@ auto unless_secondary(std::shared_ptr<const SecondaryZoneKeys> secondaries, stor
 
 }  // namespace
 
-void add_api_routes(control::ControlServer& http, store::Store& store, SecondaryZoneKeys secondaries) {
+void add_api_routes(control::ControlServer& http, Store& store, SecondaryZoneKeys secondaries) {
   auto secondary_keys = std::make_shared<const SecondaryZoneKeys>(std::move(secondaries));
   http.get(R"(/zones)", [&store](const auto&, auto& response) {
     json zones = json::array();

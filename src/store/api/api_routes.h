@@ -19,9 +19,9 @@ namespace cutover::store {
 using SecondaryZoneKeys = std::set<std::string>;
 
 // `store` must outlive `http`'s serving.
-void add_api_routes(control::ControlServer& http, store::Store& store, SecondaryZoneKeys secondaries);
+void add_api_routes(control::ControlServer& http, Store& store, SecondaryZoneKeys secondaries);
 
-// Shared by the routes of this module: a JSON reply, an {"error": message} reply, and the
+// Shared with the pool API routes: a JSON reply, an {"error": message} reply, and the
 // request body as a JSON object (an empty body is {}; anything else not an object: 400).
 void reply(httplib::Response& response, int status, const nlohmann::json& body);
 void reply_error(httplib::Response& response, int status, const std::string& message);

@@ -69,12 +69,12 @@ base::Result<dns::Rdata> rdata_from_string(dns::RRType type, const std::string& 
   return *rdata;
 }
 
-base::Result<store::Edit> edit_from_json(const json& item, const dns::Name& origin) {
+base::Result<Edit> edit_from_json(const json& item, const dns::Name& origin) {
   if (!item.is_object() || !item.contains("op") || !item["op"].is_string() || !item.contains("name") ||
       !item["name"].is_string()) {
     return make_error(ErrorCode::kInvalidArgument, "each edit needs a string op and name");
   }
-  store::Edit edit;
+  Edit edit;
   auto owner = name_in(item["name"].get<std::string>(), origin);
   if (!owner) return owner.error();
   edit.owner = *owner;
@@ -106,17 +106,17 @@ base::Result<store::Edit> edit_from_json(const json& item, const dns::Name& orig
   }
   if (op == "set" || op == "add") {
     if (!has_type) return make_error(ErrorCode::kInvalidArgument, op + " needs a type");
-    edit.op = op == "set" ? store::Edit::Op::kReplaceRRset : store::Edit::Op::kAddRecord;
+    edit.op = op == "set" ? Edit::Op::kReplaceRRset : Edit::Op::kAddRecord;
   } else if (op == "delete") {
-    edit.op = !has_type ? store::Edit::Op::kDeleteName
-                        : (edit.rdatas.empty() ? store::Edit::Op::kDeleteRRset : store::Edit::Op::kDeleteRecord);
+    edit.op = !has_type ? Edit::Op::kDeleteName
+                        : (edit.rdatas.empty() ? Edit::Op::kDeleteRRset : Edit::Op::kDeleteRecord);
   } else {
     return make_error(ErrorCode::kInvalidArgument, "op must be set, add or delete, not " + op);
   }
   return edit;
 }
 
-base::Status fence_from_json(const json& body, store::WriteRequest& request) {
+base::Status fence_from_json(const json& body, WriteRequest& request) {
   auto number = [&](const char* key, std::optional<std::uint64_t>& out) -> base::Status {
     if (!body.contains(key) || body[key].is_null()) return {};
     if (!body[key].is_number_unsigned()) return make_error(ErrorCode::kInvalidArgument, std::string(key) + " must be a whole number");
@@ -138,8 +138,8 @@ base::Status fence_from_json(const json& body, store::WriteRequest& request) {
   return {};
 }
 
-json result_json(const store::WriteResult& result) {
-  json out = {{"status", store::write_status_text(result.status)},
+json result_json(const WriteResult& result) {
+  json out = {{"status", write_status_text(result.status)},
               {"version", result.version},
               {"plan_version", result.plan_version},
               {"serial", result.serial}};
@@ -156,7 +156,7 @@ json result_json(const store::WriteResult& result) {
                          {"negative_ttl", result.cache_tail.negative_ttl},
                          {"recreated", result.cache_tail.recreated}};
   }
-  if (result.status == store::WriteStatus::kDryRun) {
+  if (result.status == WriteStatus::kDryRun) {
     json answers = json::array();
     for (const auto& change : result.answers) {
       answers.push_back({{"name", change.name.to_text()},
@@ -169,7 +169,7 @@ json result_json(const store::WriteResult& result) {
   return out;
 }
 
-json entry_json(const store::JournalEntry& entry) {
+json entry_json(const JournalEntry& entry) {
   json removed = json::array();
   json added = json::array();
   for (const auto& record : entry.delta.removed) removed.push_back(record_text(record));
@@ -179,18 +179,18 @@ json entry_json(const store::JournalEntry& entry) {
           {"removed", removed},       {"added", added}};
 }
 
-int http_status(store::WriteStatus status) {
+int http_status(WriteStatus status) {
   switch (status) {
-    case store::WriteStatus::kApplied:
-    case store::WriteStatus::kNoChange:
-    case store::WriteStatus::kDryRun: return 200;
-    case store::WriteStatus::kNotFound: return 404;
-    case store::WriteStatus::kConflict:
-    case store::WriteStatus::kStale: return 409;
-    case store::WriteStatus::kPrecondition: return 412;
-    case store::WriteStatus::kFloor:
-    case store::WriteStatus::kInvalid: return 422;
-    case store::WriteStatus::kIo: return 500;
+    case WriteStatus::kApplied:
+    case WriteStatus::kNoChange:
+    case WriteStatus::kDryRun: return 200;
+    case WriteStatus::kNotFound: return 404;
+    case WriteStatus::kConflict:
+    case WriteStatus::kStale: return 409;
+    case WriteStatus::kPrecondition: return 412;
+    case WriteStatus::kFloor:
+    case WriteStatus::kInvalid: return 422;
+    case WriteStatus::kIo: return 500;
   }
   return 500;
 }

@@ -21,12 +21,12 @@ std::string record_text(const dns::ResourceRecord& record);
 base::Result<dns::Rdata> rdata_from_string(dns::RRType type, const std::string& text, const dns::Name& origin);
 // {"op":"set"|"add"|"delete", "name", "type", "ttl", "data":[...]}; a delete without type
 // removes the name, without data the RRset. Names are relative to `origin` unless absolute.
-base::Result<store::Edit> edit_from_json(const nlohmann::json& item, const dns::Name& origin);
+base::Result<Edit> edit_from_json(const nlohmann::json& item, const dns::Name& origin);
 // Reads expected_version, plan_version, allow_empty, dry_run, who, what into `request`.
-base::Status fence_from_json(const nlohmann::json& body, store::WriteRequest& request);
-nlohmann::json result_json(const store::WriteResult& result);
-nlohmann::json entry_json(const store::JournalEntry& entry);
+base::Status fence_from_json(const nlohmann::json& body, WriteRequest& request);
+nlohmann::json result_json(const WriteResult& result);
+nlohmann::json entry_json(const JournalEntry& entry);
 // The HTTP status for a write outcome (200, 404, 409, 412, 422, 500).
-int http_status(store::WriteStatus status);
+int http_status(WriteStatus status);
 
 }  // namespace cutover::store

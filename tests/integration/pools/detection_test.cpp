@@ -2,6 +2,8 @@
 // without it must come within the chapter 5 window [(F-1)·I + T, F·I + T] + 0.5 s. Prints
 // the measured D. A killed listener refuses at once, so its probes do not wait out T; the
 // blackholed variant (root only) makes every failing probe wait the full timeout.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "pool_fixture.h"
@@ -61,12 +63,17 @@ TEST(PoolDetection, KilledPrimaryLeavesTheAnswerWithinTheWindow) {
 }
 
 // The primary lives in a network namespace behind a veth pair; at t0 its address is removed
-// there, so SYNs are still delivered (static neighbour entry) and silently dropped.
+// there, so SYNs are still delivered (static neighbour entry) and silently dropped. The
+// address is fixed and its route lives in the root namespace, so one host exists at a time on
+// this machine: an exclusive flock, held for the host's life, serializes the test processes
+// (ctest -j runs the parameters at once; other checkouts may run them too).
 class VanishingHost {
  public:
   static constexpr const char* kAddress = "198.18.78.2";
   VanishingHost() {
     if (::geteuid() != 0) return;
+    lock_fd_ = ::open("/tmp/cutover-vanishing-host.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX) != 0) return;
     name_ = fmt::format("cutvh{}", ::getpid() % 100000);
     std::string a = name_ + "a";
     std::string b = name_ + "b";
@@ -85,9 +92,11 @@ class VanishingHost {
   }
   ~VanishingHost() {
     if (listener_) listener_->stop();
-    if (name_.empty()) return;
-    ip({"link", "del", name_ + "a"});
-    ip({"netns", "del", name_});
+    if (!name_.empty()) {
+      ip({"link", "del", name_ + "a"});
+      ip({"netns", "del", name_});
+    }
+    if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
   }
   bool ok() const { return ok_; }
   void vanish() { in_ns({"ip", "addr", "del", std::string(kAddress) + "/30", "dev", name_ + "b"}); }
@@ -101,6 +110,7 @@ class VanishingHost {
     args.insert(args.begin(), {"ip", "netns", "exec", name_});
     return run_command(args, std::chrono::seconds(5)).exit_code == 0;
   }
+  int lock_fd_ = -1;
   std::string name_;
   bool ok_ = false;
   std::unique_ptr<ChildProcess> listener_;

@@ -18,7 +18,7 @@
 #include "control/control_server.h"
 #include "server/server.h"
 
-namespace cutover::cmd {
+namespace cutover::app {
 
 // The demo endpoints' addresses and port, also named in the embedded config.
 constexpr const char* kDemoPrimary = "127.0.0.11";
@@ -50,4 +50,4 @@ class DemoEndpoints : public server::Service {
   std::map<std::string, Listener> running_;
 };
 
-}  // namespace cutover::cmd
+}  // namespace cutover::app

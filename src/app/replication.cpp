@@ -1,13 +1,15 @@
 // Wiring: journal + store, zone load handler, API routes, NOTIFY, transfer responder, DNS UPDATE.
-#include "writes/writes_service.h"
+#include "app/replication.h"
+
+#include <stdexcept>
 
 #include "net/address.h"
+#include "store/api/api_routes.h"
 #include "tsig/key.h"
 #include "update/handler.h"
 #include "update/update_message.h"
-#include "store/api/api_routes.h"
 
-namespace cutover::writes {
+namespace cutover::app {
 namespace {
 
 bool has_replication(const config::Config& config) {
@@ -27,11 +29,12 @@ tsig::KeyRing key_ring(const config::Config& config) {
   return tsig::KeyRing(std::move(keys));
 }
 
-// A key a zone names (allow-update, transfer-key, primary-key) must be one of writes.tsig-keys.
-dns::Name known_key(const tsig::KeyRing& keys, const std::string& zone, const std::string& name) {
+// A key a zone names (allow-update, transfer-key, primary-key). The config reader checked
+// that each is one of writes.tsig-keys (config::check_zone_keys), so a miss is a bug.
+dns::Name key_name(const tsig::KeyRing& keys, const std::string& name) {
   auto parsed = dns::Name::from_text(name);
   if (!parsed || keys.find(*parsed) == nullptr) {
-    throw config::ConfigError("zone " + zone + ": TSIG key " + name + " is not defined in writes.tsig-keys");
+    throw std::logic_error("TSIG key " + name + " was not checked by the config reader");
   }
   return *parsed;
 }
@@ -46,7 +49,7 @@ std::vector<secondary::SecondaryZone> secondary_zones_of(const config::Config& c
     secondary.primary = *r.primary;
     secondary.starts_empty = zone.text.has_value();
     if (r.max_transfer_bytes != 0) secondary.max_transfer_bytes = r.max_transfer_bytes;
-    if (!r.primary_key.empty()) secondary.key = *keys.find(known_key(keys, store::zone_key(zone.origin), r.primary_key));
+    if (!r.primary_key.empty()) secondary.key = *keys.find(key_name(keys, r.primary_key));
     zones.push_back(std::move(secondary));
   }
   return zones;
@@ -62,9 +65,9 @@ server::Intercept answer_update(const update::UpdateHandler& handler, std::span<
 
 }  // namespace
 
-std::shared_ptr<WritesService> WritesService::install(server::Server& server, server::ControlService* control,
-                                                      const config::Config& config, base::Logger& logger) {
-  std::shared_ptr<WritesService> service(new WritesService(server, logger));
+std::shared_ptr<Replication> Replication::install(server::Server& server, server::ControlService* control,
+                                                  const config::Config& config, base::Logger& logger) {
+  std::shared_ptr<Replication> service(new Replication(server, logger));
   if (!has_replication(config)) return nullptr;
   std::map<std::string, config::ZoneReplicationConfig> settings;
   std::map<std::string, xfr::NotifyTargets> targets;
@@ -74,11 +77,8 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
     std::string key = store::zone_key(zone.origin);
     const auto& r = zone.replication;
     std::optional<tsig::Key> transfer_key;
-    if (!r.transfer_key.empty()) transfer_key = *keys.find(known_key(keys, key, r.transfer_key));
-    if (r.primary && !r.allow_update.empty()) {
-      throw config::ConfigError("zone " + key + ": allow-update on a secondary zone; send updates to its primary");
-    }
-    for (const auto& name : r.allow_update) allow_update[key].push_back(known_key(keys, key, name));
+    if (!r.transfer_key.empty()) transfer_key = *keys.find(key_name(keys, r.transfer_key));
+    for (const auto& name : r.allow_update) allow_update[key].push_back(key_name(keys, name));
     settings[key] = zone.replication;
     if (!r.notify.empty()) targets[key] = xfr::NotifyTargets{r.notify, transfer_key};
   }
@@ -100,7 +100,7 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
     if (control != nullptr && !config.writes.journal.empty()) {
       store::SecondaryZoneKeys secondaries;
       for (const auto& zone : secondary_zones) secondaries.insert(store::zone_key(zone.origin));
-      add_api_routes(control->http(), *service->store_, std::move(secondaries));
+      store::add_api_routes(control->http(), *service->store_, std::move(secondaries));
     }
     service->pool_materializer_ = std::make_shared<pool::PoolMaterializer>(*service->store_, service->clock_, logger);
   }
@@ -129,7 +129,7 @@ std::shared_ptr<WritesService> WritesService::install(server::Server& server, se
   return service;
 }
 
-base::Status WritesService::take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
+base::Status Replication::take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
                                        bool initial) {
   std::vector<store::ZoneSource> sources;
   for (const auto& zone : loaded->zones()) {
@@ -146,7 +146,7 @@ base::Status WritesService::take_zones(const config::Config& config, std::shared
   return initial ? store_->load(sources) : store_->reload(sources);
 }
 
-base::Status WritesService::start() {
+base::Status Replication::start() {
   notifier_->start();
   if (secondary_) secondary_->start();
   if (pool_materializer_) pool_materializer_->start();
@@ -155,10 +155,10 @@ base::Status WritesService::start() {
   return {};
 }
 
-void WritesService::stop() {
+void Replication::stop() {
   if (secondary_) secondary_->stop();
   if (pool_materializer_) pool_materializer_->stop();
   notifier_->stop();
 }
 
-}  // namespace cutover::writes
+}  // namespace cutover::app

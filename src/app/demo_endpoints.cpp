@@ -1,7 +1,7 @@
 // DemoEndpoints: GET /health answers "ok", GET / names the endpoint.
-#include "cmd/demo_endpoints.h"
+#include "app/demo_endpoints.h"
 
-namespace cutover::cmd {
+namespace cutover::app {
 
 DemoEndpoints::DemoEndpoints(base::Logger& logger, control::ControlServer* control) : logger_(logger) {
   if (control == nullptr) return;
@@ -65,4 +65,4 @@ bool DemoEndpoints::stop_one(const std::string& address) {
   return true;
 }
 
-}  // namespace cutover::cmd
+}  // namespace cutover::app

@@ -1,0 +1,57 @@
+// Replication: the zone write path and replication of `cutover serve`, as one server::Service.
+// With a journal (or a secondary zone) it owns the Store (journal replay on start, reloads as
+// writes), serves the zone write API on the control listener, writes materialized pools and
+// notifies secondaries after every change (RFC 1996); with or without one it answers AXFR/IXFR
+// (RFC 5936, RFC 1995), NOTIFY and DNS UPDATE (RFC 2136) through the server's request handler.
+// Set up before Server::run(); the store, notifier and materializer are thread-safe.
+#pragma once
+
+#include <memory>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "config/config.h"
+#include "secondary/secondary.h"
+#include "server/control_service.h"
+#include "server/server.h"
+#include "store/store.h"
+#include "pool/writes/pool_materializer.h"
+#include "xfr/notifier.h"
+#include "xfr/responder.h"
+
+namespace cutover::app {
+
+class Replication : public server::Service {
+ public:
+  // Registers the zone load handler, the request handler and (when `control` is not null and
+  // a journal is configured) the zone write API on `server`; null when the config sets up no
+  // replication and no journal. Throws config::ConfigError when the journal cannot be opened.
+  // The key names zones use were checked by the config reader (config::check_zone_keys).
+  // `server`, `control` and `logger` must outlive the service.
+  static std::shared_ptr<Replication> install(server::Server& server, server::ControlService* control,
+                                              const config::Config& config, base::Logger& logger);
+
+  // "writes", the config section it serves (the name in the service.started log line).
+  std::string name() const override { return "writes"; }
+  base::Status start() override;
+  void stop() override;
+
+  store::Store* store() { return store_.get(); }
+  // Writes the answers of pools in materialize mode; null without a journal.
+  std::shared_ptr<pool::PoolMaterializer> pool_materializer() { return pool_materializer_; }
+
+ private:
+  Replication(server::Server& server, base::Logger& logger) : server_(server), logger_(logger) {}
+  base::Status take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded, bool initial);
+
+  server::Server& server_;
+  base::Logger& logger_;
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<xfr::Notifier> notifier_;
+  base::RealClock clock_;
+  std::shared_ptr<pool::PoolMaterializer> pool_materializer_;
+  std::unique_ptr<xfr::Responder> responder_;
+  std::unique_ptr<secondary::Secondary> secondary_;  // zones with a primary; null when none
+};
+
+}  // namespace cutover::app

@@ -1,0 +1,40 @@
+// The services of `cutover serve`, added to the server in the order their start() must run
+// (Server::run starts them in order and stops them in reverse).
+#include "app/serve.h"
+
+#include "app/demo_endpoints.h"
+#include "app/replication.h"
+#include "lab/authority/lab_authority.h"
+#include "pool/service/pool_service.h"
+#include "pool/writes/pool_api_routes.h"
+#include "pool/writes/pool_writes.h"
+
+namespace cutover::app {
+
+Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::Logger& logger, ServeFeatures features)
+    : server_(std::move(resolve), std::move(config), logger) {
+  const config::ControlConfig& control = server_.config().control;
+  if (!control.host.empty()) control_ = std::make_shared<server::ControlService>(control, logger);
+  if (features.lab) {
+    if (!control_) throw config::ConfigError("--lab needs the control API (--control ADDRESS:PORT)");
+    // Added before the control service so the lab zones are published before its API opens.
+    server_.add_service(std::make_shared<lab::LabAuthority>(server_, control_->http()));
+  }
+  control::ControlServer* api = control_api();
+  if (features.demo_endpoints) server_.add_service(std::make_shared<DemoEndpoints>(logger, api));
+  auto pools = std::make_shared<pool::PoolService>(server_, logger, api);
+  server_.add_service(pools);
+  if (control_) server_.add_service(control_);
+  if (auto replication = Replication::install(server_, control_.get(), server_.config(), logger)) {
+    server_.add_service(replication);
+    if (replication->pool_materializer()) pools->set_answer_sink(replication->pool_materializer());
+  }
+  // Pools CRUD and journaled overrides need both the journal and the API.
+  if (control_ && !server_.config().writes.journal.empty()) {
+    auto pool_writes = std::make_shared<pool::PoolWrites>(*pools, server_.config(), logger);
+    pool::add_pool_api_routes(control_->http(), *pool_writes, *pools);
+    server_.add_service(pool_writes);
+  }
+}
+
+}  // namespace cutover::app

@@ -15,7 +15,7 @@ void add_pool_routes(control::ControlServer& control, PoolService& service) {
   });
   control.post(R"(/pools/([^/]+)/endpoints/([^/]+)/(drain|undrain|force-up))",
                [&service](const httplib::Request& request, httplib::Response& response) {
-                 // With a journal, overrides are journaled writes (src/writes/pool_api_routes.cpp).
+                 // With a journal, overrides are journaled writes (pool/writes/pool_api_routes.cpp).
                  if (service.override_route()) return service.override_route()(request, response);
                  std::string pool = request.matches[1];
                  std::string address = request.matches[2];

@@ -11,7 +11,7 @@
 set -u
 build="$1"; work="$2"; end="$3"; goal="$4"; run_seconds="$5"; shift 5
 root="$(cd "$(dirname "$0")/.." && pwd)"
-targets="${*:-parse_message master_file config_yaml update_message transfer_stream tsig_record control_json tcp_framing}"
+targets="${*:-parse_message master_file config_yaml update_message transfer_stream tsig_record control_json tcp_framing lab_api}"
 mkdir -p "$work"
 [ -f "$work/runs.tsv" ] || printf 'target\tstart\twall_s\tcpu_s\texit\truns\tcov\tft\tcorpus\n' >"$work/runs.tsv"
 

@@ -8,7 +8,7 @@
 set -euo pipefail
 build="$1"; grown="$2"; shift 2
 root="$(cd "$(dirname "$0")/.." && pwd)"
-targets="${*:-parse_message master_file config_yaml update_message transfer_stream tsig_record control_json tcp_framing}"
+targets="${*:-parse_message master_file config_yaml update_message transfer_stream tsig_record control_json tcp_framing lab_api}"
 scratch="$(mktemp -d /tmp/cutover-merge.XXXXXX)"
 for target in $targets; do
   [ -d "$grown/$target" ] || continue

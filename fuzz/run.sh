@@ -11,7 +11,7 @@ seconds="${1:-35}"
 [ $# -gt 0 ] && shift
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-/tmp/cutover-fuzz}"
-all_targets="parse_message master_file config_yaml update_message transfer_stream tsig_record control_json tcp_framing"
+all_targets="parse_message master_file config_yaml update_message transfer_stream tsig_record control_json tcp_framing lab_api"
 targets="${*:-$all_targets}"
 
 launcher=""

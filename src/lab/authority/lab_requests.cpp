@@ -1,0 +1,153 @@
+// The lab API's requests: path and body read strictly, then one LabModel call each.
+#include "lab/authority/lab_requests.h"
+
+#include <functional>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "lab/clock.h"
+
+namespace cutover::lab {
+namespace {
+
+using Json = nlohmann::json;
+
+const std::string kName = R"(([^/]+))";
+
+LabReply error_reply(int status, const std::string& message) { return {status, Json{{"error", message}}.dump()}; }
+
+LabReply done_reply(const base::Result<std::int64_t>& done) {
+  if (!done) return error_reply(done.error().code == base::ErrorCode::kNotFound ? 404 : 400, done.error().message);
+  return {200, Json{{"at_ns", *done}}.dump()};
+}
+
+// Parses the body, runs `apply` with it; a malformed body or field is a 400.
+template <typename Apply>
+LabReply with_body(const std::string& text, Apply apply) {
+  Json json = Json::parse(text, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) return error_reply(400, "body must be a JSON object");
+  try {
+    return apply(json);
+  } catch (const Json::exception& e) {
+    return error_reply(400, e.what());
+  }
+}
+
+LabReply put_zone(LabModel& model, const dns::Name& origin, const std::string& text) {
+  return with_body(text, [&](const Json& body) {
+    std::string mode = body.value("negative", "capped");
+    if (mode != "capped" && mode != "uncapped") return error_reply(400, "negative must be capped or uncapped");
+    return done_reply(model.put_zone(origin, body.value("soa_ttl", 60U), body.value("minimum", 60U),
+                                     mode == "capped" ? zone::NegativeTtlMode::kCapped : zone::NegativeTtlMode::kSoaTtl,
+                                     body.value("ns_in_authority", false)));
+  });
+}
+
+LabReply put_rrset(LabModel& model, const dns::Name& owner, dns::RRType type, const std::string& text) {
+  return with_body(text, [&](const Json& body) {
+    LabRRset rrset{body.at("ttl").get<std::uint32_t>(), body.at("data").get<std::vector<std::string>>()};
+    return done_reply(model.put_rrset(owner, type, rrset));
+  });
+}
+
+LabReply put_outage(LabModel& model, const dns::Name& target, bool zone_wide, const std::string& text) {
+  return with_body(text, [&](const Json& body) {
+    auto mode = outage_from_text(body.at("mode").get<std::string>());
+    if (!mode) return error_reply(400, "mode must be none, drop, refuse or servfail");
+    return done_reply(zone_wide ? model.set_zone_outage(target, *mode) : model.set_name_outage(target, *mode));
+  });
+}
+
+LabReply counts(const LabModel& model) {
+  Json list = Json::array();
+  for (const auto& count : model.counts()) list.push_back({{"name", count.name}, {"type", count.type}, {"count", count.count}});
+  return {200, Json{{"counts", list}, {"at_ns", monotonic_ns()}}.dump()};
+}
+
+using Match = std::smatch;
+
+base::Result<dns::Name> name_at(const Match& match, std::size_t index) { return dns::Name::from_text(match[index].str()); }
+
+struct Route {
+  LabRoute route;
+  std::function<LabReply(LabModel&, const Match&, const std::string& body)> apply;
+};
+
+const std::vector<Route>& routes() {
+  static const std::vector<Route> kRoutes = {
+      {{"PUT", "/lab/zones/" + kName},
+       [](LabModel& model, const Match& match, const std::string& body) {
+         auto origin = name_at(match, 1);
+         return origin ? put_zone(model, *origin, body) : error_reply(400, origin.error().message);
+       }},
+      {{"DELETE", "/lab/zones/" + kName},
+       [](LabModel& model, const Match& match, const std::string&) {
+         auto origin = name_at(match, 1);
+         return origin ? done_reply(model.delete_zone(*origin)) : error_reply(400, origin.error().message);
+       }},
+      {{"PUT", "/lab/rrsets/" + kName + "/" + kName},
+       [](LabModel& model, const Match& match, const std::string& body) {
+         auto owner = name_at(match, 1);
+         auto type = dns::type_from_text(match[2].str());
+         return owner && type ? put_rrset(model, *owner, *type, body) : error_reply(400, "bad name or type in the path");
+       }},
+      {{"DELETE", "/lab/rrsets/" + kName + "/" + kName},
+       [](LabModel& model, const Match& match, const std::string&) {
+         auto owner = name_at(match, 1);
+         auto type = dns::type_from_text(match[2].str());
+         return owner && type ? done_reply(model.delete_rrset(*owner, *type))
+                              : error_reply(400, "bad name or type in the path");
+       }},
+      {{"DELETE", "/lab/names/" + kName},
+       [](LabModel& model, const Match& match, const std::string&) {
+         auto owner = name_at(match, 1);
+         return owner ? done_reply(model.delete_rrset(*owner, std::nullopt)) : error_reply(400, owner.error().message);
+       }},
+      {{"PUT", "/lab/outage/(zone|name)/" + kName},
+       [](LabModel& model, const Match& match, const std::string& body) {
+         auto target = name_at(match, 2);
+         return target ? put_outage(model, *target, match[1].str() == "zone", body)
+                       : error_reply(400, target.error().message);
+       }},
+      {{"GET", "/lab/counts"}, [](LabModel& model, const Match&, const std::string&) { return counts(model); }},
+      {{"GET", "/lab/clock"},
+       [](LabModel&, const Match&, const std::string&) {
+         return LabReply{200, Json{{"at_ns", monotonic_ns()}}.dump()};
+       }},
+  };
+  return kRoutes;
+}
+
+const std::vector<std::regex>& patterns() {
+  static const std::vector<std::regex> kPatterns = [] {
+    std::vector<std::regex> compiled;
+    for (const auto& route : routes()) compiled.emplace_back(route.route.pattern);
+    return compiled;
+  }();
+  return kPatterns;
+}
+
+}  // namespace
+
+const std::vector<LabRoute>& lab_routes() {
+  static const std::vector<LabRoute> kRoutes = [] {
+    std::vector<LabRoute> list;
+    for (const auto& route : routes()) list.push_back(route.route);
+    return list;
+  }();
+  return kRoutes;
+}
+
+LabReply handle_lab_request(LabModel& model, const std::string& method, const std::string& path,
+                            const std::string& body) {
+  for (std::size_t i = 0; i < routes().size(); ++i) {
+    Match match;
+    if (routes()[i].route.method == method && std::regex_match(path, match, patterns()[i])) {
+      return routes()[i].apply(model, match, body);
+    }
+  }
+  return error_reply(404, "no such lab route");
+}
+
+}  // namespace cutover::lab

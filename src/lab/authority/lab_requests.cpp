@@ -15,11 +15,16 @@ using Json = nlohmann::json;
 
 const std::string kName = R"(([^/]+))";
 
-LabReply error_reply(int status, const std::string& message) { return {status, Json{{"error", message}}.dump()}; }
+// JSON text of a reply. Names and messages may hold any bytes (a DNS label is not UTF-8, and an
+// error quotes the path it refuses): bytes that are not UTF-8 become U+FFFD instead of
+// making the dump throw.
+std::string json_text(const Json& json) { return json.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+LabReply error_reply(int status, const std::string& message) { return {status, json_text(Json{{"error", message}})}; }
 
 LabReply done_reply(const base::Result<std::int64_t>& done) {
   if (!done) return error_reply(done.error().code == base::ErrorCode::kNotFound ? 404 : 400, done.error().message);
-  return {200, Json{{"at_ns", *done}}.dump()};
+  return {200, json_text(Json{{"at_ns", *done}})};
 }
 
 // Parses the body, runs `apply` with it; a malformed body or field is a 400.
@@ -62,7 +67,7 @@ LabReply put_outage(LabModel& model, const dns::Name& target, bool zone_wide, co
 LabReply counts(const LabModel& model) {
   Json list = Json::array();
   for (const auto& count : model.counts()) list.push_back({{"name", count.name}, {"type", count.type}, {"count", count.count}});
-  return {200, Json{{"counts", list}, {"at_ns", monotonic_ns()}}.dump()};
+  return {200, json_text(Json{{"counts", list}, {"at_ns", monotonic_ns()}})};
 }
 
 using Match = std::smatch;
@@ -113,7 +118,7 @@ const std::vector<Route>& routes() {
       {{"GET", "/lab/counts"}, [](LabModel& model, const Match&, const std::string&) { return counts(model); }},
       {{"GET", "/lab/clock"},
        [](LabModel&, const Match&, const std::string&) {
-         return LabReply{200, Json{{"at_ns", monotonic_ns()}}.dump()};
+         return LabReply{200, json_text(Json{{"at_ns", monotonic_ns()}})};
        }},
   };
   return kRoutes;

@@ -44,5 +44,16 @@ TEST_F(LabRequestsTest, BadPathsBodiesAndFieldsAre400AndUnknownOnes404) {
   EXPECT_EQ(request("GET", "/lab/zones").status, 404);
 }
 
+TEST_F(LabRequestsTest, BytesThatAreNotUtf8InAPathOrBodyGetA400NotAnException) {
+  // Found by fuzz/lab_api: the error quoted the name, and the JSON dump of it threw.
+  ASSERT_EQ(request("PUT", "/lab/zones/cutover-lab.", "{}").status, 200);
+  LabReply reply = request("PUT", "/lab/outage/name/www.cutover-lab.\xf6\x84\x9d", R"({"mode":"\xf6"})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_FALSE(nlohmann::json::parse(reply.body, nullptr, false).is_discarded()) << reply.body;
+  LabReply name = request("PUT", "/lab/rrsets/\xff.cutover-lab./A", R"({"ttl":5,"data":["192.0.2.1"]})");
+  EXPECT_EQ(name.status, 200) << name.body;  // a label may hold any byte
+  EXPECT_FALSE(nlohmann::json::parse(request("GET", "/lab/counts").body, nullptr, false).is_discarded());
+}
+
 }  // namespace
 }  // namespace cutover::lab

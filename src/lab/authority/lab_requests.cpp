@@ -1,8 +1,11 @@
 // The lab API's requests: path and body read strictly, then one LabModel call each.
 #include "lab/authority/lab_requests.h"
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <regex>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +30,27 @@ LabReply done_reply(const base::Result<std::int64_t>& done) {
   return {200, json_text(Json{{"at_ns", *done}})};
 }
 
+// A field that is not what the request needs (the message names it).
+class FieldError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A TTL-like field: a whole number from 0 to 2^32-1 (JSON numbers may be floats, negative or
+// huge; converting those to uint32_t is undefined or wraps). `fallback` when absent; nullopt
+// fallback: the field is required.
+std::uint32_t u32_field(const Json& body, const char* key, std::optional<std::uint32_t> fallback) {
+  auto it = body.find(key);
+  if (it == body.end()) {
+    if (fallback) return *fallback;
+    throw FieldError(std::string(key) + " is required");
+  }
+  if (!it->is_number_unsigned() || it->get<std::uint64_t>() > 0xffffffffULL) {
+    throw FieldError(std::string(key) + " must be a whole number from 0 to 4294967295");
+  }
+  return static_cast<std::uint32_t>(it->get<std::uint64_t>());
+}
+
 // Parses the body, runs `apply` with it; a malformed body or field is a 400.
 template <typename Apply>
 LabReply with_body(const std::string& text, Apply apply) {
@@ -36,6 +60,8 @@ LabReply with_body(const std::string& text, Apply apply) {
     return apply(json);
   } catch (const Json::exception& e) {
     return error_reply(400, e.what());
+  } catch (const FieldError& e) {
+    return error_reply(400, e.what());
   }
 }
 
@@ -43,7 +69,7 @@ LabReply put_zone(LabModel& model, const dns::Name& origin, const std::string& t
   return with_body(text, [&](const Json& body) {
     std::string mode = body.value("negative", "capped");
     if (mode != "capped" && mode != "uncapped") return error_reply(400, "negative must be capped or uncapped");
-    return done_reply(model.put_zone(origin, body.value("soa_ttl", 60U), body.value("minimum", 60U),
+    return done_reply(model.put_zone(origin, u32_field(body, "soa_ttl", 60U), u32_field(body, "minimum", 60U),
                                      mode == "capped" ? zone::NegativeTtlMode::kCapped : zone::NegativeTtlMode::kSoaTtl,
                                      body.value("ns_in_authority", false)));
   });
@@ -51,7 +77,7 @@ LabReply put_zone(LabModel& model, const dns::Name& origin, const std::string& t
 
 LabReply put_rrset(LabModel& model, const dns::Name& owner, dns::RRType type, const std::string& text) {
   return with_body(text, [&](const Json& body) {
-    LabRRset rrset{body.at("ttl").get<std::uint32_t>(), body.at("data").get<std::vector<std::string>>()};
+    LabRRset rrset{u32_field(body, "ttl", std::nullopt), body.at("data").get<std::vector<std::string>>()};
     return done_reply(model.put_rrset(owner, type, rrset));
   });
 }

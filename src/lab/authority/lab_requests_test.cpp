@@ -44,6 +44,19 @@ TEST_F(LabRequestsTest, BadPathsBodiesAndFieldsAre400AndUnknownOnes404) {
   EXPECT_EQ(request("GET", "/lab/zones").status, 404);
 }
 
+TEST_F(LabRequestsTest, TtlsMustBeWholeNumbersThatFitIn32Bits) {
+  // Found by fuzz/lab_api: 2.2e55 as soa_ttl was converted to uint32_t (undefined behaviour).
+  EXPECT_EQ(request("PUT", "/lab/zones/a.test.", R"({"soa_ttl":2.2e55})").status, 400);
+  EXPECT_EQ(request("PUT", "/lab/zones/a.test.", R"({"minimum":-1})").status, 400);
+  EXPECT_EQ(request("PUT", "/lab/zones/a.test.", R"({"soa_ttl":4294967296})").status, 400);
+  EXPECT_EQ(request("PUT", "/lab/zones/a.test.", R"({"soa_ttl":1.5})").status, 400);
+  ASSERT_EQ(request("PUT", "/lab/zones/a.test.", R"({"soa_ttl":4294967295,"minimum":0})").status, 200);
+  LabReply ttl = request("PUT", "/lab/rrsets/www.a.test./A", R"({"ttl":"5","data":["192.0.2.1"]})");
+  EXPECT_EQ(ttl.status, 400);
+  EXPECT_NE(ttl.body.find("ttl must be a whole number"), std::string::npos) << ttl.body;
+  EXPECT_EQ(request("PUT", "/lab/rrsets/www.a.test./A", R"({"ttl":5,"data":["192.0.2.1"]})").status, 200);
+}
+
 TEST_F(LabRequestsTest, BytesThatAreNotUtf8InAPathOrBodyGetA400NotAnException) {
   // Found by fuzz/lab_api: the error quoted the name, and the JSON dump of it threw.
   ASSERT_EQ(request("PUT", "/lab/zones/cutover-lab.", "{}").status, 200);

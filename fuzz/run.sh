@@ -5,9 +5,9 @@
 # any target crashes, leaks, reports a sanitizer error or fails a consistency check; the
 # reproducer is $BUILD_DIR/run/TARGET/crash-* (docs/testing.md).
 # Usage: fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
-#   default 35 s for each of the 8 targets; BUILD_DIR overrides /tmp/cutover-fuzz.
+#   default 30 s for each of the 9 targets; BUILD_DIR overrides /tmp/cutover-fuzz.
 set -eu
-seconds="${1:-35}"
+seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-/tmp/cutover-fuzz}"

@@ -2,7 +2,7 @@
 # Runs every test: installs dependencies, builds everything with warnings as errors and runs
 # the unit and integration tests with ctest and a bench smoke run; then one build with clang,
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer coverage serves both the fuzz
-# stage (every libFuzzer target for FUZZ_SECONDS each: 9 x 35 s, under the 6 minutes
+# stage (every libFuzzer target for FUZZ_SECONDS each: 9 x 30 s, under the 6 minutes
 # docs/testing.md allows) and the unit tests and the integration areas that fit the CI
 # budget, run again under the sanitizers.
 # Usage: scripts/test.sh   (FUZZ_SECONDS=0 skips fuzzing, SANITIZE=0 the sanitized ctest)
@@ -30,7 +30,7 @@ stage "ctest"
 "$root/bench/compare" --build "$build" --smoke 3
 stage "bench smoke"
 
-fuzz_seconds="${FUZZ_SECONDS:-35}"
+fuzz_seconds="${FUZZ_SECONDS:-30}"
 sanitize="${SANITIZE:-1}"
 if [ "$fuzz_seconds" = "0" ] && [ "$sanitize" = "0" ]; then exit 0; fi
 

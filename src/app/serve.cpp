@@ -22,18 +22,22 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   }
   control::ControlServer* api = control_api();
   if (features.demo_endpoints) server_.add_service(std::make_shared<DemoEndpoints>(logger, api));
-  auto pools = std::make_shared<pool::PoolService>(server_, logger, api);
+  auto pools = std::make_shared<pool::PoolService>(server_, logger);
   server_.add_service(pools);
+  if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);
   if (auto replication = Replication::install(server_, control_.get(), server_.config(), logger)) {
     server_.add_service(replication);
     if (replication->pool_materializer()) pools->set_answer_sink(replication->pool_materializer());
   }
-  // Pools CRUD and journaled overrides need both the journal and the API.
+  // Pools CRUD and journaled overrides need both the journal and the API; without a journal
+  // overrides are kept in memory. One handler for the override URL either way.
   if (control_ && !server_.config().writes.journal.empty()) {
     auto pool_writes = std::make_shared<pool::PoolWrites>(*pools, server_.config(), logger);
-    pool::add_pool_api_routes(control_->http(), *pool_writes, *pools);
+    pool::add_pool_api_routes(control_->http(), *pool_writes);
     server_.add_service(pool_writes);
+  } else if (api != nullptr) {
+    pool::add_override_route(*api, *pools);
   }
 }
 

@@ -34,14 +34,12 @@ base::Result<std::vector<dns::ResourceRecord>> get_records(const std::vector<std
   return records;
 }
 
+}  // namespace
+
 base::Result<JournalEntry> zone_entry(const std::string& zone, const StoredEntry& stored) {
   JournalEntry entry;
+  static_cast<EntryHeader&>(entry) = stored;
   entry.zone = zone;
-  entry.version = stored.version;
-  entry.plan_version = stored.plan_version;
-  entry.at_ms = stored.at_ms;
-  entry.who = stored.who;
-  entry.what = stored.what;
   std::size_t at = 0;
   std::uint64_t serial_before = 0;
   std::uint64_t serial = 0;
@@ -62,6 +60,8 @@ base::Result<JournalEntry> zone_entry(const std::string& zone, const StoredEntry
   return entry;
 }
 
+namespace {
+
 base::Result<std::vector<JournalEntry>> zone_entries(const std::string& zone, const std::vector<StoredEntry>& stored) {
   std::vector<JournalEntry> entries;
   for (const auto& one : stored) {
@@ -73,6 +73,11 @@ base::Result<std::vector<JournalEntry>> zone_entries(const std::string& zone, co
 }
 
 }  // namespace
+
+std::vector<std::uint8_t> zone_entry_body(const JournalEntry& entry) {
+  return zone_entry_body(entry.serial_before, entry.serial, encode_records(entry.delta.removed),
+                         encode_records(entry.delta.added));
+}
 
 std::vector<std::uint8_t> zone_entry_body(std::uint32_t serial_before, std::uint32_t serial,
                                           const std::vector<std::uint8_t>& removed,
@@ -95,14 +100,9 @@ base::Result<std::unique_ptr<Journal>> Journal::open(const std::string& path) {
 
 base::Status Journal::append(const JournalEntry& entry) {
   StoredEntry stored;
+  static_cast<EntryHeader&>(stored) = entry;
   stored.stream = zone_stream(entry.zone);
-  stored.version = entry.version;
-  stored.plan_version = entry.plan_version;
-  stored.at_ms = entry.at_ms;
-  stored.who = entry.who;
-  stored.what = entry.what;
-  stored.body = zone_entry_body(entry.serial_before, entry.serial, encode_records(entry.delta.removed),
-                                encode_records(entry.delta.added));
+  stored.body = zone_entry_body(entry);
   return storage_->append(stored);
 }
 

@@ -17,15 +17,10 @@
 
 namespace cutover::store {
 
-struct JournalEntry {
+struct JournalEntry : EntryHeader {
   std::string zone;  // origin in presentation form, lowercased
-  std::uint64_t version = 0;
-  std::uint64_t plan_version = 0;  // 0: the write carried none
   std::uint32_t serial_before = 0;
   std::uint32_t serial = 0;
-  std::int64_t at_ms = 0;  // Unix time of the write
-  std::string who;
-  std::string what;
   Delta delta;
 };
 
@@ -60,6 +55,9 @@ class Journal {
   std::shared_ptr<JournalStorage> storage_;
 };
 
+// A zone entry's body (the serials and the delta), and an entry read back from its stored form.
+std::vector<std::uint8_t> zone_entry_body(const JournalEntry& entry);
+base::Result<JournalEntry> zone_entry(const std::string& zone, const StoredEntry& stored);
 // A zone entry's body from its serials and encoded record lists (also used by the migration).
 std::vector<std::uint8_t> zone_entry_body(std::uint32_t serial_before, std::uint32_t serial,
                                           const std::vector<std::uint8_t>& removed,

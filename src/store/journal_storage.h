@@ -4,7 +4,7 @@
 // the next version of its stream (a compare-and-set on the stream's version), read a
 // stream's entries from a position, and compact a stream's old entries. SqliteJournal is
 // today's implementation; a replicated one (etcd) implements this same interface without
-// any change to Store or PoolWrites (docs/writes.md, "The write path"). Implementations
+// any change to the write pipeline (write_pipeline.h; docs/writes.md, "The write path"). Implementations
 // are thread-safe.
 #pragma once
 
@@ -17,13 +17,17 @@
 
 namespace cutover::store {
 
-struct StoredEntry {
-  std::string stream;
-  std::uint64_t version = 0;
-  std::uint64_t plan_version = 0;  // as the writer recorded it (0: none)
+// What every entry says about its write, whatever kind of data it holds.
+struct EntryHeader {
+  std::uint64_t version = 0;       // the stream's version after the write
+  std::uint64_t plan_version = 0;  // the plan version the write carried (0: none)
   std::int64_t at_ms = 0;          // Unix time of the write
   std::string who;
   std::string what;
+};
+
+struct StoredEntry : EntryHeader {
+  std::string stream;
   std::vector<std::uint8_t> body;  // the kind's own encoding (a zone delta, a pool state)
 };
 

@@ -1,7 +1,5 @@
-// The write path: fence, precondition, edits, floor, serial, journal, publish, ack.
+// The zone kind of the write pipeline: edits, floor, serial, built zone, delta entries; replay, reload, undo.
 #include "store/store.h"
-
-#include <chrono>
 
 #include <fmt/format.h>
 
@@ -13,11 +11,6 @@
 
 namespace cutover::store {
 namespace {
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 WriteResult refuse(WriteStatus status, std::string message) {
   WriteResult result;
@@ -80,7 +73,10 @@ std::string write_status_text(WriteStatus status) {
 }
 
 Store::Store(std::unique_ptr<Journal> journal, Publisher publisher, base::Logger& logger)
-    : journal_(std::move(journal)), publisher_(std::move(publisher)), logger_(logger) {}
+    : journal_(std::move(journal)),
+      pipeline_(journal_->storage(), logger, wall_clock()),
+      publisher_(std::move(publisher)),
+      logger_(logger) {}
 
 void Store::add_listener(ChangeListener listener) {
   std::lock_guard lock(mutex_);
@@ -184,6 +180,128 @@ void Store::publish_locked() {
   publisher_(std::make_shared<const auth::ZoneSet>(std::move(served)));
 }
 
+// A zone write as the write pipeline drives it (write_pipeline.h). The new state is computed
+// in place on the owners the write touches (and the apex, whose serial moves): `before_`
+// holds their old nodes, and unless the write is published they are put back when this
+// object goes, still under the store's lock, so nothing outside ever sees a half-applied
+// write. The cost is that of the change, not of the zone (docs/writes.md, throughput).
+class Store::ZoneWrite : public PendingWrite {
+ public:
+  ZoneWrite(Store& store, Managed& managed, WriteRequest& request, WriteResult& result)
+      : store_(store), managed_(managed), request_(request), result_(result) {}
+
+  Step prepare() override {
+    if (request_.precondition) {  // UPDATE prerequisites, on the data the write will change
+      if (auto failure = request_.precondition(managed_.data)) {
+        result_.rcode = failure->rcode;
+        return Refusal{WriteStatus::kPrecondition, failure->message};
+      }
+    }
+    if (request_.target) touched_ = request_.target->owners();
+    if (request_.target) touched_.merge(managed_.data.owners());
+    for (const auto& edit : request_.edits) touched_.insert(edit.owner);
+    touched_.insert(managed_.data.origin());
+    before_ = managed_.data.slice(touched_);
+    rollback_.emplace(managed_.data, before_, touched_);
+    if (request_.target) {
+      managed_.data.take_nodes(*request_.target, touched_);
+    } else {
+      for (const auto& edit : request_.edits) {
+        auto applied = managed_.data.apply(edit);
+        if (!applied && !(request_.skip_ignored_edits && applied.error().code == base::ErrorCode::kUnsupported)) {
+          return Refusal{WriteStatus::kInvalid, applied.error().message};
+        }
+      }
+    }
+    after_ = managed_.data.slice(touched_);
+    if (auto soa = before_.soa()) old_soa_ = *soa;
+    if (auto soa = after_.soa()) new_soa_ = *soa;
+    if (!old_soa_ || !new_soa_) return Refusal{WriteStatus::kInvalid, "the zone would have no valid SOA"};
+    delta_ = diff(before_, after_);
+    return std::nullopt;
+  }
+
+  bool changes_anything() const override { return !delta_.empty(); }
+
+  std::optional<std::string> floor_violation() const override {
+    return store::floor_violation(before_, after_, delta_);
+  }
+
+  // The serial: RFC 1982 increment, unless the write itself raised it (UPDATE of the SOA, a
+  // reloaded file with a higher serial) or serves a primary's serial as is. Then the zone's
+  // served form.
+  Step finish() override {
+    if (!request_.keep_target_serial && !serial_greater(new_soa_->serial, old_soa_->serial)) {
+      new_soa_->serial = serial_next(old_soa_->serial);
+    }
+    after_.set_soa(*new_soa_, after_.soa_ttl());
+    managed_.data.set_soa(*new_soa_, after_.soa_ttl());
+    delta_ = diff(before_, after_);
+    auto built = managed_.data.build(managed_.order);
+    if (!built) return Refusal{WriteStatus::kInvalid, built.error().message};
+    built_ = *built;
+    result_.delta = delta_;
+    result_.cache_tail = cache_tail(before_, delta_);
+    return std::nullopt;
+  }
+
+  // The answers the change would alter, from the real engine against both zone sets.
+  void preview() override {
+    std::vector<std::shared_ptr<const zone::Zone>> current;
+    std::vector<std::shared_ptr<const zone::Zone>> changed;
+    for (const auto& zone : store_.zones_) {
+      current.push_back(zone->served);
+      changed.push_back(zone.get() == &managed_ ? built_ : zone->served);
+    }
+    result_.answers = answer_diff(auth::ZoneSet(std::move(current)), auth::ZoneSet(std::move(changed)), delta_);
+  }
+
+  std::vector<std::uint8_t> entry_body() const override {
+    JournalEntry entry;
+    entry.serial_before = old_soa_->serial;
+    entry.serial = new_soa_->serial;
+    entry.delta = delta_;
+    return zone_entry_body(entry);
+  }
+
+  // Atomically: queries see the old zone set or the new one.
+  void publish(const StoredEntry& entry) override {
+    rollback_->keep();
+    managed_.served = built_;
+    managed_.version = entry.version;
+    if (request_.plan_version) managed_.plan_version = *request_.plan_version;
+    store_.publish_locked();
+    for (const auto& listener : store_.listeners_) listener(request_.zone, new_soa_->serial);
+    store_.logger_.info("write.applied", {{"zone", zone_key(request_.zone)},
+                                          {"version", std::to_string(entry.version)},
+                                          {"serial", std::to_string(new_soa_->serial)},
+                                          {"who", entry.who},
+                                          {"what", entry.what},
+                                          {"removed", std::to_string(delta_.removed.size())},
+                                          {"added", std::to_string(delta_.added.size())}});
+  }
+
+  std::uint32_t new_serial() const { return new_soa_ ? new_soa_->serial : 0; }
+
+ private:
+  Store& store_;
+  Managed& managed_;
+  WriteRequest& request_;
+  WriteResult& result_;
+  NameSet touched_;
+  ZoneData before_;
+  ZoneData after_;
+  std::optional<RollbackGuard> rollback_;  // declared after before_ and touched_, which it refers to
+  std::optional<dns::SoaFields> old_soa_;
+  std::optional<dns::SoaFields> new_soa_;
+  Delta delta_;
+  std::shared_ptr<const zone::Zone> built_;
+};
+
+WriteSubject Store::subject_locked(const dns::Name& zone, const Managed& managed) const {
+  return WriteSubject{"zone " + zone.to_text(), zone_stream(zone_key(zone)), {managed.version, managed.plan_version}};
+}
+
 WriteResult Store::write(WriteRequest request) {
   std::lock_guard lock(mutex_);
   return write_locked(request);
@@ -192,114 +310,20 @@ WriteResult Store::write(WriteRequest request) {
 WriteResult Store::write_locked(WriteRequest& request) {
   Managed* managed = find_locked(request.zone);
   if (managed == nullptr) return refuse(WriteStatus::kNotFound, "no zone " + request.zone.to_text() + " is served here");
-  auto stamp = [managed](WriteResult result) {
-    result.version = managed->version;
-    result.plan_version = managed->plan_version;
-    result.serial = managed->served->soa_fields().serial;
-    return result;
-  };
-  // 1. Fence (fence.h: the same checks and texts as a pool write's).
-  if (auto refusal = check_fence("zone " + request.zone.to_text(), managed->version, managed->plan_version,
-                                 request.expected_version, request.plan_version)) {
-    return stamp(refuse(refusal->status, std::move(refusal->message)));
-  }
-  // 2. The caller's own check (UPDATE prerequisites), on the data the write will change.
-  if (request.precondition) {
-    if (auto failure = request.precondition(managed->data)) {
-      WriteResult result = refuse(WriteStatus::kPrecondition, failure->message);
-      result.rcode = failure->rcode;
-      return stamp(std::move(result));
-    }
-  }
-  // 3. The new state, computed in place on the owners the write touches (and the apex, whose
-  // serial moves): `before` holds their old nodes, and every refusal below puts them back
-  // before the lock is released, so nothing outside this call ever sees a half-applied
-  // write. The cost is that of the change, not of the zone (docs/writes.md, throughput).
-  NameSet touched = request.target ? request.target->owners() : NameSet{};
-  if (request.target) touched.merge(managed->data.owners());
-  for (const auto& edit : request.edits) touched.insert(edit.owner);
-  touched.insert(managed->data.origin());
-  const ZoneData before = managed->data.slice(touched);
-  RollbackGuard rollback(managed->data, before, touched);
-  if (request.target) {
-    managed->data.take_nodes(*request.target, touched);
-  } else {
-    for (const auto& edit : request.edits) {
-      auto applied = managed->data.apply(edit);
-      if (!applied && !(request.skip_ignored_edits && applied.error().code == base::ErrorCode::kUnsupported)) {
-        return stamp(refuse(WriteStatus::kInvalid, applied.error().message));
-      }
-    }
-  }
-  ZoneData after = managed->data.slice(touched);
-  auto old_soa = before.soa();
-  auto new_soa = after.soa();
-  if (!old_soa || !new_soa) return stamp(refuse(WriteStatus::kInvalid, "the zone would have no valid SOA"));
-  Delta delta = diff(before, after);
-  if (delta.empty()) return stamp(refuse(WriteStatus::kNoChange, "nothing to change"));
-  // 4. Floor.
-  if (!request.allow_empty) {
-    if (auto violation = floor_violation(before, after, delta)) return stamp(refuse(WriteStatus::kFloor, *violation));
-  }
-  // 5. Serial: RFC 1982 increment, unless the write itself raised it (UPDATE of the SOA, a
-  // reloaded file with a higher serial) or serves a primary's serial as is.
-  if (!request.keep_target_serial && !serial_greater(new_soa->serial, old_soa->serial)) {
-    new_soa->serial = serial_next(old_soa->serial);
-  }
-  after.set_soa(*new_soa, after.soa_ttl());
-  managed->data.set_soa(*new_soa, after.soa_ttl());
-  delta = diff(before, after);
-  auto built = managed->data.build(managed->order);
-  if (!built) return stamp(refuse(WriteStatus::kInvalid, built.error().message));
-
   WriteResult result;
-  result.delta = delta;
-  result.cache_tail = cache_tail(before, delta);
-  if (request.dry_run) {
-    std::vector<std::shared_ptr<const zone::Zone>> current;
-    std::vector<std::shared_ptr<const zone::Zone>> changed;
-    for (const auto& zone : zones_) {
-      current.push_back(zone->served);
-      changed.push_back(zone.get() == managed ? *built : zone->served);
-    }
-    result.answers = answer_diff(auth::ZoneSet(std::move(current)), auth::ZoneSet(std::move(changed)), delta);
-    result.status = WriteStatus::kDryRun;
-    result.message = "dry run: nothing applied";
-    result = stamp(std::move(result));
-    result.serial = new_soa->serial;
-    return result;
-  }
-  // 6. Journal and fsync: the write exists once this returns.
-  JournalEntry entry;
-  entry.zone = zone_key(request.zone);
-  entry.version = managed->version + 1;
-  entry.plan_version = request.plan_version.value_or(0);
-  entry.serial_before = old_soa->serial;
-  entry.serial = new_soa->serial;
-  entry.at_ms = now_ms();
-  entry.who = request.who;
-  entry.what = request.what;
-  entry.delta = delta;
-  if (auto appended = journal_->append(entry); !appended) {
-    logger_.error("write.journal_failed", {{"zone", entry.zone}, {"reason", appended.error().message}});
-    return stamp(refuse(WriteStatus::kIo, "not applied: " + appended.error().message));
-  }
-  // 7. Apply atomically: queries see the old zone set or the new one.
-  rollback.keep();
-  managed->served = *built;
-  managed->version = entry.version;
-  if (request.plan_version) managed->plan_version = *request.plan_version;
-  publish_locked();
-  for (const auto& listener : listeners_) listener(request.zone, entry.serial);
-  logger_.info("write.applied", {{"zone", entry.zone},
-                                 {"version", std::to_string(entry.version)},
-                                 {"serial", std::to_string(entry.serial)},
-                                 {"who", entry.who},
-                                 {"what", entry.what},
-                                 {"removed", std::to_string(delta.removed.size())},
-                                 {"added", std::to_string(delta.added.size())}});
-  result.status = WriteStatus::kApplied;
-  return stamp(std::move(result));
+  WriteOutcome outcome;
+  std::uint32_t new_serial = 0;
+  {
+    ZoneWrite write(*this, *managed, request, result);
+    outcome = pipeline_.run(subject_locked(request.zone, *managed), request, write);
+    new_serial = write.new_serial();
+  }  // a write not published has put its names back by here
+  result.status = outcome.status;
+  result.message = std::move(outcome.message);
+  result.version = managed->version;
+  result.plan_version = managed->plan_version;
+  result.serial = outcome.status == WriteStatus::kDryRun ? new_serial : managed->served->soa_fields().serial;
+  return result;
 }
 
 base::Result<ZoneView> Store::view(const dns::Name& zone) const {
@@ -327,19 +351,16 @@ WriteResult Store::undo(const dns::Name& zone, std::uint64_t to_version, WriteRe
   std::lock_guard lock(mutex_);
   Managed* managed = find_locked(zone);
   if (managed == nullptr) return refuse(WriteStatus::kNotFound, "no zone " + zone.to_text() + " is served here");
-  if (to_version > managed->version) {
-    return refuse(WriteStatus::kNotFound, fmt::format("version {} is in the future (current version {})", to_version,
-                                                      managed->version));
-  }
-  auto entries = journal_->entries_after(zone_key(zone), to_version);
-  if (!entries) return refuse(WriteStatus::kIo, entries.error().message);
-  std::uint64_t first = entries->empty() ? managed->version + 1 : entries->front().version;
-  if (first != to_version + 1 || (!entries->empty() && entries->back().version != managed->version)) {
-    return refuse(WriteStatus::kNotFound,
-                  fmt::format("history before version {} was compacted into the zone file", first));
-  }
+  // Zone entries hold deltas: the state at to_version is the current one with every later
+  // entry inverted, newest first (write_pipeline.h, undo_entries).
+  auto history = pipeline_.undo_entries(subject_locked(zone, *managed), to_version, to_version + 1);
+  if (history.refusal) return refuse(history.refusal->status, std::move(history.refusal->message));
   ZoneData target = managed->data;
-  for (auto it = entries->rbegin(); it != entries->rend(); ++it) target.apply_delta(invert(it->delta));
+  for (auto it = history.entries.rbegin(); it != history.entries.rend(); ++it) {
+    auto entry = zone_entry(zone_key(zone), *it);
+    if (!entry) return refuse(WriteStatus::kIo, entry.error().message);
+    target.apply_delta(invert(entry->delta));
+  }
   fence.zone = zone;
   fence.target = std::move(target);
   fence.edits.clear();

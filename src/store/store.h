@@ -1,9 +1,8 @@
-// Store: the zone pipeline of the write path (pool writes share its fence and journal:
-// fence.h, journal_storage.h). Every change to served records (HTTP API, DNS UPDATE, zone
-// reload, undo, zone transfer in) goes through write(), which in order checks the fence,
-// runs the caller's precondition, applies the edits to a copy, checks the floor, bumps the
-// SOA serial (RFC 1982), appends to the journal and fsyncs, publishes the new zone set
-// atomically, and only then returns kApplied. Thread-safe: writes are serialised by one
+// Store: the served zones as a kind of the write pipeline (write_pipeline.h; pools are the
+// other kind, pool/writes/). Every change to served records (HTTP API, DNS UPDATE, zone
+// reload, undo, zone transfer in) goes through write(), which runs the pipeline's steps:
+// the fence, the caller's precondition and the edits, the floor, the SOA serial (RFC 1982),
+// the journal entry (fsynced), the new zone set published atomically, and only then kApplied. Thread-safe: writes are serialised by one
 // mutex; readers of served data use the published snapshots and never wait for it.
 #pragma once
 
@@ -17,6 +16,7 @@
 #include "base/log.h"
 #include "base/result.h"
 #include "store/journal.h"
+#include "store/write_pipeline.h"
 #include "store/write_result.h"
 #include "store/zone_data.h"
 
@@ -79,13 +79,17 @@ class Store {
     std::uint64_t plan_version = 0;
   };
 
+  class ZoneWrite;
+
   base::Result<Managed> replay(const ZoneSource& source);
+  WriteSubject subject_locked(const dns::Name& zone, const Managed& managed) const;
   WriteResult write_locked(WriteRequest& request);
   void publish_locked();
   Managed* find_locked(const dns::Name& zone);
 
   mutable std::mutex mutex_;
   std::unique_ptr<Journal> journal_;
+  WritePipeline pipeline_;
   Publisher publisher_;
   base::Logger& logger_;
   std::vector<ChangeListener> listeners_;

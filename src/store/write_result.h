@@ -1,5 +1,5 @@
-// What a write asks for and what it got: the request (edits or a whole target state, fence
-// and floor options) and the result (status, versions, delta, answer diff, cache tail).
+// What a write asks for and what it got: the options every write carries, a zone write's
+// request (edits or a whole target state) and the result (status, versions, delta, answer diff, cache tail).
 // Plain values; thread-compatible.
 #pragma once
 
@@ -38,20 +38,25 @@ struct PreconditionFailure {
 };
 using Precondition = std::function<std::optional<PreconditionFailure>(const ZoneData& current)>;
 
-struct WriteRequest {
+// What every write carries besides its change, zone or pool: the fence, the floor's escape
+// and the dry run, and the author for history (docs/writes.md, "The write path").
+struct WriteOptions {
+  std::optional<std::uint64_t> expected_version;  // compare-and-set on the subject's version
+  std::optional<std::uint64_t> plan_version;      // must exceed the last applied plan version
+  bool allow_empty = false;                       // let a name lose its last address
+  bool dry_run = false;
+  std::string who;   // the writer, for history (token name, TSIG key, client address)
+  std::string what;  // a short description, for history
+};
+
+struct WriteRequest : WriteOptions {
   dns::Name zone;
   std::vector<Edit> edits;
   // Replaces the whole zone content instead of `edits` (reload, undo, zone transfer in).
   std::optional<ZoneData> target;
-  std::optional<std::uint64_t> expected_version;  // compare-and-set on the zone version
-  std::optional<std::uint64_t> plan_version;      // must exceed the last applied plan version
-  bool allow_empty = false;                       // let a name lose its last address
-  bool dry_run = false;
   bool skip_ignored_edits = false;  // DNS UPDATE: edits RFC 2136 ignores are skipped, not errors
   bool keep_target_serial = false;  // zone transfer in: serve the primary's serial unchanged
   Precondition precondition;
-  std::string who;   // the writer, for history (token name, TSIG key, client address)
-  std::string what;  // a short description, for history
 };
 
 // One answer the write changes, as text lines (RR in presentation form, or the rcode).

@@ -118,8 +118,10 @@ TEST_F(JournalFixture, ZoneEntriesAndPoolStatesOfASchema1FileSurviveTheMigration
   ASSERT_TRUE(pools) << pools.error().message;
   auto loaded = (*pools)->load();
   ASSERT_TRUE(loaded) << loaded.error().message;
-  ASSERT_EQ(loaded->latest.size(), 1u);
-  const PoolEntry& web = loaded->latest.front();
+  ASSERT_EQ(loaded->pools.size(), 1u);
+  const PoolEntry& web = loaded->pools.front().latest;
+  EXPECT_EQ(loaded->pools.front().mark.version, 6u);
+  EXPECT_EQ(loaded->pools.front().mark.plan_version, 4u);
   EXPECT_EQ(web.pool, "web");
   EXPECT_EQ(web.version, 6u);
   EXPECT_EQ(web.plan_version, 4u);
@@ -162,8 +164,9 @@ TEST_F(JournalFixture, DamageInASchema1FileIsJudgedByTheTornTailRuleAfterTheMigr
   auto loaded = (*pools)->load();
   ASSERT_TRUE(loaded) << loaded.error().message;
   EXPECT_TRUE(loaded->dropped_torn_tail);
-  ASSERT_EQ(loaded->latest.size(), 1u);
-  EXPECT_EQ(loaded->latest.front().version, 5u);
+  ASSERT_EQ(loaded->pools.size(), 1u);
+  EXPECT_EQ(loaded->pools.front().latest.version, 5u);
+  EXPECT_EQ(loaded->pools.front().mark.version, 5u);
   auto status = open_store();
   ASSERT_FALSE(status);
   EXPECT_NE(status.error().message.find("entry 2 of zone example.test."), std::string::npos) << status.error().message;

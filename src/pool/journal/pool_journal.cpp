@@ -8,19 +8,17 @@ namespace {
 
 constexpr std::string_view kPoolPrefix = "pool ";
 
+}  // namespace
+
 PoolEntry pool_entry(const store::StoredEntry& stored) {
   PoolEntry entry;
+  static_cast<store::EntryHeader&>(entry) = stored;
   entry.pool = stored.stream.substr(kPoolPrefix.size());
-  entry.version = stored.version;
-  entry.plan_version = stored.plan_version;
-  entry.at_ms = stored.at_ms;
-  entry.who = stored.who;
-  entry.what = stored.what;
   entry.state.assign(stored.body.begin(), stored.body.end());
   return entry;
 }
 
-}  // namespace
+std::vector<std::uint8_t> pool_entry_body(const std::string& state) { return {state.begin(), state.end()}; }
 
 base::Result<std::unique_ptr<PoolJournal>> PoolJournal::open(const std::string& path) {
   auto storage = store::SqliteJournal::open(path);
@@ -30,13 +28,9 @@ base::Result<std::unique_ptr<PoolJournal>> PoolJournal::open(const std::string& 
 
 base::Status PoolJournal::append(const PoolEntry& entry) {
   store::StoredEntry stored;
+  static_cast<store::EntryHeader&>(stored) = entry;
   stored.stream = store::pool_stream(entry.pool);
-  stored.version = entry.version;
-  stored.plan_version = entry.plan_version;
-  stored.at_ms = entry.at_ms;
-  stored.who = entry.who;
-  stored.what = entry.what;
-  stored.body.assign(entry.state.begin(), entry.state.end());
+  stored.body = pool_entry_body(entry.state);
   return storage_->append(stored);
 }
 
@@ -48,7 +42,7 @@ base::Result<PoolJournalLoad> PoolJournal::load() {
     auto read = storage_->read(stream, 0, store::TornTail::kDrop);
     if (!read) return read.error();
     load.dropped_torn_tail = load.dropped_torn_tail || read->dropped_torn_tail;
-    if (!read->entries.empty()) load.latest.push_back(pool_entry(read->entries.back()));
+    if (!read->entries.empty()) load.pools.push_back({pool_entry(read->entries.back()), storage_->mark(stream)});
   }
   return load;
 }

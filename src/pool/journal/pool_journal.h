@@ -17,20 +17,26 @@
 
 namespace cutover::pool {
 
-struct PoolEntry {
+struct PoolEntry : store::EntryHeader {
   std::string pool;
-  std::uint64_t version = 0;
-  std::uint64_t plan_version = 0;  // the last applied plan version after this write
-  std::int64_t at_ms = 0;          // Unix time of the write
-  std::string who;
-  std::string what;
   std::string state;  // the pool's state after the write, as JSON text (see pool/writes/pool_state.h)
 };
 
+// A pool as the journal holds it: its newest entry and its stream's mark (version and last
+// applied plan version; the entry's own plan_version is the one its write carried).
+struct JournaledPool {
+  PoolEntry latest;
+  store::StreamMark mark;
+};
+
 struct PoolJournalLoad {
-  std::vector<PoolEntry> latest;  // the newest entry of every pool, by pool id
+  std::vector<JournaledPool> pools;  // by pool id
   bool dropped_torn_tail = false;
 };
+
+// A pool entry read back from its stored form.
+PoolEntry pool_entry(const store::StoredEntry& stored);
+std::vector<std::uint8_t> pool_entry_body(const std::string& state);
 
 class PoolJournal {
  public:
@@ -39,11 +45,14 @@ class PoolJournal {
   static base::Result<std::unique_ptr<PoolJournal>> open(const std::string& path);
   explicit PoolJournal(std::shared_ptr<store::JournalStorage> storage) : storage_(std::move(storage)) {}
 
-  // Appends one entry in its own transaction; returns once durable.
+  // Appends one entry in its own transaction; returns once durable (tests; writes append
+  // through the write pipeline).
   base::Status append(const PoolEntry& entry);
   base::Result<PoolJournalLoad> load();
   // Entries of `pool` with version > `after`, oldest first, checksums verified.
   base::Result<std::vector<PoolEntry>> history(const std::string& pool, std::uint64_t after);
+
+  const std::shared_ptr<store::JournalStorage>& storage() const { return storage_; }
 
  private:
   std::shared_ptr<store::JournalStorage> storage_;

@@ -1,5 +1,6 @@
-// The pool API on the control server: observability and operator overrides, which act at
-// the next query (the override republishes the answers before the reply is sent).
+// The pool service's routes on the control server: observability, and operator overrides
+// kept in memory, which act at the next query (the override republishes the answers before
+// the reply is sent).
 #include <nlohmann/json.hpp>
 
 #include "pool/service/pool_service.h"
@@ -13,10 +14,11 @@ void add_pool_routes(control::ControlServer& control, PoolService& service) {
   control.get("/metrics", [&service](const httplib::Request&, httplib::Response& response) {
     response.set_content(service.metrics_text(), "text/plain; version=0.0.4");
   });
+}
+
+void add_override_route(control::ControlServer& control, PoolService& service) {
   control.post(R"(/pools/([^/]+)/endpoints/([^/]+)/(drain|undrain|force-up))",
                [&service](const httplib::Request& request, httplib::Response& response) {
-                 // With a journal, overrides are journaled writes (pool/writes/pool_api_routes.cpp).
-                 if (service.override_route()) return service.override_route()(request, response);
                  std::string pool = request.matches[1];
                  std::string address = request.matches[2];
                  std::string action = request.matches[3];

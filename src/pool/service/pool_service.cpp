@@ -61,7 +61,7 @@ std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<Poo
 
 }  // namespace
 
-PoolService::PoolService(server::Server& server, base::Logger& logger, control::ControlServer* control)
+PoolService::PoolService(server::Server& server, base::Logger& logger)
     : server_(server), logger_(logger) {
   health::register_builtin_probes(probes_);
   register_builtin_policies(policies_);
@@ -84,7 +84,6 @@ PoolService::PoolService(server::Server& server, base::Logger& logger, control::
       if (counts[code] != 0) rcodes_[code].fetch_add(counts[code], std::memory_order_relaxed);
     }
   });
-  if (control != nullptr) add_pool_routes(*control, *this);
 }
 
 PoolService::~PoolService() { stop(); }

@@ -1,8 +1,8 @@
 // PoolService: health-checked pools inside `cutover serve`. Runs the HealthMonitor over
 // every pool endpoint and, on each health change, builds the pools' answers and publishes
 // them to the Server at once (the next query sees them); pools in materialize mode go to a
-// PoolAnswerSink instead, which writes them into their zone. Offers /status, /metrics and
-// the drain/undrain/force-up API on the control server when there is one. Thread-safe: the
+// PoolAnswerSink instead, which writes them into their zone. Its routes (/status, /metrics,
+// in-memory overrides) are added by the composition root. Thread-safe: the
 // monitor's listener, the API threads and reload() may run at the same time.
 #pragma once
 
@@ -66,9 +66,8 @@ class PoolRuntime {
 
 class PoolService : public server::Service, public PoolRuntime {
  public:
-  // `server` and `logger` must outlive the service; `control` may be null (no API) and,
-  // when given, must not have started yet. Registers a query observer on the server.
-  PoolService(server::Server& server, base::Logger& logger, control::ControlServer* control);
+  // `server` and `logger` must outlive the service. Registers a query observer on the server.
+  PoolService(server::Server& server, base::Logger& logger);
   ~PoolService() override;
 
   std::string name() const override { return "pools"; }
@@ -102,10 +101,6 @@ class PoolService : public server::Service, public PoolRuntime {
   PoolPreview preview(const std::string& pool, const std::vector<PoolSpec>& api_specs,
                       const std::map<std::string, health::Override>& overrides) const override;
   PoolPreview current_answer(const std::string& pool) const override;
-  // Takes over POST /pools/NAME/endpoints/ADDR/{drain,undrain,force-up} (journaled
-  // overrides). Call before the control server starts.
-  void set_override_route(control::ControlServer::Handler handler) { override_route_ = std::move(handler); }
-  const control::ControlServer::Handler& override_route() const { return override_route_; }
 
  private:
   base::Status apply(const std::vector<PoolSpec>& specs);
@@ -134,13 +129,16 @@ class PoolService : public server::Service, public PoolRuntime {
   std::vector<PoolSpec> config_specs_;
   std::vector<PoolSpec> api_specs_;
   bool started_ = false;
-  control::ControlServer::Handler override_route_;
   std::mutex override_mutex_;  // one override at a time, so its history entry names it alone
   std::atomic<std::shared_ptr<const PoolAnswers>> answers_;
   std::array<std::atomic<std::uint64_t>, 16> rcodes_{};
 };
 
-// Adds GET /status, GET /metrics and POST /pools/NAME/endpoints/ADDR/{drain,undrain,force-up}.
+// Adds GET /status and GET /metrics.
 void add_pool_routes(control::ControlServer& control, PoolService& service);
+// Adds POST /pools/NAME/endpoints/ADDR/{drain,undrain,force-up} as in-memory overrides, for
+// a server without a journal (with one, pool/writes/pool_api_routes.h adds it as journaled
+// writes instead; the composition root adds exactly one of the two).
+void add_override_route(control::ControlServer& control, PoolService& service);
 
 }  // namespace cutover::pool

@@ -102,7 +102,7 @@ void post_undo(PoolWrites& writes, const httplib::Request& request, httplib::Res
 
 }  // namespace
 
-void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes, PoolService& service) {
+void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes) {
   http.get(R"(/pools)", [&writes](const auto&, auto& response) { get_pools(writes, response); });
   http.get(R"(/pools/([^/]+))", [&writes](const auto& rq, auto& rs) { get_pool(writes, rq, rs); });
   http.put(R"(/pools/([^/]+))", write_route(writes, put_pool_request));
@@ -110,17 +110,18 @@ void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes, PoolS
   http.del(R"(/pools/([^/]+))", write_route(writes, delete_pool_request));
   http.get(R"(/pools/([^/]+)/history)", [&writes](const auto& rq, auto& rs) { get_history(writes, rq, rs); });
   http.post(R"(/pools/([^/]+)/undo)", [&writes](const auto& rq, auto& rs) { post_undo(writes, rq, rs); });
-  service.set_override_route([&writes](const httplib::Request& request, httplib::Response& response) {
-    auto pool = pool_from(request, response);
-    if (!pool) return;
-    auto body = store::body_from(request, response);
-    if (!body) return;
-    auto write = override_request(*pool, request.matches[2], request.matches[3], *body);
-    if (!write) return store::reply_error(response, 400, write.error().message);
-    write->who += "@" + request.remote_addr;
-    auto result = writes.write(std::move(*write));
-    store::reply(response, pool_http_status(result), pool_result_json(*pool, result));
-  });
+  http.post(R"(/pools/([^/]+)/endpoints/([^/]+)/(drain|undrain|force-up))",
+            [&writes](const httplib::Request& request, httplib::Response& response) {
+              auto pool = pool_from(request, response);
+              if (!pool) return;
+              auto body = store::body_from(request, response);
+              if (!body) return;
+              auto write = override_request(*pool, request.matches[2], request.matches[3], *body);
+              if (!write) return store::reply_error(response, 400, write.error().message);
+              write->who += "@" + request.remote_addr;
+              auto result = writes.write(std::move(*write));
+              store::reply(response, pool_http_status(result), pool_result_json(*pool, result));
+            });
 }
 
 }  // namespace cutover::pool

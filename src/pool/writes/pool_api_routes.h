@@ -9,8 +9,9 @@
 
 namespace cutover::pool {
 
-// Adds the routes to `http` and takes over the override route of `service`; call before
-// the control server starts. `writes` must outlive `http`'s serving.
-void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes, PoolService& service);
+// Adds the routes to `http`, the override route among them (as journaled writes; without a
+// journal the composition root adds pool/service's in-memory one instead). Call before the
+// control server starts. `writes` must outlive `http`'s serving.
+void add_pool_api_routes(control::ControlServer& http, PoolWrites& writes);
 
 }  // namespace cutover::pool

@@ -1,8 +1,7 @@
-// The pool write path: fence, target, floor, journal, apply; replay at start; undo.
+// The pool kind of the write pipeline: target state, floor, whole-state entries; replay at start; undo.
 #include "pool/writes/pool_writes.h"
 
 #include <algorithm>
-#include <chrono>
 #include <set>
 
 #include <fmt/format.h>
@@ -16,25 +15,10 @@ namespace {
 
 using store::WriteStatus;
 
-PoolWriteResult refused(WriteStatus status, std::string message, const PoolState& current) {
-  PoolWriteResult result;
-  result.status = status;
-  result.message = std::move(message);
-  result.version = current.version;
-  result.plan_version = current.plan_version;
-  result.before = current;
-  return result;
-}
-
-PoolWriteResult bad_input(std::string message, const PoolState& current) {
-  auto result = refused(WriteStatus::kInvalid, std::move(message), current);
-  result.bad_input = true;
-  return result;
-}
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+std::unique_ptr<PoolJournal> open_journal(const std::string& path) {
+  auto journal = PoolJournal::open(path);
+  if (!journal) throw config::ConfigError("writes.journal: " + journal.error().message);
+  return std::move(*journal);
 }
 
 bool all_drained(const PoolSpec& spec, const PoolState& state) {
@@ -47,20 +31,18 @@ bool all_drained(const PoolSpec& spec, const PoolState& state) {
 }  // namespace
 
 PoolWrites::PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger)
-    : pools_(pools), logger_(logger), config_(config) {
-  auto journal = PoolJournal::open(config.writes.journal);
-  if (!journal) throw config::ConfigError("writes.journal: " + journal.error().message);
-  journal_ = std::move(*journal);
+    : pools_(pools), logger_(logger), journal_(open_journal(config.writes.journal)),
+      pipeline_(journal_->storage(), logger, store::wall_clock()), config_(config) {
   auto loaded = journal_->load();
   if (!loaded) throw config::ConfigError("writes.journal: " + loaded.error().message);
   if (loaded->dropped_torn_tail) logger_.warn("pool_journal.torn_tail_dropped", {{"journal", config.writes.journal}});
   std::vector<PoolSpec> specs;
-  for (const auto& entry : loaded->latest) {
+  for (const auto& [entry, mark] : loaded->pools) {
     auto json = nlohmann::json::parse(entry.state, nullptr, false);
     auto state = pool_state_from_json(json);
     if (!state) throw config::ConfigError(fmt::format("writes.journal: pool {}: {}", entry.pool, state.error().message));
-    state->version = entry.version;
-    state->plan_version = entry.plan_version;
+    state->version = mark.version;
+    state->plan_version = mark.plan_version;
     if (state->settings) {
       auto spec = read_settings(entry.pool, *state->settings);
       if (!spec) {
@@ -137,98 +119,139 @@ std::optional<std::string> PoolWrites::floor_problem(const std::string& pool, co
                      pool, spec_after->endpoints.size());
 }
 
+// A pool write as the write pipeline drives it (store/write_pipeline.h). The target state
+// is computed from the current one and kept apart from what is served until publish(), so
+// a refusal or a dry run leaves nothing to put back.
+class PoolWrites::PoolWrite : public store::PendingWrite {
+ public:
+  PoolWrite(PoolWrites& writes, PoolWriteRequest& request, const PoolState& current, PoolWriteResult& result)
+      : writes_(writes), request_(request), current_(current), result_(result) {}
+
+  store::Step prepare() override {
+    const std::string& pool = request_.pool;
+    bool config_pool = writes_.pools_.is_config_pool(pool);
+    std::string read_only =
+        fmt::format("pool {} is defined in the config file: change it there (the API sets only its overrides)", pool);
+    auto target = request_.change(current_);
+    if (!target) {
+      if (target.error().code != base::ErrorCode::kNotFound) return bad_input(target.error().message);
+      if (config_pool) return store::Refusal{WriteStatus::kConflict, read_only};
+      return store::Refusal{WriteStatus::kNotFound, target.error().message};
+    }
+    target_ = std::move(*target);
+    if (config_pool && target_.settings) return store::Refusal{WriteStatus::kConflict, read_only};
+    auto specs = writes_.api_specs_with(pool, target_.settings);
+    if (!specs) return bad_input(specs.error().message);
+    specs_ = std::move(*specs);
+    if (config_pool) spec_after_ = writes_.pools_.find_pool(pool);
+    if (target_.settings) spec_after_ = specs_.back();
+    // Overrides belong to endpoints: those of endpoints the write removes go with them.
+    for (auto it = target_.overrides.begin(); it != target_.overrides.end();) {
+      bool known = spec_after_ && std::any_of(spec_after_->endpoints.begin(), spec_after_->endpoints.end(),
+                                              [&](const auto& endpoint) { return endpoint.address == it->first; });
+      bool asked = !current_.overrides.contains(it->first) || current_.overrides.at(it->first) != it->second;
+      if (known) {
+        ++it;
+      } else if (asked) {
+        return store::Refusal{WriteStatus::kNotFound, fmt::format("pool {} has no endpoint {}", pool, it->first)};
+      } else {
+        it = target_.overrides.erase(it);
+      }
+    }
+    return std::nullopt;
+  }
+
+  bool changes_anything() const override { return !target_.same_content(current_); }
+
+  std::optional<std::string> floor_violation() const override {
+    return writes_.floor_problem(request_.pool, current_, target_, spec_after_);
+  }
+
+  store::Step finish() override {
+    if (auto checked = writes_.pools_.check_api_pools(specs_); !checked) {
+      return store::Refusal{WriteStatus::kInvalid, checked.error().message};
+    }
+    result_.answer_before = writes_.pools_.current_answer(request_.pool);
+    return std::nullopt;
+  }
+
+  void preview() override {
+    result_.after = target_;
+    result_.answer_after = writes_.pools_.preview(request_.pool, specs_, target_.overrides);
+  }
+
+  std::vector<std::uint8_t> entry_body() const override { return pool_entry_body(pool_state_json(target_).dump()); }
+
+  // The checker probes new endpoints, and the next query sees the new answer.
+  void publish(const store::StoredEntry& entry) override {
+    const std::string& pool = request_.pool;
+    target_.version = entry.version;
+    target_.plan_version = request_.plan_version.value_or(current_.plan_version);
+    if (target_.settings != current_.settings) {
+      // Checked in finish() under the same lock, so only a probe that cannot be created fails here.
+      if (auto applied = writes_.pools_.set_api_pools(specs_); !applied) {
+        writes_.logger_.error("pool_write.apply_failed", {{"pool", pool}, {"reason", applied.error().message}});
+      }
+      if (target_.settings) {
+        writes_.api_specs_[pool] = specs_.back();
+      } else {
+        writes_.api_specs_.erase(pool);
+      }
+    }
+    writes_.apply_overrides(pool, current_, target_, request_.who);
+    writes_.states_[pool] = target_;
+    writes_.logger_.info("pool_write.applied", {{"pool", pool}, {"version", std::to_string(target_.version)},
+                                                {"who", request_.who}, {"what", request_.what}});
+    result_.after = target_;
+    result_.answer_after = writes_.pools_.current_answer(pool);
+  }
+
+  bool request_was_bad() const { return bad_input_; }
+
+ private:
+  store::Step bad_input(std::string message) {
+    bad_input_ = true;
+    return store::Refusal{WriteStatus::kInvalid, std::move(message)};
+  }
+
+  PoolWrites& writes_;
+  PoolWriteRequest& request_;
+  const PoolState& current_;
+  PoolWriteResult& result_;
+  PoolState target_;
+  std::vector<PoolSpec> specs_;
+  std::optional<PoolSpec> spec_after_;
+  bool bad_input_ = false;
+};
+
+store::WriteSubject PoolWrites::subject_locked(const std::string& pool) const {
+  auto it = states_.find(pool);
+  store::StreamMark mark = it == states_.end() ? store::StreamMark{} : store::StreamMark{it->second.version,
+                                                                                       it->second.plan_version};
+  return store::WriteSubject{"pool " + pool, store::pool_stream(pool), mark};
+}
+
 PoolWriteResult PoolWrites::write(PoolWriteRequest request) {
   std::lock_guard lock(mutex_);
-  const std::string& pool = request.pool;
-  PoolState current = states_.contains(pool) ? states_.at(pool) : PoolState{};
-  // The fence of every write (store/fence.h): the same checks and texts as a zone write's.
-  if (auto refusal = store::check_fence("pool " + pool, current.version, current.plan_version, request.expected_version,
-                                        request.plan_version)) {
-    return refused(refusal->status, std::move(refusal->message), current);
-  }
-  bool config_pool = pools_.is_config_pool(pool);
-  std::string read_only =
-      fmt::format("pool {} is defined in the config file: change it there (the API sets only its overrides)", pool);
-  auto target = request.change(current);
-  if (!target) {
-    if (target.error().code != base::ErrorCode::kNotFound) return bad_input(target.error().message, current);
-    return refused(config_pool ? WriteStatus::kConflict : WriteStatus::kNotFound,
-                   config_pool ? read_only : target.error().message, current);
-  }
-  if (config_pool && target->settings) return refused(WriteStatus::kConflict, read_only, current);
-  auto specs = api_specs_with(pool, target->settings);
-  if (!specs) return bad_input(specs.error().message, current);
-  std::optional<PoolSpec> spec_after = config_pool ? pools_.find_pool(pool) : std::nullopt;
-  if (target->settings) spec_after = specs->back();
-  // Overrides belong to endpoints: those of endpoints the write removes go with them.
-  for (auto it = target->overrides.begin(); it != target->overrides.end();) {
-    bool known = spec_after && std::any_of(spec_after->endpoints.begin(), spec_after->endpoints.end(),
-                                           [&](const auto& endpoint) { return endpoint.address == it->first; });
-    bool asked = !current.overrides.contains(it->first) || current.overrides.at(it->first) != it->second;
-    if (known) {
-      ++it;
-    } else if (asked) {
-      return refused(WriteStatus::kNotFound, fmt::format("pool {} has no endpoint {}", pool, it->first), current);
-    } else {
-      it = target->overrides.erase(it);
-    }
-  }
-  if (auto problem = floor_problem(pool, current, *target, spec_after); problem && !request.allow_empty) {
-    return refused(WriteStatus::kFloor, *problem, current);
-  }
-  if (auto checked = pools_.check_api_pools(*specs); !checked) {
-    return refused(WriteStatus::kInvalid, checked.error().message, current);
-  }
+  return write_locked(request);
+}
+
+PoolWriteResult PoolWrites::write_locked(PoolWriteRequest& request) {
+  const PoolState current = states_.contains(request.pool) ? states_.at(request.pool) : PoolState{};
   PoolWriteResult result;
   result.before = current;
-  result.answer_before = pools_.current_answer(pool);
-  result.version = current.version;
-  result.plan_version = current.plan_version;
-  if (target->same_content(current)) {
-    result.status = WriteStatus::kNoChange;
+  PoolWrite write(*this, request, current, result);
+  store::WriteOutcome outcome = pipeline_.run(subject_locked(request.pool), request, write);
+  result.status = outcome.status;
+  result.message = std::move(outcome.message);
+  result.bad_input = write.request_was_bad();
+  result.version = outcome.mark.version;
+  result.plan_version = outcome.mark.plan_version;
+  if (outcome.status == WriteStatus::kNoChange) {
     result.after = current;
+    result.answer_before = pools_.current_answer(request.pool);
     result.answer_after = result.answer_before;
-    return result;
   }
-  if (request.dry_run) {
-    result.status = WriteStatus::kDryRun;
-    result.after = *target;
-    result.answer_after = pools_.preview(pool, *specs, target->overrides);
-    return result;
-  }
-  PoolEntry entry;
-  entry.pool = pool;
-  entry.version = current.version + 1;
-  entry.plan_version = request.plan_version.value_or(current.plan_version);
-  entry.at_ms = now_ms();
-  entry.who = request.who;
-  entry.what = request.what;
-  entry.state = pool_state_json(*target).dump();
-  if (auto appended = journal_->append(entry); !appended) {
-    return refused(WriteStatus::kIo, appended.error().message, current);
-  }
-  target->version = entry.version;
-  target->plan_version = entry.plan_version;
-  if (target->settings != current.settings) {
-    // Checked above under this lock, so only a probe that cannot be created fails here.
-    if (auto applied = pools_.set_api_pools(*specs); !applied) {
-      logger_.error("pool_write.apply_failed", {{"pool", pool}, {"reason", applied.error().message}});
-    }
-    if (target->settings) {
-      api_specs_[pool] = specs->back();
-    } else {
-      api_specs_.erase(pool);
-    }
-  }
-  apply_overrides(pool, current, *target, request.who);
-  states_[pool] = *target;
-  logger_.info("pool_write.applied", {{"pool", pool}, {"version", std::to_string(target->version)},
-                                      {"who", request.who}, {"what", request.what}});
-  result.status = WriteStatus::kApplied;
-  result.after = *target;
-  result.version = target->version;
-  result.plan_version = target->plan_version;
-  result.answer_after = pools_.current_answer(pool);
   return result;
 }
 
@@ -252,22 +275,35 @@ void PoolWrites::apply_overrides(const std::string& pool, const PoolState& befor
 }
 
 PoolWriteResult PoolWrites::undo(const std::string& pool, std::uint64_t to_version, PoolWriteRequest fence) {
+  std::lock_guard lock(mutex_);
+  // Pool entries hold whole states: the state at to_version is entry to_version's
+  // (write_pipeline.h, undo_entries); before the first write (0) there was none.
   PoolState target;
   if (to_version > 0) {
-    auto entries = journal_->history(pool, to_version - 1);
-    if (!entries) return refused(WriteStatus::kIo, entries.error().message, PoolState{});
-    if (entries->empty() || entries->front().version != to_version) {
-      return refused(WriteStatus::kNotFound, fmt::format("pool {} has no version {} in its history", pool, to_version),
-                     PoolState{});
+    auto history = pipeline_.undo_entries(subject_locked(pool), to_version, to_version);
+    if (history.refusal) {
+      PoolWriteResult result;
+      result.status = history.refusal->status;
+      result.message = std::move(history.refusal->message);
+      if (auto it = states_.find(pool); it != states_.end()) result.before = it->second;
+      result.version = result.before.version;
+      result.plan_version = result.before.plan_version;
+      return result;
     }
-    auto state = pool_state_from_json(nlohmann::json::parse(entries->front().state, nullptr, false));
-    if (!state) return refused(WriteStatus::kIo, state.error().message, PoolState{});
+    auto json = nlohmann::json::parse(pool_entry(history.entries.front()).state, nullptr, false);
+    auto state = pool_state_from_json(json);
+    if (!state) {
+      PoolWriteResult result;
+      result.status = WriteStatus::kIo;
+      result.message = state.error().message;
+      return result;
+    }
     target = std::move(*state);
   }
   fence.pool = pool;
   fence.change = [target](const PoolState&) -> base::Result<PoolState> { return target; };
   if (fence.what.empty()) fence.what = fmt::format("undo to version {}", to_version);
-  return write(std::move(fence));
+  return write_locked(fence);
 }
 
 std::map<std::string, PoolState> PoolWrites::states() const {

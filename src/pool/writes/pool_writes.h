@@ -1,12 +1,13 @@
-// PoolWrites: the write path for pools. Every change to a pool made through the API and
-// every operator override (drain, undrain, force-up) goes through write(), which in order,
-// under one mutex: checks the fence (expected_version: compare-and-set on the pool's
-// version; plan_version: above the pool's last applied one), builds the target state
+// PoolWrites: pools as a kind of the write pipeline (store/write_pipeline.h; zones are the
+// other kind, store/store.h). Every change to a pool made through the API and every
+// operator override (drain, undrain, force-up) goes through write(), which runs the
+// pipeline's steps under one mutex: the fence (expected_version: compare-and-set on the
+// pool's version; plan_version: above the pool's last applied one), the target state
 // (settings read exactly like a config file's pool, checked against the zones and the
-// other pools), checks the floor (deleting a pool, or draining its last serving endpoint,
-// is refused unless allow_empty, naming the pool), appends to the pool journal and fsyncs,
-// applies it (the checker probes new endpoints and the next query sees the new answer),
-// and only then acknowledges. Config pools are read-only here (409) except for overrides.
+// other pools), the floor (deleting a pool, or draining its last serving endpoint, is
+// refused unless allow_empty, naming the pool), the journal entry (fsynced), applying it
+// (the checker probes new endpoints and the next query sees the new answer), and only then
+// the acknowledgement. Config pools are read-only here (409) except for overrides.
 // Also a server::Service: start() re-applies the journaled overrides. Thread-safe.
 #pragma once
 
@@ -21,22 +22,17 @@
 #include "config/config.h"
 #include "pool/service/pool_service.h"
 #include "pool/journal/pool_journal.h"
+#include "store/write_pipeline.h"
 #include "store/write_result.h"
 #include "pool/writes/pool_state.h"
 
 namespace cutover::pool {
 
-struct PoolWriteRequest {
+struct PoolWriteRequest : store::WriteOptions {
   std::string pool;
   // The target state from the current one, run under the write lock. Its error code picks
   // the reply: kNotFound 404 (409 for a config pool, read-only here), anything else 400.
   std::function<base::Result<PoolState>(const PoolState& current)> change;
-  std::optional<std::uint64_t> expected_version;
-  std::optional<std::uint64_t> plan_version;
-  bool allow_empty = false;
-  bool dry_run = false;
-  std::string who;
-  std::string what;
 };
 
 struct PoolWriteResult {
@@ -76,6 +72,10 @@ class PoolWrites : public server::Service {
   base::Result<PoolSpec> read_settings(const std::string& pool, const nlohmann::json& settings) const;
 
  private:
+  class PoolWrite;
+
+  PoolWriteResult write_locked(PoolWriteRequest& request);
+  store::WriteSubject subject_locked(const std::string& pool) const;
   // The API pools with `pool` set to `settings` (removed when null).
   base::Result<std::vector<PoolSpec>> api_specs_with(const std::string& pool,
                                                            const std::optional<nlohmann::json>& settings) const;
@@ -86,6 +86,7 @@ class PoolWrites : public server::Service {
   PoolRuntime& pools_;
   base::Logger& logger_;
   std::unique_ptr<PoolJournal> journal_;
+  store::WritePipeline pipeline_;
   mutable std::mutex mutex_;  // serialises writes; guards the members below
   config::Config config_;     // zones and journal the settings are checked against
   std::map<std::string, PoolState> states_;

@@ -82,6 +82,7 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   if (message->edns) {
     dns::Edns edns;
     edns.udp_size = kMaxUdpPayload;
+    edns.dnssec_ok = message->edns->dnssec_ok;  // RFC 3225 §3: copied into every response, BADVERS too
     frame.edns = edns;
   }
   frame.max_size = response_size_limit(message->edns, transport);

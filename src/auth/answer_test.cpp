@@ -254,6 +254,36 @@ TEST(DsAtServedChildTest, ParentAnswersDsAtChildApex) {
   }
 }
 
+// RFC 4035 §2.5: RRSIG and NSEC live next to a CNAME; asking for them does not follow it.
+TEST(AliasCompanionTest, RrsigAndNsecAtCnameOwnerAreAnswered) {
+  auto zone = make_zone("signed.test.", {
+      "signed.test. 3600 SOA ns.signed.test. h.signed.test. 1 7200 900 1209600 300",
+      "signed.test. 3600 NS ns.signed.test.",
+      "ns.signed.test. 3600 A 192.0.2.1",
+      "cn.signed.test. 300 CNAME www.signed.test.",
+      "cn.signed.test. 300 RRSIG CNAME 13 3 300 20270101000000 20261201000000 12345 signed.test. c2lnbmF0dXJl",
+      "cn.signed.test. 300 NSEC ns.signed.test. CNAME RRSIG NSEC",
+      "www.signed.test. 300 A 192.0.2.80",
+      "www.signed.test. 300 RRSIG A 13 3 300 20270101000000 20261201000000 12345 signed.test. c2lnbmF0dXJl",
+      "bare.signed.test. 300 CNAME www.signed.test.",
+  });
+  ZoneSet zones({zone});
+  auto rrsig = ask(zones, make_query("cn.signed.test.", RRType::RRSIG));
+  ASSERT_EQ(rrsig.answers.size(), 1u);
+  EXPECT_EQ(rrsig.answers[0].type, RRType::RRSIG);
+  EXPECT_EQ(rrsig.answers[0].owner.to_text(), "cn.signed.test.");
+  auto nsec = ask(zones, make_query("cn.signed.test.", RRType::NSEC));
+  EXPECT_THAT(texts(nsec.answers), ElementsAre("cn.signed.test. 300 NSEC ns.signed.test. CNAME RRSIG NSEC"));
+  auto address = ask(zones, make_query("cn.signed.test.", RRType::A));
+  ASSERT_EQ(address.answers.size(), 2u);
+  EXPECT_EQ(address.answers[0].type, RRType::CNAME);
+  // An alias without an RRSIG RRset: the CNAME is followed as for any other type.
+  auto unsigned_alias = ask(zones, make_query("bare.signed.test.", RRType::RRSIG));
+  ASSERT_EQ(unsigned_alias.answers.size(), 2u);
+  EXPECT_EQ(unsigned_alias.answers[0].type, RRType::CNAME);
+  EXPECT_EQ(unsigned_alias.answers[1].owner.to_text(), "www.signed.test.");
+}
+
 TEST_F(AnswerTest, AdditionalAddressesForMxNsAndSrvTargets) {
   auto mx = ask(zones_, make_query("example.test.", RRType::MX));
   EXPECT_THAT(texts(mx.additionals),

@@ -198,6 +198,92 @@ TEST_F(AnswerTest, DsAtCutIsAnsweredByParent) {
   EXPECT_EQ(reply.authorities[0].type, RRType::SOA);
 }
 
+// RFC 4035 §3.1.4.1: a served parent answers DS at a served child's apex, from its side.
+TEST(DsAtServedChildTest, ParentAnswersDsAtChildApex) {
+  auto parent = make_zone("parent.test.", {
+      "parent.test. 3600 SOA ns.parent.test. h.parent.test. 1 7200 900 1209600 300",
+      "parent.test. 3600 NS ns.parent.test.",
+      "ns.parent.test. 3600 A 192.0.2.1",
+      "child.parent.test. 3600 NS ns.child.parent.test.",
+      "child.parent.test. 3600 DS 12345 13 2 4F6B3C2D1E0F9A8B7C6D5E4F3A2B1C0D9E8F7A6B5C4D3E2F1A0B9C8D7E6F5A4B",
+      "ns.child.parent.test. 3600 A 192.0.2.2",
+      "nods.parent.test. 3600 NS ns.nods.parent.test.",
+      "ns.nods.parent.test. 3600 A 192.0.2.3",
+      "sub.parent.test. 3600 NS ns.elsewhere.example.",
+  });
+  auto child_zone = [](const std::string& origin) {
+    return make_zone(origin, {origin + " 3600 SOA ns." + origin + " h." + origin + " 1 7200 900 1209600 60",
+                              origin + " 3600 NS ns." + origin, "ns." + origin + " 3600 A 192.0.2.2",
+                              "www." + origin + " 3600 A 192.0.2.80"});
+  };
+  auto lone = child_zone("lone.example.");
+  ZoneSet zones({child_zone("child.parent.test."), child_zone("nods.parent.test."), parent, lone,
+                 child_zone("stray.parent.test."), child_zone("a.nods.parent.test."), child_zone("b.sub.parent.test.")});
+
+  auto ds = ask(zones, make_query("Child.Parent.test.", RRType::DS), Transport::kTcp);
+  EXPECT_TRUE(ds.header.aa);
+  ASSERT_EQ(ds.answers.size(), 1u);
+  EXPECT_EQ(ds.answers[0].type, RRType::DS);
+  EXPECT_EQ(ds.answers[0].owner.to_text(), "Child.Parent.test.");
+  EXPECT_TRUE(ds.authorities.empty());
+
+  auto nodata = ask(zones, make_query("nods.parent.test.", RRType::DS));
+  EXPECT_EQ(nodata.header.rcode, static_cast<int>(Rcode::kNoError));
+  EXPECT_TRUE(nodata.answers.empty());
+  EXPECT_THAT(texts(nodata.authorities),
+              ElementsAre("parent.test. 300 SOA ns.parent.test. h.parent.test. 1 7200 900 1209600 300"));
+
+  // Below the apex, and every other type at it, stay the child's.
+  auto below = ask(zones, make_query("www.child.parent.test.", RRType::DS));
+  ASSERT_EQ(below.authorities.size(), 1u);
+  EXPECT_EQ(below.authorities[0].owner.to_text(), "child.parent.test.");
+  auto soa = ask(zones, make_query("child.parent.test.", RRType::SOA));
+  ASSERT_EQ(soa.answers.size(), 1u);
+  EXPECT_EQ(soa.answers[0].owner.to_text(), "child.parent.test.");
+  EXPECT_TRUE(soa.header.aa);
+
+  // No parent served, a served parent without a cut at the apex (parent.test. for stray,
+  // nods.parent.test. for a.nods), or one whose cut lies higher (sub.parent.test., served by
+  // someone else, is b.sub's parent): the zone answers DS at its apex itself.
+  for (const char* apex : {"lone.example.", "stray.parent.test.", "a.nods.parent.test.", "b.sub.parent.test."}) {
+    auto alone = ask(zones, make_query(apex, RRType::DS));
+    EXPECT_TRUE(alone.header.aa) << apex;
+    EXPECT_EQ(alone.header.rcode, static_cast<int>(Rcode::kNoError)) << apex;
+    ASSERT_EQ(alone.authorities.size(), 1u) << apex;
+    EXPECT_EQ(alone.authorities[0].owner.to_text(), apex);
+  }
+}
+
+// RFC 4035 §2.5: RRSIG and NSEC live next to a CNAME; asking for them does not follow it.
+TEST(AliasCompanionTest, RrsigAndNsecAtCnameOwnerAreAnswered) {
+  auto zone = make_zone("signed.test.", {
+      "signed.test. 3600 SOA ns.signed.test. h.signed.test. 1 7200 900 1209600 300",
+      "signed.test. 3600 NS ns.signed.test.",
+      "ns.signed.test. 3600 A 192.0.2.1",
+      "cn.signed.test. 300 CNAME www.signed.test.",
+      "cn.signed.test. 300 RRSIG CNAME 13 3 300 20270101000000 20261201000000 12345 signed.test. c2lnbmF0dXJl",
+      "cn.signed.test. 300 NSEC ns.signed.test. CNAME RRSIG NSEC",
+      "www.signed.test. 300 A 192.0.2.80",
+      "www.signed.test. 300 RRSIG A 13 3 300 20270101000000 20261201000000 12345 signed.test. c2lnbmF0dXJl",
+      "bare.signed.test. 300 CNAME www.signed.test.",
+  });
+  ZoneSet zones({zone});
+  auto rrsig = ask(zones, make_query("cn.signed.test.", RRType::RRSIG));
+  ASSERT_EQ(rrsig.answers.size(), 1u);
+  EXPECT_EQ(rrsig.answers[0].type, RRType::RRSIG);
+  EXPECT_EQ(rrsig.answers[0].owner.to_text(), "cn.signed.test.");
+  auto nsec = ask(zones, make_query("cn.signed.test.", RRType::NSEC));
+  EXPECT_THAT(texts(nsec.answers), ElementsAre("cn.signed.test. 300 NSEC ns.signed.test. CNAME RRSIG NSEC"));
+  auto address = ask(zones, make_query("cn.signed.test.", RRType::A));
+  ASSERT_EQ(address.answers.size(), 2u);
+  EXPECT_EQ(address.answers[0].type, RRType::CNAME);
+  // An alias without an RRSIG RRset: the CNAME is followed as for any other type.
+  auto unsigned_alias = ask(zones, make_query("bare.signed.test.", RRType::RRSIG));
+  ASSERT_EQ(unsigned_alias.answers.size(), 2u);
+  EXPECT_EQ(unsigned_alias.answers[0].type, RRType::CNAME);
+  EXPECT_EQ(unsigned_alias.answers[1].owner.to_text(), "www.signed.test.");
+}
+
 TEST_F(AnswerTest, AdditionalAddressesForMxNsAndSrvTargets) {
   auto mx = ask(zones_, make_query("example.test.", RRType::MX));
   EXPECT_THAT(texts(mx.additionals),

@@ -40,6 +40,19 @@ std::size_t response_size_limit(const std::optional<dns::Edns>& query_edns, Tran
 // Meta qtypes other than ANY (OPT, TSIG, MAILA ...) are not questions about data.
 bool is_unanswerable_qtype(dns::RRType type) { return dns::is_meta_type(type) && type != dns::RRType::ANY; }
 
+// DS at a zone's apex belongs to the parent side of the cut (RFC 4035 §3.1.4.1): when the
+// served zone above delegates exactly this apex, it answers (its DS RRset, or its NODATA with
+// its own SOA), as NSD does. Otherwise (parent not served, not delegating here, or a cut of its
+// own above this apex, which a third party serves) the zone itself answers, as it is all we have.
+const zone::Zone& zone_for_ds(const ZoneSet& zones, const zone::Zone& zone, const dns::Name& qname) {
+  const dns::Name& origin = zone.origin();
+  if (origin.is_root() || qname.label_count() != origin.label_count()) return zone;
+  const zone::Zone* parent = zones.find(origin.parent());
+  if (parent == nullptr) return zone;
+  const zone::Node* cut = parent->find_delegation(qname);
+  return cut != nullptr && cut == parent->find(qname) ? *parent : zone;
+}
+
 QueryOutcome finish(QueryOutcome outcome, const AnswerPlan& plan, ResponseFrame frame,
                     std::vector<std::uint8_t>& response) {
   set_rcode(frame, plan.rcode);
@@ -82,6 +95,7 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   if (message->edns) {
     dns::Edns edns;
     edns.udp_size = kMaxUdpPayload;
+    edns.dnssec_ok = message->edns->dnssec_ok;  // RFC 3225 §3: copied into every response, BADVERS too
     frame.edns = edns;
   }
   frame.max_size = response_size_limit(message->edns, transport);
@@ -108,6 +122,7 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   }
   const zone::Zone* zone = zones.find(question.name);
   if (zone == nullptr) return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);
+  if (question.type == dns::RRType::DS) zone = &zone_for_ds(zones, *zone, question.name);
 
   bool minimal_any = transport == Transport::kUdp;
   AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, dynamic);

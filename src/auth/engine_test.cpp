@@ -109,6 +109,39 @@ TEST_F(EngineTest, EdnsVersionOneIsBadVers) {
   EXPECT_TRUE(reply.answers.empty());
 }
 
+// RFC 3225 §3: DO is copied into the response, whichever path answers and whatever the rcode.
+TEST_F(EngineTest, DnssecOkIsCopiedIntoEveryResponse) {
+  dns::Message bad_version;
+  bad_version.header.id = 11;
+  bad_version.questions.push_back(dns::Question{*dns::Name::from_text("ns.big.test."), RRType::A, dns::RRClass::IN});
+  bad_version.edns = dns::Edns{};
+  bad_version.edns->version = 1;
+  dns::Message with_option = bad_version;
+  with_option.edns->version = 0;
+  with_option.edns->options.push_back(dns::EdnsOption{65001, {1, 2}});
+  for (bool dnssec_ok : {false, true}) {
+    bad_version.edns->dnssec_ok = dnssec_ok;
+    with_option.edns->dnssec_ok = dnssec_ok;
+    const std::vector<std::pair<std::string, std::vector<std::uint8_t>>> queries = {
+        {"positive", make_query("ns.big.test.", RRType::A, true, 1232, dnssec_ok)},
+        {"nodata", make_query("ns.big.test.", RRType::AAAA, true, 1232, dnssec_ok)},
+        {"nxdomain", make_query("none.big.test.", RRType::A, true, 1232, dnssec_ok)},
+        {"truncated", make_query("txt.big.test.", RRType::TXT, true, 1232, dnssec_ok)},
+        {"refused", make_query("www.elsewhere.", RRType::A, true, 1232, dnssec_ok)},
+        {"badvers", dns::encode_message(bad_version)},
+        {"option", dns::encode_message(with_option)},
+    };
+    for (const auto& [label, query] : queries) {
+      for (Transport transport : {Transport::kUdp, Transport::kTcp}) {
+        auto reply = ask(*zones_, query, transport);
+        ASSERT_TRUE(reply.edns.has_value()) << label;
+        EXPECT_EQ(reply.edns->dnssec_ok, dnssec_ok) << label << (transport == Transport::kTcp ? " tcp" : " udp");
+        EXPECT_EQ(reply.edns->other_flags, 0) << label;
+      }
+    }
+  }
+}
+
 TEST_F(EngineTest, UnknownEdnsOptionAndFlagsAreIgnored) {
   dns::Message query;
   query.header.id = 10;

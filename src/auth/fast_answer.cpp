@@ -48,11 +48,15 @@ void append(std::vector<std::uint8_t>& response, const std::uint8_t* bytes, std:
   response.insert(response.end(), bytes, bytes + size);
 }
 
-// Our OPT: root owner, type OPT, payload size kMaxUdpPayload, no extended rcode, flags or options.
+// Our OPT: root owner, type OPT, payload size kMaxUdpPayload, no extended rcode or options;
+// finish_response() sets DO in the flags' high byte, four bytes from the end.
 constexpr std::array<std::uint8_t, kBareOptSize> kOpt = {0, 0, 41, kMaxUdpPayload >> 8, kMaxUdpPayload & 0xFF, 0, 0, 0, 0, 0, 0};
+constexpr std::size_t kOptFlagsFromEnd = 4;
 
 void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response) {
-  if (query.edns) append(response, kOpt.data(), kOpt.size());
+  if (!query.edns) return;
+  append(response, kOpt.data(), kOpt.size());
+  response.end()[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
 }
 
 bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query, const FastEntry::Answer& answer,

@@ -83,8 +83,10 @@ TEST_F(FastAnswerTest, MatchesGeneralPathForEveryShape) {
                                      RRType::SOA,  RRType::CNAME, RRType::ANY, RRType::DS, RRType::CAA};
   for (const auto& name : names) {
     for (RRType type : types) {
-      for (int edns = 0; edns < 4; ++edns) {
-        auto query = edns == 0 ? make_query(name, type) : make_query(name, type, true, edns == 1 ? 100 : edns == 2 ? 1232 : 4096);
+      for (int edns = 0; edns < 5; ++edns) {
+        // 4: EDNS with DO, which both paths must copy into the response (RFC 3225 §3).
+        auto query = edns == 0 ? make_query(name, type)
+                               : make_query(name, type, true, edns == 1 ? 100 : edns == 2 ? 1232 : 4096, edns == 4);
         for (Transport transport : {Transport::kUdp, Transport::kTcp}) {
           expect_same(query, transport, name + " " + dns::type_to_text(type) + " edns " + std::to_string(edns));
         }
@@ -117,6 +119,14 @@ TEST_F(FastAnswerTest, OddPacketsTakeTheGeneralPath) {
   auto version = edns;
   version[version.size() - 5] = 1;
   cases.emplace_back("edns version 1", version);
+  auto dnssec_ok = edns;
+  dnssec_ok[dnssec_ok.size() - 4] = 0x80;
+  cases.emplace_back("edns with DO", dnssec_ok);
+  auto other_flags = edns;
+  other_flags[other_flags.size() - 3] = 0x01;  // a Z bit that is not DO: never copied
+  cases.emplace_back("edns with a Z bit", other_flags);
+  version[version.size() - 4] = 0x80;
+  cases.emplace_back("edns version 1 with DO", version);
   auto option = edns;
   option[option.size() - 1] = 4;
   for (std::uint8_t byte : {0, 10, 0, 0}) option.push_back(byte);

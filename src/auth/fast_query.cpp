@@ -63,6 +63,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
       return false;  // not a bare version-0 OPT: options and BADVERS go the general way
     }
     query.edns = true;
+    query.dnssec_ok = static_cast<std::uint8_t>(opt[7] & 0x80);
   } else if (query.question_end != size) {
     return false;
   }

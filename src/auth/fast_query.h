@@ -26,6 +26,9 @@ struct FastQuery {
   std::uint16_t qtype = 0;
   std::size_t question_end = 0;  // offset just past QTYPE/QCLASS
   bool edns = false;
+  // The DO bit in place in the high byte of the OPT's flags (0x80 or 0), for the response's
+  // OPT (RFC 3225 §3); set only when `edns`.
+  std::uint8_t dnssec_ok = 0;
   std::size_t max_size = dns::kClassicUdpSize;
 
   std::span<const std::uint8_t> name() const { return {lower.data(), name_size}; }

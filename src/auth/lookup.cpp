@@ -113,6 +113,13 @@ const zone::Node* find_wildcard(const zone::Zone& zone, const Name& name) {
   return nullptr;
 }
 
+// RRSIG and NSEC are the only data an alias owner holds besides its CNAME (RFC 4035 §2.5,
+// RFC 2181 §10.1); a query for one of them that the node holds is answered there, not by
+// following the CNAME (RFC 1034 §4.3.2 step 3a: only a QTYPE that does not match restarts).
+bool is_alias_companion(const zone::Node& node, RRType qtype) {
+  return (qtype == RRType::RRSIG || qtype == RRType::NSEC) && node.find(qtype) != nullptr;
+}
+
 }  // namespace
 
 AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, bool minimal_any,
@@ -173,7 +180,7 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
     }
 
     const zone::RRset* cname = node->find(RRType::CNAME);
-    if (cname != nullptr && qtype != RRType::CNAME && qtype != RRType::ANY) {
+    if (cname != nullptr && qtype != RRType::CNAME && qtype != RRType::ANY && !is_alias_companion(*node, qtype)) {
       plan.answer.push_back(from_zone(owner, *cname));
       auto target = dns::rdata_target_name(RRType::CNAME, cname->rdatas.front());
       if (!target) return plan;

@@ -41,7 +41,7 @@ inline std::shared_ptr<const zone::Zone> make_zone(const std::string& origin_tex
 }
 
 inline std::vector<std::uint8_t> make_query(const std::string& name, dns::RRType type, bool with_edns = false,
-                                            std::uint16_t udp_size = 1232) {
+                                            std::uint16_t udp_size = 1232, bool dnssec_ok = false) {
   dns::Message query;
   query.header.id = 0x1234;
   query.header.rd = true;
@@ -49,6 +49,7 @@ inline std::vector<std::uint8_t> make_query(const std::string& name, dns::RRType
   if (with_edns) {
     dns::Edns edns;
     edns.udp_size = udp_size;
+    edns.dnssec_ok = dnssec_ok;
     query.edns = edns;
   }
   return dns::encode_message(query);

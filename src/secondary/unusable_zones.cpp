@@ -39,7 +39,11 @@ std::vector<std::uint8_t> servfail_reply(const dns::Message& query) {
   header.rcode = static_cast<std::uint8_t>(dns::Rcode::kServFail);
   writer.set_header(header);
   for (const auto& question : query.questions) writer.add_question(question);
-  if (query.edns) writer.set_edns(dns::Edns{});
+  if (query.edns) {
+    dns::Edns edns;
+    edns.dnssec_ok = query.edns->dnssec_ok;  // RFC 3225 §3: copied into the response
+    writer.set_edns(edns);
+  }
   return writer.finish();
 }
 

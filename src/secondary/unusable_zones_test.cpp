@@ -8,12 +8,13 @@
 namespace cutover::secondary {
 namespace {
 
-std::vector<std::uint8_t> query_for(const char* qname) {
+std::vector<std::uint8_t> query_for(const char* qname, bool dnssec_ok = false) {
   dns::Message query;
   query.header.id = 4242;
   query.header.rd = true;
   query.questions.push_back({*dns::Name::from_text(qname), dns::RRType::A, dns::RRClass::IN});
   query.edns = dns::Edns{};
+  query.edns->dnssec_ok = dnssec_ok;
   return dns::encode_message(query);
 }
 
@@ -30,7 +31,12 @@ TEST(UnusableZonesTest, ServfailInsideUnusableZonesOnly) {
   EXPECT_TRUE(reply->header.qr);
   EXPECT_TRUE(reply->header.rd);
   EXPECT_EQ(static_cast<dns::Rcode>(reply->header.rcode), dns::Rcode::kServFail);
-  EXPECT_TRUE(reply->edns.has_value());
+  ASSERT_TRUE(reply->edns.has_value());
+  EXPECT_FALSE(reply->edns->dnssec_ok);
+  ASSERT_TRUE(zones.answer(query_for("www.example.test.", true), response));
+  auto with_do = dns::parse_message(response);
+  ASSERT_TRUE(with_do && with_do->edns);
+  EXPECT_TRUE(with_do->edns->dnssec_ok);  // RFC 3225 §3
   zones.set({});
   EXPECT_FALSE(zones.answer(query_for("www.example.test."), response));
 }

@@ -30,8 +30,8 @@ constexpr FieldKind kSoaFields[] = {kCompressedName, kCompressedName, kU32, kPer
 constexpr FieldKind kMxFields[] = {kU16, kCompressedName};
 constexpr FieldKind kTxtFields[] = {kStringList};
 constexpr FieldKind kHinfoFields[] = {kString, kString};
-constexpr FieldKind kSrvFields[] = {kU16, kU16, kU16, kName};
-constexpr FieldKind kNaptrFields[] = {kU16, kU16, kString, kString, kString, kName};
+constexpr FieldKind kSrvFields[] = {kU16, kU16, kU16, kLegacyName};
+constexpr FieldKind kNaptrFields[] = {kU16, kU16, kString, kString, kString, kLegacyName};
 constexpr FieldKind kDnameFields[] = {kName};
 constexpr FieldKind kCaaFields[] = {kU8, kCaaTag, kCaaValue};
 constexpr FieldKind kSshfpFields[] = {kU8, kU8, kHex};
@@ -43,6 +43,40 @@ constexpr FieldKind kRrsigFields[] = {kTypeCode, kU8, kU8, kU32, kTime, kTime, k
 constexpr FieldKind kNsecFields[] = {kCaseName, kTypeBitmap};
 constexpr FieldKind kNsec3Fields[] = {kU8, kU8, kU16, kHexSalt, kBase32Hash, kTypeBitmap};
 constexpr FieldKind kNsec3ParamFields[] = {kU8, kU8, kU16, kHexSalt};
+constexpr FieldKind kWksFields[] = {kIpv4, kProtocol, kPortBitmap};
+constexpr FieldKind kTwoCompressedNames[] = {kCompressedName, kCompressedName};
+constexpr FieldKind kTwoLegacyNames[] = {kLegacyName, kLegacyName};
+constexpr FieldKind kPreferenceLegacyName[] = {kU16, kLegacyName};
+constexpr FieldKind kStringField[] = {kString};
+constexpr FieldKind kIsdnFields[] = {kString, kOptString};
+constexpr FieldKind kNsapFields[] = {kNsap};
+constexpr FieldKind kNameField[] = {kName};
+constexpr FieldKind kTwoNames[] = {kName, kName};
+constexpr FieldKind kSigFields[] = {kTypeCode, kU8, kU8, kU32, kTime, kTime, kU16, kLegacyName, kBase64};
+constexpr FieldKind kKeyFields[] = {kU16, kU8, kU8, kOptBase64};
+constexpr FieldKind kPxFields[] = {kU16, kLegacyName, kLegacyName};
+constexpr FieldKind kGposFields[] = {kString, kString, kString};
+constexpr FieldKind kLocFields[] = {kLoc};
+constexpr FieldKind kHexField[] = {kHex};
+constexpr FieldKind kCertFields[] = {kCertType, kU16, kAlgorithm, kBase64};
+constexpr FieldKind kSinkFields[] = {kU8, kU8, kU8, kOptBase64};
+constexpr FieldKind kAplFields[] = {kAplItems};
+constexpr FieldKind kIpseckeyFields[] = {kU8, kU8, kU8, kIpsecGateway, kOptBase64};
+constexpr FieldKind kBase64Field[] = {kBase64};
+constexpr FieldKind kHipFields[] = {kHip};
+constexpr FieldKind kCsyncFields[] = {kU32, kU16, kTypeBitmap};
+constexpr FieldKind kZonemdFields[] = {kU32, kU8, kU8, kHex};
+constexpr FieldKind kNxtFields[] = {kLegacyName, kNxtBitmap};
+constexpr FieldKind kA6Fields[] = {kA6};
+constexpr FieldKind kAtmaFields[] = {kAtma};
+constexpr FieldKind kDoaFields[] = {kU32, kU32, kU8, kString, kDoaData};
+constexpr FieldKind kIlnp64Fields[] = {kU16, kIlnp64};
+constexpr FieldKind kL32Fields[] = {kU16, kIpv4};
+constexpr FieldKind kLpFields[] = {kU16, kName};
+constexpr FieldKind kEui48Fields[] = {kEui48};
+constexpr FieldKind kEui64Fields[] = {kEui64};
+constexpr FieldKind kUriFields[] = {kU16, kU16, kCaaValue};
+constexpr FieldKind kAmtRelayFields[] = {kU8, kAmtRelay};
 
 struct TypeLayout {
   RRType type;
@@ -74,6 +108,62 @@ constexpr std::array kLayouts{
     TypeLayout{RRType::SVCB, kSvcbFields, -1},
     TypeLayout{RRType::HTTPS, kSvcbFields, -1},
     TypeLayout{RRType::CAA, kCaaFields, -1},
+    // RFC 1035 and the other types BIND reads (docs/zone-files.md lists them with their RFCs).
+    TypeLayout{RRType::MD, kCompressedTarget, -1},
+    TypeLayout{RRType::MF, kCompressedTarget, -1},
+    TypeLayout{RRType::MB, kCompressedTarget, -1},
+    TypeLayout{RRType::MG, kCompressedTarget, -1},
+    TypeLayout{RRType::MR, kCompressedTarget, -1},
+    TypeLayout{RRType::WKS, kWksFields, -1},
+    TypeLayout{RRType::MINFO, kTwoCompressedNames, -1},
+    TypeLayout{RRType::RP, kTwoLegacyNames, -1},
+    TypeLayout{RRType::AFSDB, kPreferenceLegacyName, -1},
+    TypeLayout{RRType::X25, kStringField, -1},
+    TypeLayout{RRType::ISDN, kIsdnFields, -1},
+    TypeLayout{RRType::RT, kPreferenceLegacyName, -1},
+    TypeLayout{RRType::NSAP, kNsapFields, -1},
+    TypeLayout{RRType::NSAP_PTR, kNameField, -1},
+    TypeLayout{RRType::SIG, kSigFields, -1},
+    TypeLayout{RRType::KEY, kKeyFields, -1},
+    TypeLayout{RRType::PX, kPxFields, -1},
+    TypeLayout{RRType::GPOS, kGposFields, -1},
+    TypeLayout{RRType::LOC, kLocFields, -1},
+    TypeLayout{RRType::EID, kHexField, -1},
+    TypeLayout{RRType::NIMLOC, kHexField, -1},
+    TypeLayout{RRType::KX, kPreferenceLegacyName, -1},
+    TypeLayout{RRType::CERT, kCertFields, -1},
+    TypeLayout{RRType::SINK, kSinkFields, -1},
+    TypeLayout{RRType::APL, kAplFields, -1},
+    TypeLayout{RRType::IPSECKEY, kIpseckeyFields, -1},
+    TypeLayout{RRType::DHCID, kBase64Field, -1},
+    TypeLayout{RRType::SMIMEA, kTlsaFields, -1},
+    TypeLayout{RRType::HIP, kHipFields, -1},
+    TypeLayout{RRType::NINFO, kTxtFields, -1},
+    TypeLayout{RRType::RKEY, kDnskeyFields, -1},
+    TypeLayout{RRType::TALINK, kTwoNames, -1},
+    TypeLayout{RRType::CDS, kDsFields, -1},
+    TypeLayout{RRType::CDNSKEY, kDnskeyFields, -1},
+    TypeLayout{RRType::OPENPGPKEY, kBase64Field, -1},
+    TypeLayout{RRType::CSYNC, kCsyncFields, -1},
+    TypeLayout{RRType::ZONEMD, kZonemdFields, -1},
+    TypeLayout{RRType::SPF, kTxtFields, -1},
+    TypeLayout{RRType::NID, kIlnp64Fields, -1},
+    TypeLayout{RRType::L32, kL32Fields, -1},
+    TypeLayout{RRType::L64, kIlnp64Fields, -1},
+    TypeLayout{RRType::LP, kLpFields, -1},
+    TypeLayout{RRType::EUI48, kEui48Fields, -1},
+    TypeLayout{RRType::EUI64, kEui64Fields, -1},
+    TypeLayout{RRType::URI, kUriFields, -1},
+    TypeLayout{RRType::AVC, kTxtFields, -1},
+    TypeLayout{RRType::AMTRELAY, kAmtRelayFields, -1},
+    TypeLayout{RRType::NXT, kNxtFields, -1},
+    TypeLayout{RRType::A6, kA6Fields, -1},
+    TypeLayout{RRType::ATMA, kAtmaFields, -1},
+    TypeLayout{RRType::DOA, kDoaFields, -1},
+    TypeLayout{RRType::RESINFO, kTxtFields, -1},
+    TypeLayout{RRType::WALLET, kTxtFields, -1},
+    TypeLayout{RRType::TA, kDsFields, -1},
+    TypeLayout{RRType::DLV, kDsFields, -1},
 };
 
 const TypeLayout* find_layout(RRType type) {
@@ -154,7 +244,8 @@ std::string rdata_to_text(RRType type, std::span<const std::uint8_t> rdata) {
   if (!spans) return generic_to_text(rdata);
   std::string text;
   for (std::size_t i = 0; i < spans->count; ++i) {
-    std::string field = field_to_text(layout->fields[i], spans->fields[i]);
+    auto before = rdata.first(static_cast<std::size_t>(spans->fields[i].data() - rdata.data()));
+    std::string field = field_to_text(layout->fields[i], spans->fields[i], before);
     if (field.empty()) continue;
     if (!text.empty()) text.push_back(' ');
     text.append(field);
@@ -176,7 +267,7 @@ Result<Rdata> rdata_from_wire(RRType type, base::ByteReader& message, std::uint1
   rdata.reserve(rdlength);
   for (FieldKind kind : layout->fields) {
     std::size_t pos = message.pos();
-    if (kind == kCompressedName) {
+    if (kind == kCompressedName || kind == kLegacyName) {  // RFC 3597 §4: both are decompressed
       base::ByteReader bounded(data, pos);
       auto name = Name::from_wire(bounded);
       if (!name) return name.error();
@@ -257,7 +348,7 @@ Rdata rdata_canonical(RRType type, std::span<const std::uint8_t> rdata) {
   std::size_t offset = 0;
   for (std::size_t i = 0; i < spans->count; ++i) {
     FieldKind kind = layout->fields[i];
-    if (kind == kCompressedName || kind == kName) {
+    if (kind == kCompressedName || kind == kName || kind == kLegacyName) {
       for (std::size_t k = offset; k < offset + spans->fields[i].size(); ++k) canonical[k] = ascii_lower(canonical[k]);
     }
     offset += spans->fields[i].size();
@@ -272,7 +363,9 @@ bool rdata_canonical_equal(RRType type, std::span<const std::uint8_t> a, std::sp
   const TypeLayout* layout = find_layout(type);
   if (layout == nullptr) return false;
   bool lowers_names = std::any_of(layout->fields.begin(), layout->fields.end(),
-                                  [](FieldKind kind) { return kind == kCompressedName || kind == kName; });
+                                  [](FieldKind kind) {
+                                    return kind == kCompressedName || kind == kName || kind == kLegacyName;
+                                  });
   return lowers_names && rdata_canonical(type, a) == rdata_canonical(type, b);
 }
 

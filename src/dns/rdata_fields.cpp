@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "dns/base_encoding.h"
+#include "dns/rdata_special.h"
 #include "dns/svcb_params.h"
 #include "dns/text_codec.h"
 #include "dns/type_bitmap.h"
@@ -160,7 +161,8 @@ std::string strings_to_text(std::span<const std::uint8_t> field) {
 }  // namespace
 
 bool is_name_field(FieldKind kind) {
-  return kind == FieldKind::kCompressedName || kind == FieldKind::kName || kind == FieldKind::kCaseName;
+  return kind == FieldKind::kCompressedName || kind == FieldKind::kName || kind == FieldKind::kCaseName ||
+         kind == FieldKind::kLegacyName;
 }
 
 std::optional<std::size_t> uncompressed_name_length(std::span<const std::uint8_t> data, std::size_t pos) {
@@ -182,9 +184,16 @@ std::optional<std::size_t> field_length(FieldKind kind, std::span<const std::uin
   if (std::size_t width = fixed_width(kind); width != 0) {
     return left >= width ? std::optional<std::size_t>(width) : std::nullopt;
   }
+  if (is_special_field(kind)) return special_field_length(kind, rdata, pos);
   switch (kind) {
-    case FieldKind::kCompressedName: case FieldKind::kName: case FieldKind::kCaseName:
+    case FieldKind::kCompressedName: case FieldKind::kName: case FieldKind::kCaseName: case FieldKind::kLegacyName:
       return uncompressed_name_length(rdata, pos);
+    case FieldKind::kOptString:
+      if (left == 0) return 0;
+      if (left < 1u + rest[0]) return std::nullopt;
+      return 1u + rest[0];
+    case FieldKind::kOptBase64:
+      return left;
     case FieldKind::kString: case FieldKind::kHexSalt:
       if (left < 1 || left < 1u + rest[0]) return std::nullopt;
       return 1u + rest[0];
@@ -223,7 +232,19 @@ Status string_from_token(const TextToken& token, std::size_t index, Rdata& out) 
 
 Status field_from_text(FieldKind kind, std::span<const TextToken> tokens, std::size_t& index, const Name& origin,
                        Rdata& out) {
+  if (is_special_field(kind)) return special_field_from_text(kind, tokens, index, origin, out);
   switch (kind) {
+    case FieldKind::kOptString:
+      if (index >= tokens.size()) return {};
+      ++index;
+      return string_from_token(tokens[index - 1], index - 1, out);
+    case FieldKind::kOptBase64: {
+      std::string joined;
+      std::size_t first = index;
+      for (; index < tokens.size(); ++index) joined += tokens[index].text;
+      if (!base64_decode(joined, out)) return token_error(first, "bad base64 data");
+      return {};
+    }
     case FieldKind::kTypeBitmap: return type_bitmap_from_text(tokens, index, out);
     case FieldKind::kSvcParams: return svc_params_from_text(tokens, index, out);
     case FieldKind::kBase64: case FieldKind::kHex: return encoded_rest_from_text(kind, tokens, index, out);
@@ -240,7 +261,7 @@ Status field_from_text(FieldKind kind, std::span<const TextToken> tokens, std::s
   const TextToken& token = tokens[index];
   std::size_t at = index++;
   switch (kind) {
-    case FieldKind::kCompressedName: case FieldKind::kName: case FieldKind::kCaseName:
+    case FieldKind::kCompressedName: case FieldKind::kName: case FieldKind::kCaseName: case FieldKind::kLegacyName:
       return name_from_text(token, at, origin, out);
     case FieldKind::kIpv4: case FieldKind::kIpv6: return address_from_text(kind, token, at, out);
     case FieldKind::kString: return string_from_token(token, at, out);
@@ -256,9 +277,12 @@ Status field_from_text(FieldKind kind, std::span<const TextToken> tokens, std::s
   }
 }
 
-std::string field_to_text(FieldKind kind, std::span<const std::uint8_t> field) {
+std::string field_to_text(FieldKind kind, std::span<const std::uint8_t> field, std::span<const std::uint8_t> before) {
+  if (is_special_field(kind)) return special_field_to_text(kind, field, before);
   switch (kind) {
-    case FieldKind::kCompressedName: case FieldKind::kName: case FieldKind::kCaseName: {
+    case FieldKind::kOptString: return field.empty() ? std::string() : strings_to_text(field);
+    case FieldKind::kOptBase64: return base64_encode(field);
+    case FieldKind::kCompressedName: case FieldKind::kName: case FieldKind::kCaseName: case FieldKind::kLegacyName: {
       auto name = Name::from_uncompressed(field);
       return name ? name->to_text() : std::string();
     }
@@ -280,6 +304,7 @@ std::string field_to_text(FieldKind kind, std::span<const std::uint8_t> field) {
     case FieldKind::kBase32Hash: return base32hex_encode(field.subspan(1));
     case FieldKind::kTypeBitmap: return type_bitmap_to_text(field);
     case FieldKind::kSvcParams: return svc_params_to_text(field);
+    default: break;
   }
   return {};
 }

@@ -37,6 +37,29 @@ enum class FieldKind : std::uint8_t {
   kBase32Hash,  // length-prefixed octets, base32hex (NSEC3 next hashed owner)
   kTypeBitmap,  // RFC 4034 §4.1.2 windows up to the end
   kSvcParams,   // RFC 9460 SvcParams up to the end
+  // RFC 3597 §4: names in the rdata of RP, AFSDB, RT, SIG, PX, NXT, NAPTR, SRV (and KX) are
+  // decompressed when read, never compressed when written, lowercased in canonical form.
+  kLegacyName,
+  kOptString,   // one <character-string>, or nothing at the end (ISDN subaddress)
+  kOptBase64,   // octets up to the end, possibly none, base64 in text (IPSECKEY key)
+  // Kinds with their own presentation format (rdata_special.h).
+  kEui48,        // RFC 7043: six hex pairs joined by '-'
+  kEui64,        // RFC 7043: eight hex pairs joined by '-'
+  kIlnp64,       // RFC 6742: four 16-bit hex groups joined by ':' (NID, L64)
+  kNsap,         // RFC 1706: "0x" and hex up to the end
+  kCertType,     // u16, RFC 4398 mnemonics accepted (CERT)
+  kAlgorithm,    // u8, DNSSEC algorithm mnemonics accepted (CERT)
+  kProtocol,     // u8 IP protocol, "tcp" and "udp" accepted (WKS)
+  kPortBitmap,   // RFC 1035 §3.4.2 WKS bitmap of ports up to the end
+  kLoc,          // RFC 1876: the whole version-0 rdata
+  kAplItems,     // RFC 3123: address prefix items up to the end, possibly none
+  kHip,          // RFC 8005: the whole rdata (HIT, key, rendezvous servers)
+  kIpsecGateway, // RFC 4025 §2.5: by the gateway type two octets before
+  kAmtRelay,     // RFC 8777 §4.2: the D bit and type octet, and the relay it describes
+  kNxtBitmap,    // RFC 2535 §5.2: one bit per type below 128, up to the end
+  kA6,           // RFC 2874 §3.1: prefix length, address suffix, prefix name (the whole rdata)
+  kAtma,         // ATM Forum af-saa-0069.000: format octet and an AESA (hex) or E.164 ("+digits")
+  kDoaData,      // draft-durand-doa-over-dns: base64 octets up to the end, "-" for none
 };
 
 bool is_name_field(FieldKind kind);
@@ -50,9 +73,11 @@ std::optional<std::size_t> field_length(FieldKind kind, std::span<const std::uin
 base::Status field_from_text(FieldKind kind, std::span<const TextToken> tokens, std::size_t& index,
                              const Name& origin, Rdata& out);
 
-// Presentation form of one field whose bytes field_length() accepted. Kinds that run to the
-// end may print as an empty string when they hold nothing.
-std::string field_to_text(FieldKind kind, std::span<const std::uint8_t> field);
+// Presentation form of one field whose bytes field_length() accepted; `before` is the rdata
+// before it (a gateway's type is there). Kinds that run to the end may print as an empty
+// string when they hold nothing.
+std::string field_to_text(FieldKind kind, std::span<const std::uint8_t> field,
+                          std::span<const std::uint8_t> before = {});
 
 // Length of an uncompressed name at `pos`, or nullopt if it is malformed or runs past the end.
 std::optional<std::size_t> uncompressed_name_length(std::span<const std::uint8_t> data, std::size_t pos);

@@ -90,15 +90,17 @@ void parse_edns_line(std::string_view line, Dialect dialect, DigResult& result) 
   result.udp_size = to_number(size.substr(0, size.find(' ')));
 }
 
-// "owner TTL CLASS TYPE rdata..." separated by tabs or spaces; false if the line is not one.
+// "owner TTL CLASS TYPE rdata..." separated by tabs or spaces (the rdata may be empty, as an
+// APL record with no items is); false if the line is not one.
 bool parse_record_line(std::string_view line, DigRecord& record) {
   std::string_view fields[4];
   std::string_view rest = line;
-  for (auto& field : fields) {
+  for (std::size_t i = 0; i < 4; ++i) {
     rest = trim(rest);
     auto end = rest.find_first_of(" \t");
-    if (end == std::string_view::npos) return false;
-    field = rest.substr(0, end);
+    if (end == std::string_view::npos && (i < 3 || rest.empty())) return false;
+    if (end == std::string_view::npos) end = rest.size();
+    fields[i] = rest.substr(0, end);
     rest = rest.substr(end);
   }
   if (fields[1].empty() || !std::all_of(fields[1].begin(), fields[1].end(), ::isdigit)) return false;

@@ -70,7 +70,8 @@ int run_calc(CalcOptions& options) {
 
 void add_calc_command(CLI::App& app) {
   auto options = std::make_shared<CalcOptions>();
-  CLI::App* command = app.add_subcommand("calc", "Cutover arithmetic: detection + propagation + caches (seed 000 ch. 5)");
+  CLI::App* command =
+      app.add_subcommand("calc", "Cutover arithmetic: detection + propagation + caches (docs/tools.md#cutover-calc)");
   auto& input = options->input;
   command->add_option("--interval,-I", input.interval, "Probe interval I, seconds");
   command->add_option("--fall,-F", input.fall, "Consecutive failures F that mark the endpoint down");

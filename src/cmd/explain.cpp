@@ -40,7 +40,7 @@ void explain_pool(const pool::PoolSpec& spec) {
                 "              declared down, so K after the verdict shrinks toward 0 for resolvers that asked late\n");
   }
   std::printf("  all down    %s\n", pool::all_down_to_text(spec.when_all_down));
-  std::printf("  not counted propagation, client caches and open connections (seed 000 ch. 5: P, C, R)\n");
+  std::printf("  not counted propagation, client caches and open connections (P, C, R: docs/tools.md#cutover-calc)\n");
 }
 
 void run_explain(const ExplainOptions& options) {

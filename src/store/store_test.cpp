@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 
+#include "store/store_test_support.h"
 #include "zone/loader.h"
 
 namespace cutover::store {
@@ -23,19 +23,14 @@ ns1 IN A 192.0.2.1
 www IN A 192.0.2.10
 )";
 
-dns::Name name(const char* text) { return *dns::Name::from_text(text); }
-
-dns::Rdata a_rdata(const char* address) {
-  std::vector<dns::TextToken> tokens{{address, false, 1, 1}};
-  return *dns::rdata_from_text(dns::RRType::A, tokens, name("."));
-}
+using testing::a_rdata;
+using testing::name;
 
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char dir[] = "/tmp/store_test.XXXXXX";
-    ASSERT_NE(::mkdtemp(dir), nullptr);
-    path_ = std::string(dir) + "/journal.db";
+    path_ = testing::new_journal_path("store_test");
+    ASSERT_FALSE(path_.empty());
     open();
   }
 

@@ -2,10 +2,10 @@
 #include "lab/authority/lab_requests.h"
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <regex>
 #include <stdexcept>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -100,49 +100,59 @@ using Match = std::smatch;
 
 base::Result<dns::Name> name_at(const Match& match, std::size_t index) { return dns::Name::from_text(match[index].str()); }
 
+using Handler = LabReply (*)(LabModel&, const Match&, const std::string& body);
+
+// One row of the API: the method, the path pattern (as the control server registers it), the
+// same pattern compiled for matching here, and what the request does.
 struct Route {
-  LabRoute route;
-  std::function<LabReply(LabModel&, const Match&, const std::string& body)> apply;
+  Route(std::string method_text, std::string pattern_text, Handler handler)
+      : method(std::move(method_text)), pattern(std::move(pattern_text)), regex(pattern), apply(handler) {}
+
+  std::string method;
+  std::string pattern;
+  std::regex regex;
+  Handler apply;
 };
 
-const std::vector<Route>& routes() {
+// The one route table: lab_routes() and handle_lab_request() both read it, in this order.
+const std::vector<Route>& route_table() {
   static const std::vector<Route> kRoutes = {
-      {{"PUT", "/lab/zones/" + kName},
+      {"PUT", "/lab/zones/" + kName,
        [](LabModel& model, const Match& match, const std::string& body) {
          auto origin = name_at(match, 1);
          return origin ? put_zone(model, *origin, body) : error_reply(400, origin.error().message);
        }},
-      {{"DELETE", "/lab/zones/" + kName},
+      {"DELETE", "/lab/zones/" + kName,
        [](LabModel& model, const Match& match, const std::string&) {
          auto origin = name_at(match, 1);
          return origin ? done_reply(model.delete_zone(*origin)) : error_reply(400, origin.error().message);
        }},
-      {{"PUT", "/lab/rrsets/" + kName + "/" + kName},
+      {"PUT", "/lab/rrsets/" + kName + "/" + kName,
        [](LabModel& model, const Match& match, const std::string& body) {
          auto owner = name_at(match, 1);
          auto type = dns::type_from_text(match[2].str());
          return owner && type ? put_rrset(model, *owner, *type, body) : error_reply(400, "bad name or type in the path");
        }},
-      {{"DELETE", "/lab/rrsets/" + kName + "/" + kName},
+      {"DELETE", "/lab/rrsets/" + kName + "/" + kName,
        [](LabModel& model, const Match& match, const std::string&) {
          auto owner = name_at(match, 1);
          auto type = dns::type_from_text(match[2].str());
          return owner && type ? done_reply(model.delete_rrset(*owner, *type))
                               : error_reply(400, "bad name or type in the path");
        }},
-      {{"DELETE", "/lab/names/" + kName},
+      {"DELETE", "/lab/names/" + kName,
        [](LabModel& model, const Match& match, const std::string&) {
          auto owner = name_at(match, 1);
          return owner ? done_reply(model.delete_rrset(*owner, std::nullopt)) : error_reply(400, owner.error().message);
        }},
-      {{"PUT", "/lab/outage/(zone|name)/" + kName},
+      {"PUT", "/lab/outage/(zone|name)/" + kName,
        [](LabModel& model, const Match& match, const std::string& body) {
          auto target = name_at(match, 2);
          return target ? put_outage(model, *target, match[1].str() == "zone", body)
                        : error_reply(400, target.error().message);
        }},
-      {{"GET", "/lab/counts"}, [](LabModel& model, const Match&, const std::string&) { return counts(model); }},
-      {{"GET", "/lab/clock"},
+      {"GET", "/lab/counts", [](LabModel& model, const Match&, const std::string&) { return counts(model); }},
+      {"GET", "/lab/clock",
        [](LabModel&, const Match&, const std::string&) {
          return LabReply{200, json_text(Json{{"at_ns", monotonic_ns()}})};
        }},
@@ -150,33 +160,19 @@ const std::vector<Route>& routes() {
   return kRoutes;
 }
 
-const std::vector<std::regex>& patterns() {
-  static const std::vector<std::regex> kPatterns = [] {
-    std::vector<std::regex> compiled;
-    for (const auto& route : routes()) compiled.emplace_back(route.route.pattern);
-    return compiled;
-  }();
-  return kPatterns;
-}
-
 }  // namespace
 
-const std::vector<LabRoute>& lab_routes() {
-  static const std::vector<LabRoute> kRoutes = [] {
-    std::vector<LabRoute> list;
-    for (const auto& route : routes()) list.push_back(route.route);
-    return list;
-  }();
-  return kRoutes;
+std::vector<LabRoute> lab_routes() {
+  std::vector<LabRoute> list;
+  for (const auto& route : route_table()) list.push_back({route.method, route.pattern});
+  return list;
 }
 
 LabReply handle_lab_request(LabModel& model, const std::string& method, const std::string& path,
                             const std::string& body) {
-  for (std::size_t i = 0; i < routes().size(); ++i) {
+  for (const auto& route : route_table()) {
     Match match;
-    if (routes()[i].route.method == method && std::regex_match(path, match, patterns()[i])) {
-      return routes()[i].apply(model, match, body);
-    }
+    if (route.method == method && std::regex_match(path, match, route.regex)) return route.apply(model, match, body);
   }
   return error_reply(404, "no such lab route");
 }

@@ -27,12 +27,13 @@ struct LabReply {
 };
 
 // One route of the API: its method and path pattern (ECMAScript regex, name segments are
-// "([^/]+)"), as the control server registers them.
+// "([^/]+)"), as the control server registers them. lab_routes() lists them in the order
+// handle_lab_request tries them, from the same table.
 struct LabRoute {
   std::string method;
   std::string pattern;
 };
-const std::vector<LabRoute>& lab_routes();
+std::vector<LabRoute> lab_routes();
 
 // Applies one request; a path that matches no route is 404.
 LabReply handle_lab_request(LabModel& model, const std::string& method, const std::string& path,

@@ -4,13 +4,13 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include "store/store.h"
+#include "store/store_test_support.h"
 #include "zone/loader.h"
 
 namespace cutover::pool {
@@ -25,12 +25,8 @@ using store::WriteStatus;
 using store::ZoneSource;
 using store::ZoneView;
 
-dns::Name name(const char* text) { return *dns::Name::from_text(text); }
-
-dns::Rdata a_rdata(const char* address) {
-  std::vector<dns::TextToken> tokens{{address, false, 1, 1}};
-  return *dns::rdata_from_text(dns::RRType::A, tokens, name("."));
-}
+using store::testing::a_rdata;
+using store::testing::name;
 
 // tests/fixtures/journal-v1.sqlite was written by a real `cutover serve` before zone and pool
 // entries shared one table (schema 1; tests/fixtures/README.md says how). A copy must open,
@@ -39,9 +35,8 @@ dns::Rdata a_rdata(const char* address) {
 class JournalFixture : public ::testing::Test {
  protected:
   void SetUp() override {
-    char dir[] = "/tmp/journal_fixture_test.XXXXXX";
-    ASSERT_NE(::mkdtemp(dir), nullptr);
-    path_ = std::string(dir) + "/journal.db";
+    path_ = store::testing::new_journal_path("journal_fixture_test");
+    ASSERT_FALSE(path_.empty());
     std::filesystem::copy_file(std::string(CUTOVER_SOURCE_DIR) + "/tests/fixtures/journal-v1.sqlite", path_);
   }
   void TearDown() override { std::fclose(null_); }

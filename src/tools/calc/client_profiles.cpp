@@ -8,7 +8,7 @@
 namespace cutover::tools {
 namespace {
 
-constexpr std::string_view kTable61 = "seed 000 (DNS in Production, CC BY 4.0) Table 6.1 and §6.5, measured (M)";
+constexpr std::string_view kTable61 = "DNS in Production (CC BY 4.0), Table 6.1 and §6.5, measured (M)";
 
 const std::array<ClientProfile, 9> kProfiles = {{
     {"openjdk21-default", "OpenJDK 21.0.13, HttpURLConnection", "default (no networkaddress.cache.ttl)", 30.0,

@@ -27,8 +27,8 @@ std::span<const LintRule> lint_rules();
 const LintRule* find_lint_rule(std::string_view id);
 
 struct LintThresholds {
-  std::uint32_t general_min_ttl = 3600;   // Table 9.1: general records 1 h or more
-  std::uint32_t ns_mx_min_ttl = 3600;     // Table 9.1: NS and MX 1 h to 1 day
+  std::uint32_t general_min_ttl = 3600;   // docs/tools.md#ttl-guidance: general records 1 h or more
+  std::uint32_t ns_mx_min_ttl = 3600;     // docs/tools.md#ttl-guidance: NS and MX 1 h to 1 day
   std::uint32_t ns_mx_max_ttl = 86400;
   std::uint32_t pool_max_ttl = 300;       // names answered by health-checked pools
   std::uint32_t negative_max_ttl = 10800; // RFC 2308 §5: cap negative caching at 1-3 h

@@ -58,9 +58,10 @@ class RunbookBuilder {
       book_.refusal =
           "refusing to change name servers and records in one step: resolvers that still follow the old delegation "
           "(for up to the parent NS TTL, " + ttl_text(book_.parent_ns_ttl) +
-          ") keep asking the old servers and never see the new records (seed 002: 48 h of split traffic). Plan the "
-          "record change first, then plan --move-ns once its stale window has passed; --force plans both together "
-          "and mirrors the record change into the old zone.";
+          ") keep asking the old servers and never see the new records (48 h of split traffic in the migration "
+          "incident, docs/tools.md#the-migration-incident-on-loopback). Plan the record change first, then plan "
+          "--move-ns once its stale window has passed; --force plans both together and mirrors the record change "
+          "into the old zone.";
       return std::move(book_);
     }
     seconds next{0};
@@ -201,7 +202,9 @@ class RunbookBuilder {
     book_.keep_old_servers = seconds{2LL * governing};
     auto& keep = add_step("nameservers", change_at + seconds{governing}, "Delegation TTL has passed once");
     keep.actions.push_back(fmt::format(
-        "resolvers may follow the parent or the child NS TTL (seed 000 E8); the larger, {}, has passed once", ttl_text(governing)));
+        "resolvers may follow the parent or the child NS TTL "
+        "(docs/lab-results.md#e8-parent-vs-child-ns-ttl-three-tier-lab); the larger, {}, has passed once",
+        ttl_text(governing)));
     keep.actions.push_back("keep the old zone identical: the rule is to wait it out twice");
     keep.commands.push_back(fmt::format("cutover sweep {} SOA --resolvers {}", apex, resolver_list(request_)));
     auto& retire = add_step("nameservers", change_at + book_.keep_old_servers, "Decommission the old name servers");

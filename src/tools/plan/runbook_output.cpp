@@ -59,7 +59,7 @@ std::string runbook_to_markdown(const Runbook& book) {
     out += "\n## Warnings\n\n";
     for (const auto& warning : book.warnings) out += fmt::format("- {}\n", finding_to_text(warning));
   }
-  out += "\n## Checklist (seed 000 appendix B.1)\n\n";
+  out += "\n## Checklist (docs/tools.md#cutover-plan-zonefile)\n\n";
   for (const char* item : kChecklist) out += fmt::format("- [ ] {}\n", item);
   return out;
 }

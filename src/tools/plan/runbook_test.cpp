@@ -13,7 +13,7 @@ namespace {
 using std::chrono::seconds;
 
 // The old zone of the docs/tools.md incident: app at 86400 s, the provider's defaults, negative TTL 3600 s.
-constexpr const char* kSeed002Zone = R"($TTL 86400
+constexpr const char* kMigrationOldZone = R"($TTL 86400
 @    IN SOA ns1.oldhost.example.net. hostmaster 2025061401 7200 900 1209600 3600
 @    IN NS  ns1.oldhost.example.net.
 @    IN NS  ns2.oldhost.example.net.
@@ -25,7 +25,7 @@ class RunbookTest : public ::testing::Test {
  protected:
   void SetUp() override {
     origin_ = *dns::Name::from_text("example.com.");
-    auto load = zone::load_zone_text(origin_, kSeed002Zone, "example.com.zone");
+    auto load = zone::load_zone_text(origin_, kMigrationOldZone, "example.com.zone");
     ASSERT_TRUE(load.zone) << (load.diagnostics.empty() ? "" : load.diagnostics.front().to_string());
     zone_ = load.zone;
     request_.origin = origin_;

@@ -21,7 +21,7 @@ namespace {
 
 constexpr std::uint16_t kDnsPort = 53;
 
-class Seed002IncidentTest : public ::testing::Test {
+class MigrationIncidentTest : public ::testing::Test {
  protected:
   void SetUp() override {
     for (int host : {1, 2, 3, 4}) {
@@ -62,7 +62,7 @@ class Seed002IncidentTest : public ::testing::Test {
   std::unique_ptr<ChildProcess> root_, parent_, old_, new_;
 };
 
-TEST_F(Seed002IncidentTest, TraceAndSweepFlagTheLiveOldZoneAndTheStaleResolver) {
+TEST_F(MigrationIncidentTest, TraceAndSweepFlagTheLiveOldZoneAndTheStaleResolver) {
   std::uint16_t stale_port = 0, fresh_port = 0;
   auto stale = resolver("stale", stale_port);
   // Before the change: the stale resolver caches the old delegation and app's 86400 s record.
@@ -108,7 +108,7 @@ TEST_F(Seed002IncidentTest, TraceAndSweepFlagTheLiveOldZoneAndTheStaleResolver) 
   EXPECT_TRUE(stale_ttl_reported) << "the stale copy carries most of its 86400 s TTL";
 }
 
-TEST(Seed002PlanTest, PlanRefusesTheOneStepChangeAndDatesTheSafeOne) {
+TEST(MigrationIncidentPlanTest, PlanRefusesTheOneStepChangeAndDatesTheSafeOne) {
   std::string dir = make_temp_dir("cutover-incident-plan");
   write_file(dir + "/corp.lab.zone", old_corp_zone());
   const std::string zone = dir + "/corp.lab.zone";

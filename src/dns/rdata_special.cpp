@@ -683,10 +683,13 @@ std::optional<std::size_t> special_field_length(FieldKind kind, std::span<const 
     case kNsap: return rest.empty() ? std::nullopt : std::optional<std::size_t>(rest.size());
     // A bitmap with trailing zero octets means the same as one without, but would not print
     // back to the same octets: such rdata is shown in the generic form instead.
-    case kPortBitmap: return rest.empty() || rest.back() != 0 ? std::optional<std::size_t>(rest.size()) : std::nullopt;
+    // Bits only for what text can name: ports 0 to 65535, NXT types 1 to 127.
+    case kPortBitmap:
+      if (rest.size() > 8192 || (!rest.empty() && rest.back() == 0)) return std::nullopt;
+      return rest.size();
     case kDoaData: return rest.size();
     case kNxtBitmap:
-      if (!rest.empty() && (rest[0] >= 0x80 || rest.back() == 0)) return std::nullopt;
+      if (rest.size() > 16 || (!rest.empty() && (rest[0] >= 0x80 || rest.back() == 0))) return std::nullopt;
       return rest.size();
     case kA6: return a6_length(rest);
     case kAtma: return atma_length(rest);

@@ -278,6 +278,29 @@ TEST(RdataText, UndecodableRdataPrintsGeneric) {
   EXPECT_EQ(rdata_to_text(RRType::TXT, Rdata{}), "\\# 0");
 }
 
+// Wire rdata that is valid but would not print back to the same octets in the type's own
+// format is shown in the generic form (the first found by fuzz/parse_message: an NXT bitmap
+// naming types above 127, which NXT text cannot).
+TEST(RdataText, WireFormsTextCannotRepeatPrintGeneric) {
+  Rdata nxt = {0, 0x40};  // "." and type 1 (A)
+  EXPECT_EQ(rdata_to_text(RRType::NXT, nxt), ". A");
+  Rdata nxt_high(1, 0);
+  nxt_high.resize(18, 0);
+  nxt_high[17] = 0x01;  // type 135
+  EXPECT_EQ(rdata_to_text(RRType::NXT, nxt_high).rfind("\\# 18 ", 0), 0u);
+  EXPECT_EQ(rdata_to_text(RRType::NXT, Rdata{0, 0x40, 0}), "\\# 3 004000");  // trailing zero octet
+  EXPECT_EQ(rdata_to_text(RRType::WKS, Rdata{192, 0, 2, 1, 6, 0x40, 0}), "\\# 7 C000020106" "4000");
+  Rdata apl = {0, 1, 24, 3, 192, 0, 0};  // trailing zero in the address part (RFC 3123 §4)
+  EXPECT_EQ(rdata_to_text(RRType::APL, apl), "\\# 7 00011803C00000");
+  Rdata loc(16, 0);
+  loc[1] = 0x03;  // mantissa 0 with exponent 3: 0 cm, which prints back as 0x00
+  loc[4] = 0x80;
+  loc[8] = 0x80;
+  EXPECT_EQ(rdata_to_text(RRType::LOC, loc).rfind("\\# 16 ", 0), 0u);
+  Rdata a6 = {124, 0xFF, 0};  // a prefix bit set in the suffix octet, and a root prefix name
+  EXPECT_EQ(rdata_to_text(RRType::A6, a6), "\\# 3 7CFF00");
+}
+
 TEST(RdataCanonical, LowercasesOnlyTheListedTypes) {
   auto mx = *rdata_from_text(RRType::MX, tokenize("10 Mail.EXAMPLE."), origin());
   EXPECT_EQ(rdata_to_text(RRType::MX, rdata_canonical(RRType::MX, mx)), "10 mail.example.");

@@ -10,14 +10,14 @@
 #include "fuzz_check.h"
 #include "fuzz_zone.h"
 #include "net/tcp_framing.h"
-#include "secondary/transfer_reader.h"
+#include "replication/secondary/transfer_reader.h"
 #include "store/zone_data.h"
 
 namespace {
 
 using cutover::fuzz::check;
 namespace dns = cutover::dns;
-namespace secondary = cutover::secondary;
+namespace replication = cutover::replication;
 namespace store = cutover::store;
 
 }  // namespace
@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 1) return 0;
   const store::ZoneData& current = cutover::fuzz::example_zone();
   dns::RRType type = (data[0] & 1) != 0 ? dns::RRType::IXFR : dns::RRType::AXFR;
-  secondary::TransferReader reader(current.origin(), type, 1 << 20);
+  replication::TransferReader reader(current.origin(), type, 1 << 20);
   cutover::net::MessageFramer framer;
   framer.append(std::span(data + 1, size - 1));
   bool complete = false;
@@ -43,12 +43,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   if (!complete) return 0;
-  secondary::Transfer transfer = reader.take();
-  if (transfer.kind == secondary::TransferKind::kFull) {
+  replication::Transfer transfer = reader.take();
+  if (transfer.kind == replication::TransferKind::kFull) {
     check(!transfer.records.empty() && transfer.records.front().type == dns::RRType::SOA,
           "a full transfer does not start with the SOA");
   }
-  auto next = secondary::apply_transfer(transfer, current);
+  auto next = replication::apply_transfer(transfer, current);
   if (!next) return 0;
   check(next->soa().ok(), "the transferred zone has no SOA");
   (void)next->build(cutover::zone::OrderPolicy{});

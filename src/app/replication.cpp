@@ -39,12 +39,12 @@ dns::Name key_name(const tsig::KeyRing& keys, const std::string& name) {
   return *parsed;
 }
 
-std::vector<secondary::SecondaryZone> secondary_zones_of(const config::Config& config, const tsig::KeyRing& keys) {
-  std::vector<secondary::SecondaryZone> zones;
+std::vector<replication::SecondaryZone> secondary_zones_of(const config::Config& config, const tsig::KeyRing& keys) {
+  std::vector<replication::SecondaryZone> zones;
   for (const auto& zone : config.zones) {
     const auto& r = zone.replication;
     if (!r.primary) continue;
-    secondary::SecondaryZone secondary;
+    replication::SecondaryZone secondary;
     secondary.origin = zone.origin;
     secondary.primary = *r.primary;
     secondary.starts_empty = zone.text.has_value();
@@ -70,7 +70,7 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
   std::shared_ptr<Replication> service(new Replication(server, logger));
   if (!has_replication(config)) return nullptr;
   std::map<std::string, config::ZoneReplicationConfig> settings;
-  std::map<std::string, xfr::NotifyTargets> targets;
+  std::map<std::string, replication::NotifyTargets> targets;
   tsig::KeyRing keys = key_ring(config);
   std::map<std::string, std::vector<dns::Name>> allow_update;
   for (const auto& zone : config.zones) {
@@ -80,9 +80,9 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
     if (!r.transfer_key.empty()) transfer_key = *keys.find(key_name(keys, r.transfer_key));
     for (const auto& name : r.allow_update) allow_update[key].push_back(key_name(keys, name));
     settings[key] = zone.replication;
-    if (!r.notify.empty()) targets[key] = xfr::NotifyTargets{r.notify, transfer_key};
+    if (!r.notify.empty()) targets[key] = replication::NotifyTargets{r.notify, transfer_key};
   }
-  service->notifier_ = std::make_unique<xfr::Notifier>(std::move(targets), logger);
+  service->notifier_ = std::make_unique<replication::Notifier>(std::move(targets), logger);
   auto secondary_zones = secondary_zones_of(config, keys);
   // Secondary zones are written through the store even without a journal; their transfers
   // then live in an in-memory journal, and a restart transfers the zone again.
@@ -92,7 +92,7 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
     if (!journal) throw config::ConfigError("writes.journal: " + journal.error().message);
     service->store_ = std::make_unique<store::Store>(
         std::move(*journal), [&server](auto zones) { server.publish(std::move(zones)); }, logger);
-    xfr::Notifier* notifier = service->notifier_.get();
+    replication::Notifier* notifier = service->notifier_.get();
     service->store_->add_listener([notifier](const dns::Name& zone, std::uint32_t serial) { notifier->changed(zone, serial); });
     server.set_zone_load_handler([raw = service.get()](const config::Config& next, auto loaded, bool initial) {
       return raw->take_zones(next, std::move(loaded), initial);
@@ -104,14 +104,14 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
     }
     service->pool_materializer_ = std::make_shared<pool::PoolMaterializer>(*service->store_, service->clock_, logger);
   }
-  service->responder_ = std::make_unique<xfr::Responder>([&server] { return server.zones(); }, service->store_.get(),
-                                                         std::move(settings), logger);
+  service->responder_ = std::make_unique<replication::Responder>(
+      [&server] { return server.zones(); }, service->store_.get(), std::move(settings), logger);
   service->responder_->set_tsig_keys(keys);
   // UPDATE needs the journal: without it there is no durable write to acknowledge (REFUSED).
   auto updates = std::make_shared<update::UpdateHandler>(
       config.writes.journal.empty() ? nullptr : service->store_.get(), keys, std::move(allow_update), logger);
   if (!secondary_zones.empty()) {
-    service->secondary_ = std::make_unique<secondary::Secondary>(std::move(secondary_zones), *service->store_, logger);
+    service->secondary_ = std::make_unique<replication::Secondary>(std::move(secondary_zones), *service->store_, logger);
     service->responder_->set_notify_listener([raw = service->secondary_.get()](const dns::Name& zone) { raw->notified(zone); });
   }
   server.add_request_handler([raw = service->responder_.get(), secondary = service->secondary_.get(), updates](

@@ -11,13 +11,13 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "config/config.h"
-#include "secondary/secondary.h"
+#include "replication/secondary/secondary.h"
 #include "server/control_service.h"
 #include "server/server.h"
 #include "store/store.h"
 #include "pool/writes/pool_materializer.h"
-#include "xfr/notifier.h"
-#include "xfr/responder.h"
+#include "replication/primary/notifier.h"
+#include "replication/primary/responder.h"
 
 namespace cutover::app {
 
@@ -47,11 +47,11 @@ class Replication : public server::Service {
   server::Server& server_;
   base::Logger& logger_;
   std::unique_ptr<store::Store> store_;
-  std::unique_ptr<xfr::Notifier> notifier_;
+  std::unique_ptr<replication::Notifier> notifier_;
   base::RealClock clock_;
   std::shared_ptr<pool::PoolMaterializer> pool_materializer_;
-  std::unique_ptr<xfr::Responder> responder_;
-  std::unique_ptr<secondary::Secondary> secondary_;  // zones with a primary; null when none
+  std::unique_ptr<replication::Responder> responder_;
+  std::unique_ptr<replication::Secondary> secondary_;  // zones with a primary; null when none
 };
 
 }  // namespace cutover::app

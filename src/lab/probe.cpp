@@ -5,13 +5,13 @@
 #include <mutex>
 #include <thread>
 
+#include "base/clock.h"
 #include "client/query.h"
 #include "dns/rdata.h"
-#include "lab/clock.h"
 
 namespace cutover::lab {
 
-double since(std::int64_t reference_ns, std::int64_t at_ns) { return seconds_between(reference_ns, at_ns); }
+double since(std::int64_t reference_ns, std::int64_t at_ns) { return base::seconds_between(reference_ns, at_ns); }
 
 Observation ask(const net::SocketAddress& resolver, const std::string& name, dns::RRType type,
                 std::int64_t reference_ns, std::chrono::milliseconds timeout) {
@@ -20,7 +20,7 @@ Observation ask(const net::SocketAddress& resolver, const std::string& name, dns
   options.timeout = timeout;
   options.recursion_desired = true;
   auto qname = dns::Name::from_text(name);
-  std::int64_t sent = monotonic_ns();
+  std::int64_t sent = base::monotonic_ns();
   observation.sent = since(reference_ns, sent);
   if (!qname) {
     observation.rcode = "ERROR";
@@ -28,7 +28,7 @@ Observation ask(const net::SocketAddress& resolver, const std::string& name, dns
     return observation;
   }
   auto reply = client::query(resolver, *qname, type, options);
-  observation.received = since(reference_ns, monotonic_ns());
+  observation.received = since(reference_ns, base::monotonic_ns());
   if (!reply) {
     observation.rcode = reply.error().code == base::ErrorCode::kTimeout ? "TIMEOUT" : "ERROR";
     return observation;
@@ -54,10 +54,10 @@ std::vector<Observation> poll_until(const net::SocketAddress& resolver, const Po
   auto step_ns = static_cast<std::int64_t>(plan.step * 1e9);
   std::int64_t next = plan.first_ns;
   while (next < plan.end_ns) {
-    sleep_until(next);
+    base::sleep_until(next);
     observations.push_back(ask(resolver, plan.name, plan.type, plan.reference_ns, plan.timeout));
     if (done(observations.back())) break;
-    std::int64_t now = monotonic_ns();
+    std::int64_t now = base::monotonic_ns();
     next += step_ns;
     if (next < now) next += ((now - next) / step_ns + 1) * step_ns;
   }
@@ -70,7 +70,7 @@ std::vector<Observation> poll_every(const net::SocketAddress& resolver, const Po
   std::vector<std::thread> threads;
   auto step_ns = static_cast<std::int64_t>(plan.step * 1e9);
   for (std::int64_t next = plan.first_ns; next < plan.end_ns; next += step_ns) {
-    sleep_until(next);
+    base::sleep_until(next);
     threads.emplace_back([&] {
       Observation observation = ask(resolver, plan.name, plan.type, plan.reference_ns, plan.timeout);
       std::lock_guard lock(mutex);

@@ -23,7 +23,7 @@
 #include <fstream>
 #include <thread>
 
-#include "lab/clock.h"
+#include "base/clock.h"
 
 namespace cutover::lab {
 namespace {
@@ -176,10 +176,10 @@ bool ChildProcess::running() {
 void ChildProcess::stop(int grace_ms) {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGTERM);
-  std::int64_t deadline = monotonic_ns() + static_cast<std::int64_t>(grace_ms) * 1'000'000;
+  std::int64_t deadline = base::monotonic_ns() + static_cast<std::int64_t>(grace_ms) * 1'000'000;
   int status = 0;
   while (::waitpid(pid_, &status, WNOHANG) == 0) {
-    if (monotonic_ns() > deadline) {
+    if (base::monotonic_ns() > deadline) {
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, &status, 0);
       break;

@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "base/clock.h"
 #include "lab/authority/authority_process.h"
-#include "lab/clock.h"
 #include "lab/experiments/experiment.h"
 #include "lab/fixture.h"
 #include "lab/process.h"
@@ -80,7 +80,7 @@ struct ResolverRun {
 base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress) {
   RunResults results;
   results.started = utc_now();
-  std::int64_t begin = monotonic_ns();
+  std::int64_t begin = base::monotonic_ns();
   std::string work = options.out_dir + "/work";
   ::mkdir(options.out_dir.c_str(), 0755);
   ::mkdir(work.c_str(), 0755);
@@ -205,7 +205,7 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     std::lock_guard lock(progress_mutex);
     ++done;
     std::fprintf(progress, "[%3zu/%zu] %6.1fs %-14s %-3s %-22s %s\n", done, jobs.size(),
-                 seconds_between(begin, monotonic_ns()), result.resolver.c_str(), result.experiment.c_str(),
+                 base::seconds_between(begin, base::monotonic_ns()), result.resolver.c_str(), result.experiment.c_str(),
                  result.name.c_str(), format_value(result).c_str());
     std::fflush(progress);
   };
@@ -216,7 +216,7 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
   for (auto& run : runs) {
     if (run->pool) run->pool->stop_all();
   }
-  results.wall_seconds = seconds_between(begin, monotonic_ns());
+  results.wall_seconds = base::seconds_between(begin, base::monotonic_ns());
   return results;
 }
 

@@ -8,8 +8,8 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "base/clock.h"
 #include "client/query.h"
-#include "lab/clock.h"
 
 namespace cutover::lab {
 namespace {
@@ -51,8 +51,8 @@ base::Result<std::unique_ptr<AuthorityProcess>> AuthorityProcess::start(const Au
                                      authority->log_path_);
     if (!child) return child.error();
     authority->process_ = std::move(*child);
-    std::int64_t deadline = monotonic_ns() + kStartTimeoutNs;
-    while (monotonic_ns() < deadline && authority->process_.running()) {
+    std::int64_t deadline = base::monotonic_ns() + kStartTimeoutNs;
+    while (base::monotonic_ns() < deadline && authority->process_.running()) {
       auto clock = authority->call("GET", "/lab/clock", "");
       if (clock) {
         client::QueryOptions probe;

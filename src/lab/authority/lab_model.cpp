@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "base/clock.h"
 #include "dns/rdata.h"
-#include "lab/clock.h"
 
 namespace cutover::lab {
 namespace {
@@ -131,7 +131,7 @@ base::Result<std::int64_t> LabModel::rebuild_locked() {
   published->zones = std::make_shared<const auth::ZoneSet>(std::move(built));
   published_.store(published);
   publish_(published->zones);
-  return monotonic_ns();
+  return base::monotonic_ns();
 }
 
 void LabModel::store_outages_locked() { outages_.store(std::make_shared<const OutageTable>(outage_state_)); }
@@ -201,7 +201,7 @@ base::Result<std::int64_t> LabModel::set_name_outage(const dns::Name& name, Outa
     outage_state_.names[key_of(name)] = outage;
   }
   store_outages_locked();
-  return monotonic_ns();
+  return base::monotonic_ns();
 }
 
 base::Result<std::int64_t> LabModel::set_zone_outage(const dns::Name& origin, Outage outage) {
@@ -213,7 +213,7 @@ base::Result<std::int64_t> LabModel::set_zone_outage(const dns::Name& origin, Ou
     outage_state_.zones[key_of(origin)] = outage;
   }
   store_outages_locked();
-  return monotonic_ns();
+  return base::monotonic_ns();
 }
 
 void LabModel::count_query(const dns::Name& qname, dns::RRType type) {

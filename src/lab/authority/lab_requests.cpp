@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lab/clock.h"
+#include "base/clock.h"
 
 namespace cutover::lab {
 namespace {
@@ -93,7 +93,7 @@ LabReply put_outage(LabModel& model, const dns::Name& target, bool zone_wide, co
 LabReply counts(const LabModel& model) {
   Json list = Json::array();
   for (const auto& count : model.counts()) list.push_back({{"name", count.name}, {"type", count.type}, {"count", count.count}});
-  return {200, json_text(Json{{"counts", list}, {"at_ns", monotonic_ns()}})};
+  return {200, json_text(Json{{"counts", list}, {"at_ns", base::monotonic_ns()}})};
 }
 
 using Match = std::smatch;
@@ -154,7 +154,7 @@ const std::vector<Route>& route_table() {
       {"GET", "/lab/counts", [](LabModel& model, const Match&, const std::string&) { return counts(model); }},
       {"GET", "/lab/clock",
        [](LabModel&, const Match&, const std::string&) {
-         return LabReply{200, json_text(Json{{"at_ns", monotonic_ns()}})};
+         return LabReply{200, json_text(Json{{"at_ns", base::monotonic_ns()}})};
        }},
   };
   return kRoutes;

@@ -1,15 +1,15 @@
 // Shared experiment steps: phased cache fill, address watch, authority query counts.
 #include "lab/experiments/common.h"
 
-#include "lab/clock.h"
+#include "base/clock.h"
 #include "lab/probe.h"
 
 namespace cutover::lab {
 
 std::int64_t fill_cache(CaseContext& context, CaseResult& result, const std::string& name, dns::RRType type) {
-  sleep_until_phase(kFillPhase, 50'000'000);
-  std::int64_t sent = monotonic_ns();
-  result.fill_phase = realtime_phase();
+  base::sleep_until_phase(kFillPhase, 50'000'000);
+  std::int64_t sent = base::monotonic_ns();
+  result.fill_phase = base::realtime_phase();
   Observation reply = ask(context.resolver.address(), name, type, sent);
   if (reply.rcode == "TIMEOUT" || reply.rcode == "ERROR") {
     throw LabError("the cache fill of " + name + " got no reply (" + reply.rcode + ")");
@@ -29,7 +29,7 @@ void watch_for_address(CaseContext& context, CaseResult& result, const std::stri
   result.observations.insert(result.observations.end(), observations.begin(), observations.end());
   result.rule = Rule::kFirstAnswer;
   result.rule_value = address;
-  result.window = seconds_between(reference_ns, end_ns);
+  result.window = base::seconds_between(reference_ns, end_ns);
 }
 
 void record_authority_count(CaseContext& context, CaseResult& result, const std::string& name,

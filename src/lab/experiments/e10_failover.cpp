@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "base/clock.h"
 #include "health/detection.h"
-#include "lab/clock.h"
 #include "lab/experiments/common.h"
 #include "lab/failover/failover_lab.h"
 #include "lab/failover/observed_terms.h"
@@ -77,7 +77,7 @@ void run_failover(std::uint32_t ttl, CaseContext& context, CaseResult& result) {
                   std::chrono::milliseconds(1000)};
     client = poll_until(context.resolver.address(), plan, is_backup);
   });
-  sleep_until(kill_at);
+  base::sleep_until(kill_at);
   auto killed = lab->kill_primary(context.env.tag, ttl);
   direct_poll.join();
   client_poll.join();
@@ -94,14 +94,14 @@ void run_failover(std::uint32_t ttl, CaseContext& context, CaseResult& result) {
   details["answer_ttl"] = ttl;
   details["check"] = {{"interval", check.interval}, {"timeout", check.timeout}, {"fall", check.fall},
                       {"rise", check.rise}, {"probe", "tcp"}};
-  details["kill_at"] = seconds_between(kill_at, *killed);
-  details["fill_at"] = seconds_between(kill_at, filled);
+  details["kill_at"] = base::seconds_between(kill_at, *killed);
+  details["fill_at"] = base::seconds_between(kill_at, filled);
   details["detection_range"] = {detection_low, detection_high};
   details["direct_observations"] = direct_json;
   auto detection = derive_detection(result);
   if (!detection) throw LabError("cutover never answered the backup after the kill");
   details["detection"] = *detection;
-  double fetched = last_fetch_before(client, seconds_between(kill_at, filled), result.details["fill"]["ttl"].get<std::uint32_t>(),
+  double fetched = last_fetch_before(client, base::seconds_between(kill_at, filled), result.details["fill"]["ttl"].get<std::uint32_t>(),
                                      *detection);
   details["last_fetch_before_detection"] = fetched;
   details["schedule_prediction"] = fetched + ttl;

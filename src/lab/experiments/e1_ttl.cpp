@@ -1,6 +1,6 @@
 // E1: is the record TTL honoured, or clamped by a configured floor or cap? The record is
 // changed right after the fill; the cache time is how long the old address is still served.
-#include "lab/clock.h"
+#include "base/clock.h"
 #include "lab/expectations.h"
 #include "lab/experiments/common.h"
 
@@ -27,7 +27,7 @@ std::vector<CaseSpec> e1_cases(const LabEnv&) {
       std::int64_t filled = fill_cache(context, result, name);
       std::int64_t changed = need(context.env.authority->put_rrset(name, "A", row.ttl, {kNewAddress}));
       result.details["record_ttl"] = row.ttl;
-      result.details["changed_at"] = seconds_between(filled, changed);
+      result.details["changed_at"] = base::seconds_between(filled, changed);
       double expected = clamped_ttl(row.ttl, row.cache.ttl_floor, row.cache.ttl_cap);
       result.expected = {point(row.cache.is_default() ? "TTL" : row.cache.label(), expected)};
       watch_for_address(context, result, name, kNewAddress, filled, changed, 0.2, after(filled, expected + 10));

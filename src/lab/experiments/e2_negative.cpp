@@ -2,7 +2,7 @@
 // time until the resolver shows it is the negative cache time: min(SOA TTL, MINIMUM) or the
 // resolver's cap. Each case has its own zone, so each has its own SOA. Also: NODATA scope
 // (an AAAA NODATA must not hide the A) and the create-before-lookup control.
-#include "lab/clock.h"
+#include "base/clock.h"
 #include "lab/expectations.h"
 #include "lab/experiments/common.h"
 #include "lab/probe.h"
@@ -31,7 +31,7 @@ void run_negative(const NegativeRow& row, CaseContext& context, CaseResult& resu
   result.details["soa_ttl"] = row.soa_ttl;
   result.details["minimum"] = row.minimum;
   result.details["reply_mode"] = row.uncapped ? "uncapped" : "capped";
-  result.details["created_at"] = seconds_between(filled, created);
+  result.details["created_at"] = base::seconds_between(filled, created);
   result.expected = {point(row.cache.negative_cap ? "cap" : "min(TTL, MIN)", expected)};
   double longest = std::max<double>(row.soa_ttl, expected);
   watch_for_address(context, result, name, kCreated, filled, created, 0.2, after(filled, longest + 10));
@@ -58,7 +58,7 @@ void run_nodata_hides(CaseContext& context, CaseResult& result) {
   need(context.env.authority->put_rrset(name, "A", 60, {kCreated}));
   std::int64_t filled = fill_cache(context, result, name, dns::RRType::AAAA);
   std::int64_t created = need(context.env.authority->put_rrset(name, "AAAA", 60, {"2001:db8::20"}));
-  result.details["created_at"] = seconds_between(filled, created);
+  result.details["created_at"] = base::seconds_between(filled, created);
   result.expected = {point("min(TTL, MIN)", negative_ttl(30, 6, std::nullopt))};
   PollPlan plan{name, dns::RRType::AAAA, filled, created, 0.2, after(filled, 40), std::chrono::milliseconds(1000)};
   result.observations = poll_until(context.resolver.address(), plan, [](const Observation& observation) {
@@ -74,10 +74,10 @@ void run_create_first(CaseContext& context, CaseResult& result) {
   std::string name = "new." + zone;
   need(context.env.authority->put_zone(zone, 30, 6));
   std::int64_t created = need(context.env.authority->put_rrset(name, "A", 60, {kCreated}));
-  sleep_until_phase(kFillPhase, 50'000'000);
-  std::int64_t first = monotonic_ns();
-  result.fill_phase = realtime_phase();
-  result.details["created_before"] = seconds_between(created, first);
+  base::sleep_until_phase(kFillPhase, 50'000'000);
+  std::int64_t first = base::monotonic_ns();
+  result.fill_phase = base::realtime_phase();
+  result.details["created_before"] = base::seconds_between(created, first);
   result.expected = {point("visible at once", 0)};
   watch_for_address(context, result, name, kCreated, first, first, 0.2, after(first, 10));
 }

@@ -4,7 +4,7 @@
 // Each case has a resolver instance of its own: outages change a resolver's view of the server.
 #include <fmt/format.h>
 
-#include "lab/clock.h"
+#include "base/clock.h"
 #include "lab/expectations.h"
 #include "lab/experiments/common.h"
 #include "lab/probe.h"
@@ -52,7 +52,7 @@ void run_outage(const std::string& mode, bool stale, const std::string& label, C
   std::int64_t filled = fill_cache(context, result, name);
   std::int64_t outage = need(authority.set_outage("name", name, mode));
   result.details["outage"] = mode;
-  result.details["outage_at"] = seconds_between(filled, outage);
+  result.details["outage_at"] = base::seconds_between(filled, outage);
   double expected = last_answer(kTtl, stale ? std::optional<std::uint32_t>(kWindow) : std::nullopt);
   result.expected = {point(stale ? "TTL + window" : "TTL", expected)};
   double window = expected + 8;

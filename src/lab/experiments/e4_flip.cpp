@@ -2,7 +2,7 @@
 // TTL, and the time until the new address shows is compared with K = TTL - (flip - fill).
 #include <fmt/format.h>
 
-#include "lab/clock.h"
+#include "base/clock.h"
 #include "lab/expectations.h"
 #include "lab/experiments/common.h"
 #include "lab/report/results_file.h"
@@ -66,9 +66,9 @@ std::vector<CaseSpec> e4_cases(const LabEnv&) {
       std::string name = context.name("e4-" + label);
       need(context.env.authority->put_rrset(name, "A", row.ttl, {kOldAddress}));
       std::int64_t filled = fill_cache(context, result, name);
-      sleep_until(after(filled, row.phase * row.ttl));
+      base::sleep_until(after(filled, row.phase * row.ttl));
       std::int64_t flipped = need(context.env.authority->put_rrset(name, "A", row.ttl, {kNewAddress}));
-      double since_fill = seconds_between(filled, flipped);
+      double since_fill = base::seconds_between(filled, flipped);
       double expected = remaining_ttl(row.ttl, since_fill);
       result.details["record_ttl"] = row.ttl;
       result.details["flip_phase"] = row.phase;

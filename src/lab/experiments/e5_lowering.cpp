@@ -1,7 +1,7 @@
 // E5: the old answer's life after a change when the TTL (20 s) was never lowered, lowered to
 // 2 s just before the change, or lowered one old TTL ahead (then the entry was waited out and
 // refilled once, so the change meets a 2 s entry).
-#include "lab/clock.h"
+#include "base/clock.h"
 #include "lab/expectations.h"
 #include "lab/experiments/common.h"
 
@@ -21,30 +21,30 @@ void run_mode(Mode mode, const std::string& label, CaseContext& context, CaseRes
   std::int64_t changed = 0;
   double expected = 0;
   if (mode == Mode::kBaseline) {
-    sleep_until(after(filled, 1));
+    base::sleep_until(after(filled, 1));
     changed = need(authority.put_rrset(name, "A", kOldTtl, {kNewAddress}));
-    expected = remaining_ttl(kOldTtl, seconds_between(filled, changed));
+    expected = remaining_ttl(kOldTtl, base::seconds_between(filled, changed));
   } else if (mode == Mode::kLate) {
-    sleep_until(after(filled, 1));
+    base::sleep_until(after(filled, 1));
     std::int64_t lowered = need(authority.put_rrset(name, "A", kNewTtl, {kOldAddress}));
-    sleep_until(after(filled, 2));
+    base::sleep_until(after(filled, 2));
     changed = need(authority.put_rrset(name, "A", kNewTtl, {kNewAddress}));
-    result.details["lowered_before_change"] = seconds_between(lowered, changed);
-    expected = remaining_ttl(kOldTtl, seconds_between(filled, changed));
+    result.details["lowered_before_change"] = base::seconds_between(lowered, changed);
+    expected = remaining_ttl(kOldTtl, base::seconds_between(filled, changed));
   } else {
     std::int64_t lowered = need(authority.put_rrset(name, "A", kNewTtl, {kOldAddress}));
     // Wait out the 20 s entry (plus the second a resolver may keep it), then one refill query.
-    sleep_until(after(filled, kOldTtl + 1.5));
+    base::sleep_until(after(filled, kOldTtl + 1.5));
     nlohmann::json first_fill = result.details["fill"];
     std::int64_t refilled = fill_cache(context, result, name);
     result.details["refill"] = result.details["fill"];
     result.details["fill"] = first_fill;
-    sleep_until(after(refilled, 0.5));
+    base::sleep_until(after(refilled, 0.5));
     changed = need(authority.put_rrset(name, "A", kNewTtl, {kNewAddress}));
-    result.details["lowered_before_change"] = seconds_between(lowered, changed);
-    expected = remaining_ttl(kNewTtl, seconds_between(refilled, changed));
+    result.details["lowered_before_change"] = base::seconds_between(lowered, changed);
+    expected = remaining_ttl(kNewTtl, base::seconds_between(refilled, changed));
   }
-  result.details["change_after_fill"] = seconds_between(filled, changed);
+  result.details["change_after_fill"] = base::seconds_between(filled, changed);
   result.expected = {point("remaining TTL", expected)};
   watch_for_address(context, result, name, kNewAddress, changed, changed, 0.1, after(changed, expected + 10));
 }

@@ -8,8 +8,8 @@
 // cases keep the minimal replies to show what a resolver does when it never sees the child NS.
 #include <fmt/format.h>
 
+#include "base/clock.h"
 #include "lab/authority/delegation_lab.h"
-#include "lab/clock.h"
 #include "lab/expectations.h"
 #include "lab/experiments/common.h"
 #include "lab/probe.h"
@@ -44,11 +44,11 @@ void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, bool ns_in_au
   serve_child(lab->new_server(), child, "ns-new", child_ttl, kNewAddress, ns_in_authority);
   delegate(lab->top(), child, "ns-old", parent_ttl, lab->old_server().host());
   std::int64_t filled = fill_cache(context, result, "fill." + child);
-  sleep_until(after(filled, 1));
+  base::sleep_until(after(filled, 1));
   need(lab->top().put_rrset("ns-new." + child, "A", parent_ttl, {lab->new_server().host()}));
   std::int64_t moved = need(lab->top().put_rrset(child, "NS", parent_ttl, {"ns-new." + child}));
   need(lab->top().delete_name("ns-old." + child));
-  double since_fill = seconds_between(filled, moved);
+  double since_fill = base::seconds_between(filled, moved);
   result.details["parent_ns_ttl"] = parent_ttl;
   result.details["child_ns_ttl"] = child_ttl;
   result.details["child_ns_in_authority"] = ns_in_authority;
@@ -57,7 +57,7 @@ void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, bool ns_in_au
                      point("child", remaining_ttl(child_ttl, since_fill))};
   double window = std::max(parent_ttl, child_ttl) + 15.0;
   for (int poll = 0; poll < static_cast<int>(window); ++poll) {
-    sleep_until(after(moved, poll));
+    base::sleep_until(after(moved, poll));
     Observation observation = ask(context.resolver.address(), fmt::format("q{}.{}", poll, child), dns::RRType::A,
                                   moved, std::chrono::milliseconds(900));
     result.observations.push_back(observation);

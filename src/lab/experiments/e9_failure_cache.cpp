@@ -3,7 +3,7 @@
 // answers again is how long it remembered the failure. RFC 9520: at least 1 s, at most 5 min.
 #include <fmt/format.h>
 
-#include "lab/clock.h"
+#include "base/clock.h"
 #include "lab/experiments/common.h"
 #include "lab/probe.h"
 #include "lab/report/results_file.h"
@@ -18,9 +18,9 @@ void run_failure(const std::string& mode, const std::string& label, CaseContext&
   auto& authority = *context.env.authority;
   need(authority.put_rrset(name, "A", 60, {kOldAddress}));
   need(authority.set_outage("name", name, mode));
-  sleep_until_phase(kFillPhase, 50'000'000);
-  std::int64_t asked = monotonic_ns();
-  result.fill_phase = realtime_phase();
+  base::sleep_until_phase(kFillPhase, 50'000'000);
+  std::int64_t asked = base::monotonic_ns();
+  result.fill_phase = base::realtime_phase();
   Observation failure = ask(context.resolver.address(), name, dns::RRType::A, asked, std::chrono::milliseconds(15000));
   std::int64_t healed = need(authority.set_outage("name", name, "none"));
   result.details["outage"] = mode;

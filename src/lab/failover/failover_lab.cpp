@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "base/clock.h"
 #include "client/query.h"
-#include "lab/clock.h"
 
 namespace cutover::lab {
 namespace {
@@ -120,8 +120,8 @@ base::Result<std::unique_ptr<FailoverLab>> FailoverLab::start(const std::string&
     options.timeout = std::chrono::milliseconds(300);
     auto name = dns::Name::from_text(probe_name);
     if (!name) return name.error();
-    std::int64_t deadline = monotonic_ns() + kStartTimeoutNs;
-    while (monotonic_ns() < deadline && lab->server_.running()) {
+    std::int64_t deadline = base::monotonic_ns() + kStartTimeoutNs;
+    while (base::monotonic_ns() < deadline && lab->server_.running()) {
       if (client::query(lab->dns_address(), *name, dns::RRType::A, options)) return lab;
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }

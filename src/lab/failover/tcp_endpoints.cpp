@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "lab/clock.h"
+#include "base/clock.h"
 
 namespace cutover::lab {
 namespace {
@@ -60,7 +60,7 @@ base::Result<std::int64_t> TcpEndpoints::close(const std::string& address, std::
   // taken, so the loop, which may be polling it right now, never touches a reused number;
   // the loop closes it on its next turn.
   ::shutdown(it->second, SHUT_RDWR);
-  std::int64_t at = monotonic_ns();
+  std::int64_t at = base::monotonic_ns();
   closing_.push_back(it->second);
   listeners_.erase(it);
   return at;

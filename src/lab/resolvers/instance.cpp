@@ -6,8 +6,8 @@
 #include <fstream>
 #include <thread>
 
+#include "base/clock.h"
 #include "client/query.h"
-#include "lab/clock.h"
 #include "lab/probe.h"
 
 namespace cutover::lab {
@@ -52,16 +52,16 @@ base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const Re
     if (!child) return child.error();
     instance->process_ = std::move(*child);
     instance->address_ = *client::parse_server("127.0.0.1:" + std::to_string(*port));
-    std::int64_t started = monotonic_ns();
+    std::int64_t started = base::monotonic_ns();
     std::int64_t deadline = started + kReadyTimeoutNs;
-    while (monotonic_ns() < deadline && instance->process_.running()) {
-      Observation probe = ask(instance->address_, probe_name, dns::RRType::A, monotonic_ns(),
+    while (base::monotonic_ns() < deadline && instance->process_.running()) {
+      Observation probe = ask(instance->address_, probe_name, dns::RRType::A, base::monotonic_ns(),
                               std::chrono::milliseconds(500));
       if (probe.rcode != "TIMEOUT" && probe.rcode != "ERROR") {
         // The reply may come from another program that took the port between free_port() and
         // the resolver's bind; a resolver that lost the port exits at once, so one still
         // running kStartupGraceNs after its start holds the port itself.
-        sleep_until(started + kStartupGraceNs);
+        base::sleep_until(started + kStartupGraceNs);
         if (instance->process_.running()) return instance;
         break;
       }

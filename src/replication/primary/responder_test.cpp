@@ -1,14 +1,14 @@
 // Responder: NOTIFY for a secondary zone is acted on only when it comes from the zone's
 // primary (RFC 1996 §3.10) and, for a zone pulled with a primary-key, only when signed with
 // that key (RFC 8945); others get REFUSED or NOTAUTH and trigger nothing.
-#include "xfr/responder.h"
+#include "replication/primary/responder.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <ctime>
 
-namespace cutover::xfr {
+namespace cutover::replication {
 namespace {
 
 sockaddr_storage from(const char* address) { return net::parse_socket_address(address)->storage; }
@@ -130,4 +130,4 @@ TEST_F(SignedNotifyTest, NotifyWithABadSignatureIsNotAuth) {
 }
 
 }  // namespace
-}  // namespace cutover::xfr
+}  // namespace cutover::replication

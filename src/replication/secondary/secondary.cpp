@@ -1,5 +1,5 @@
 // The secondary's worker: timers, SOA checks, transfers with fallback, transfer-in writes.
-#include "secondary/secondary.h"
+#include "replication/secondary/secondary.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include "dns/rdata.h"
 #include "store/serial.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -214,4 +214,4 @@ base::Result<Secondary::Pulled> Secondary::pull(const ZoneState& zone, const sto
   return Pulled{std::move(*next), "axfr", std::move(*transfer)};
 }
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

@@ -1,9 +1,9 @@
 // AXFR and IXFR record sequences and their packing into messages.
-#include "xfr/transfer.h"
+#include "replication/primary/transfer.h"
 
 #include "store/serial.h"
 
-namespace cutover::xfr {
+namespace cutover::replication {
 namespace {
 
 // Room is left for the TSIG (RFC 8945) the responder signs each message with when the zone
@@ -91,4 +91,4 @@ Messages pack_messages(const dns::Message& query, const std::vector<dns::Resourc
   return messages;
 }
 
-}  // namespace cutover::xfr
+}  // namespace cutover::replication

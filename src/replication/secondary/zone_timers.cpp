@@ -1,9 +1,9 @@
 // SOA timer arithmetic for secondary zones.
-#include "secondary/zone_timers.h"
+#include "replication/secondary/zone_timers.h"
 
 #include <algorithm>
 
-namespace cutover::secondary {
+namespace cutover::replication {
 namespace {
 
 ZoneTimers::Duration seconds_at_least(std::uint32_t seconds) {
@@ -43,4 +43,4 @@ void ZoneTimers::succeeded(base::SteadyTime now, const dns::SoaFields& soa) {
 
 void ZoneTimers::failed(base::SteadyTime now) { next_check_ = now + retry_; }
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

@@ -1,5 +1,5 @@
 // SOA queries and transfer requests to the primary, over the stub client.
-#include "secondary/puller.h"
+#include "replication/secondary/puller.h"
 
 #include <random>
 
@@ -9,7 +9,7 @@
 #include "dns/rdata.h"
 #include "tsig/tsig.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 namespace {
 
 using base::ErrorCode;
@@ -97,4 +97,4 @@ base::Result<Transfer> request_transfer(const net::SocketAddress& primary, const
   return reader.take();
 }
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

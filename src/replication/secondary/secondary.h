@@ -20,13 +20,13 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "net/address.h"
-#include "secondary/puller.h"
-#include "secondary/unusable_zones.h"
-#include "secondary/zone_timers.h"
+#include "replication/secondary/puller.h"
+#include "replication/secondary/unusable_zones.h"
+#include "replication/secondary/zone_timers.h"
 #include "store/store.h"
 #include "tsig/key.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 
 // Transfers larger than this are refused unless the zone sets max-transfer-bytes.
 constexpr std::size_t kDefaultMaxTransferBytes = std::size_t{256} << 20;
@@ -93,4 +93,4 @@ class Secondary {
   std::thread thread_;
 };
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

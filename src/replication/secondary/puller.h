@@ -10,10 +10,10 @@
 #include "base/result.h"
 #include "dns/message.h"
 #include "net/address.h"
-#include "secondary/transfer_reader.h"
+#include "replication/secondary/transfer_reader.h"
 #include "tsig/key.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 
 struct PullOptions {
   std::chrono::milliseconds timeout{10000};  // per reply (the SOA answer, each transfer message)
@@ -34,4 +34,4 @@ base::Result<Transfer> request_transfer(const net::SocketAddress& primary, const
                                         const std::optional<dns::ResourceRecord>& current_soa,
                                         const PullOptions& options);
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

@@ -1,13 +1,13 @@
 // TransferReader and apply_transfer: AXFR over several messages, IXFR deltas, IXFR answered
 // with the whole zone or the SOA alone, the byte limit, malformed streams, deltas that do
 // not fit the copy.
-#include "secondary/transfer_reader.h"
+#include "replication/secondary/transfer_reader.h"
 
 #include <gtest/gtest.h>
 
 #include "dns/rdata.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 namespace {
 
 const dns::Name kOrigin = *dns::Name::from_text("example.test.");
@@ -146,4 +146,4 @@ TEST(TransferReaderTest, MalformedStreamsAreRefused) {
 }
 
 }  // namespace
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

@@ -1,5 +1,5 @@
 // NOTIFY sending: one queue, one thread; a burst of writes to a zone collapses into one NOTIFY.
-#include "xfr/notifier.h"
+#include "replication/primary/notifier.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include "store/store.h"
 #include "tsig/tsig.h"
 
-namespace cutover::xfr {
+namespace cutover::replication {
 namespace {
 
 constexpr int kAttempts = 5;  // RFC 1996 §3.6 leaves the count to us
@@ -110,4 +110,4 @@ void Notifier::send_all(const Pending& pending) {
   }
 }
 
-}  // namespace cutover::xfr
+}  // namespace cutover::replication

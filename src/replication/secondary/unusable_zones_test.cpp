@@ -1,11 +1,11 @@
 // UnusableZones: SERVFAIL inside an unusable zone only, nothing while every zone is usable.
-#include "secondary/unusable_zones.h"
+#include "replication/secondary/unusable_zones.h"
 
 #include <gtest/gtest.h>
 
 #include "dns/message.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 namespace {
 
 std::vector<std::uint8_t> query_for(const char* qname, bool dnssec_ok = false) {
@@ -42,4 +42,4 @@ TEST(UnusableZonesTest, ServfailInsideUnusableZonesOnly) {
 }
 
 }  // namespace
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

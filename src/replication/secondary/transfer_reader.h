@@ -13,7 +13,7 @@
 #include "dns/name.h"
 #include "store/zone_data.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 
 enum class TransferKind {
   kUpToDate,     // IXFR answered with the current SOA alone: nothing to fetch
@@ -60,4 +60,4 @@ class TransferReader {
 // the deltas are not for this copy). kUpToDate gives `current`.
 base::Result<store::ZoneData> apply_transfer(const Transfer& transfer, const store::ZoneData& current);
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

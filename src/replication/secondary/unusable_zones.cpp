@@ -1,9 +1,9 @@
 // SERVFAIL for names in secondary zones without a usable copy.
-#include "secondary/unusable_zones.h"
+#include "replication/secondary/unusable_zones.h"
 
 #include "dns/message.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 
 void UnusableZones::set(std::vector<dns::Name> zones) {
   bool any = !zones.empty();
@@ -47,4 +47,4 @@ std::vector<std::uint8_t> servfail_reply(const dns::Message& query) {
   return writer.finish();
 }
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

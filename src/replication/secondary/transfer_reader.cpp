@@ -1,5 +1,5 @@
 // The AXFR/IXFR reply state machine (RFC 5936 §2.2, RFC 1995 §4) and applying its result.
-#include "secondary/transfer_reader.h"
+#include "replication/secondary/transfer_reader.h"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 
 #include "dns/rdata.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 namespace {
 
 using base::ErrorCode;
@@ -161,4 +161,4 @@ base::Result<store::ZoneData> apply_transfer(const Transfer& transfer, const sto
   return next;
 }
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

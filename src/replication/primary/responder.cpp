@@ -1,5 +1,5 @@
 // AXFR/IXFR answers with ACL checks, and NOTIFY acknowledgement.
-#include "xfr/responder.h"
+#include "replication/primary/responder.h"
 
 #include <netinet/in.h>
 
@@ -7,7 +7,7 @@
 
 #include "net/address.h"
 
-namespace cutover::xfr {
+namespace cutover::replication {
 namespace {
 
 using net::Intercept;
@@ -232,4 +232,4 @@ Intercept Responder::notify(const dns::Message& query, const sockaddr_storage& c
   return Intercept::kRespond;
 }
 
-}  // namespace cutover::xfr
+}  // namespace cutover::replication

@@ -13,7 +13,7 @@
 #include "dns/name.h"
 #include "base/published.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 
 class UnusableZones {
  public:
@@ -30,4 +30,4 @@ class UnusableZones {
 // The SERVFAIL reply to `query` (ID, opcode, RD and question copied; OPT when it had one).
 std::vector<std::uint8_t> servfail_reply(const dns::Message& query);
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

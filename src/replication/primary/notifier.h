@@ -17,7 +17,7 @@
 #include "net/address.h"
 #include "tsig/key.h"
 
-namespace cutover::xfr {
+namespace cutover::replication {
 
 // Where one zone's NOTIFYs go, and the key that signs them (the zone's transfer-key, so a
 // secondary that pulls with that key can tell the NOTIFY is its primary's, RFC 8945 §5).
@@ -55,4 +55,4 @@ class Notifier {
   std::thread thread_;
 };
 
-}  // namespace cutover::xfr
+}  // namespace cutover::replication

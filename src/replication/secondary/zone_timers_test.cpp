@@ -1,9 +1,9 @@
 // ZoneTimers on a fake clock: refresh, retry, expire, NOTIFY, zones without a copy.
-#include "secondary/zone_timers.h"
+#include "replication/secondary/zone_timers.h"
 
 #include <gtest/gtest.h>
 
-namespace cutover::secondary {
+namespace cutover::replication {
 namespace {
 
 using std::chrono::seconds;
@@ -67,4 +67,4 @@ TEST(ZoneTimersTest, ZeroTimersAreRaisedToTheMinimum) {
 }
 
 }  // namespace
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

@@ -16,9 +16,9 @@
 #include "net/handler.h"
 #include "store/store.h"
 #include "tsig/tsig.h"
-#include "xfr/transfer.h"
+#include "replication/primary/transfer.h"
 
-namespace cutover::xfr {
+namespace cutover::replication {
 
 class Responder {
  public:
@@ -72,4 +72,4 @@ bool is_replication_request(std::span<const std::uint8_t> query);
 // read from the raw bytes; handle() answers such queries over TCP and signs the answer.
 bool may_be_signed_soa_query(std::span<const std::uint8_t> query);
 
-}  // namespace cutover::xfr
+}  // namespace cutover::replication

@@ -12,7 +12,7 @@
 #include "store/store.h"
 #include "zone/zone.h"
 
-namespace cutover::xfr {
+namespace cutover::replication {
 
 using Messages = std::vector<std::vector<std::uint8_t>>;
 
@@ -30,4 +30,4 @@ std::optional<std::vector<dns::ResourceRecord>> ixfr_records(const zone::Zone& z
 Messages pack_messages(const dns::Message& query, const std::vector<dns::ResourceRecord>& records,
                        dns::Rcode rcode = dns::Rcode::kNoError);
 
-}  // namespace cutover::xfr
+}  // namespace cutover::replication

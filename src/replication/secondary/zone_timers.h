@@ -15,7 +15,7 @@
 #include "base/clock.h"
 #include "dns/rdata.h"
 
-namespace cutover::secondary {
+namespace cutover::replication {
 
 class ZoneTimers {
  public:
@@ -56,4 +56,4 @@ class ZoneTimers {
   base::SteadyTime expires_at_{};
 };
 
-}  // namespace cutover::secondary
+}  // namespace cutover::replication

@@ -265,11 +265,11 @@ class Store::ZoneWrite : public PendingWrite {
   }
 
   // Atomically: queries see the old zone set or the new one.
-  void publish(const StoredEntry& entry) override {
+  void publish(const StoredEntry& entry, const StreamMark& mark) override {
     rollback_->keep();
     managed_.served = built_;
-    managed_.version = entry.version;
-    if (request_.plan_version) managed_.plan_version = *request_.plan_version;
+    managed_.version = mark.version;
+    managed_.plan_version = mark.plan_version;
     store_.publish_locked();
     for (const auto& listener : store_.listeners_) listener(request_.zone, new_soa_->serial);
     store_.logger_.info("write.applied", {{"zone", zone_key(request_.zone)},

@@ -60,8 +60,8 @@ WriteOutcome WritePipeline::run(const WriteSubject& subject, const WriteOptions&
     return refused(subject, WriteStatus::kIo, "not applied: " + appended.error().message);
   }
   // 7. Served, and only then acknowledged.
-  write.publish(entry);
-  StreamMark mark{entry.version, options.plan_version ? *options.plan_version : subject.current.plan_version};
+  StreamMark mark{entry.version, options.plan_version.value_or(subject.current.plan_version)};
+  write.publish(entry, mark);
   return WriteOutcome{WriteStatus::kApplied, {}, mark};
 }
 
@@ -74,7 +74,7 @@ HistoryRead WritePipeline::undo_entries(const WriteSubject& subject, std::uint64
                                                                   subject.name, to_version, current)};
     return history;
   }
-  auto read = storage_->read(subject.stream, first_needed - 1, TornTail::kFail);
+  auto read = storage_->read(subject.stream, first_needed > 0 ? first_needed - 1 : 0, TornTail::kFail);
   if (!read) {
     history.refusal = Refusal{WriteStatus::kIo, read.error().message};
     return history;

@@ -58,17 +58,15 @@ class PendingWrite {
   virtual void preview() = 0;
   // The journal entry's body, in the kind's own encoding (a zone delta, a pool state).
   virtual std::vector<std::uint8_t> entry_body() const = 0;
-  // Serves the new state; called once its entry is durable. `entry` is what was journaled.
-  virtual void publish(const StoredEntry& entry) = 0;
+  // Serves the new state; called once its entry is durable. `entry` is what was journaled,
+  // `mark` the subject's version and last applied plan version from now on.
+  virtual void publish(const StoredEntry& entry, const StreamMark& mark) = 0;
 };
 
 struct WriteOutcome {
   WriteStatus status = WriteStatus::kApplied;
   std::string message;  // why, for refusals (names the subject, gives the version)
   StreamMark mark;      // the subject's version now (after the write when applied)
-  bool ok() const {
-    return status == WriteStatus::kApplied || status == WriteStatus::kNoChange || status == WriteStatus::kDryRun;
-  }
 };
 
 struct HistoryRead {
@@ -91,9 +89,6 @@ class WritePipeline {
   // to_version). Refused with kNotFound when to_version is in the future or those entries
   // were compacted away, with kIo when the journal cannot be read.
   HistoryRead undo_entries(const WriteSubject& subject, std::uint64_t to_version, std::uint64_t first_needed);
-
-  JournalStorage& storage() { return *storage_; }
-  const std::shared_ptr<JournalStorage>& shared_storage() const { return storage_; }
 
  private:
   std::shared_ptr<JournalStorage> storage_;

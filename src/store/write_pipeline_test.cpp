@@ -40,7 +40,7 @@ class TextWrite : public PendingWrite {
   }
   void preview() override { steps.push_back("preview"); }
   std::vector<std::uint8_t> entry_body() const override { return {target_.begin(), target_.end()}; }
-  void publish(const StoredEntry& entry) override {
+  void publish(const StoredEntry& entry, const StreamMark&) override {
     steps.push_back("publish");
     published_version = entry.version;
     served_ = target_;

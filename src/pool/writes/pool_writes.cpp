@@ -183,10 +183,10 @@ class PoolWrites::PoolWrite : public store::PendingWrite {
   std::vector<std::uint8_t> entry_body() const override { return pool_entry_body(pool_state_json(target_).dump()); }
 
   // The checker probes new endpoints, and the next query sees the new answer.
-  void publish(const store::StoredEntry& entry) override {
+  void publish(const store::StoredEntry&, const store::StreamMark& mark) override {
     const std::string& pool = request_.pool;
-    target_.version = entry.version;
-    target_.plan_version = request_.plan_version.value_or(current_.plan_version);
+    target_.version = mark.version;
+    target_.plan_version = mark.plan_version;
     if (target_.settings != current_.settings) {
       // Checked in finish() under the same lock, so only a probe that cannot be created fails here.
       if (auto applied = writes_.pools_.set_api_pools(specs_); !applied) {
@@ -280,24 +280,21 @@ PoolWriteResult PoolWrites::undo(const std::string& pool, std::uint64_t to_versi
   // (write_pipeline.h, undo_entries); before the first write (0) there was none.
   PoolState target;
   if (to_version > 0) {
-    auto history = pipeline_.undo_entries(subject_locked(pool), to_version, to_version);
-    if (history.refusal) {
+    // A refusal before the write: the pool as it is now, and why.
+    auto refused = [&](WriteStatus status, std::string message) {
       PoolWriteResult result;
-      result.status = history.refusal->status;
-      result.message = std::move(history.refusal->message);
+      result.status = status;
+      result.message = std::move(message);
       if (auto it = states_.find(pool); it != states_.end()) result.before = it->second;
       result.version = result.before.version;
       result.plan_version = result.before.plan_version;
       return result;
-    }
+    };
+    auto history = pipeline_.undo_entries(subject_locked(pool), to_version, to_version);
+    if (history.refusal) return refused(history.refusal->status, std::move(history.refusal->message));
     auto json = nlohmann::json::parse(pool_entry(history.entries.front()).state, nullptr, false);
     auto state = pool_state_from_json(json);
-    if (!state) {
-      PoolWriteResult result;
-      result.status = WriteStatus::kIo;
-      result.message = state.error().message;
-      return result;
-    }
+    if (!state) return refused(WriteStatus::kIo, state.error().message);
     target = std::move(*state);
   }
   fence.pool = pool;

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/bytes.h"
 #include "dns/base_encoding.h"
 #include "dns/text_codec.h"
 #include "dns/types.h"
@@ -50,8 +51,11 @@ std::uint32_t read_u32(std::span<const std::uint8_t> bytes, std::size_t at) {
          bytes[at + 3];
 }
 
-void write_u32(Rdata& out, std::uint32_t value) {
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(value >> shift));
+// Hex in lowercase, as BIND prints NSAP and ATMA addresses.
+std::string lower_hex(std::span<const std::uint8_t> bytes) {
+  std::string hex = hex_encode(bytes);
+  for (char& c : hex) c = static_cast<char>(ascii_lower(static_cast<std::uint8_t>(c)));
+  return hex;
 }
 
 // ---- EUI-48/64 (RFC 7043 §3.2, §4.2): hex pairs joined by '-'; ILNP (RFC 6742 §2.3, §3.3):
@@ -314,9 +318,10 @@ Status loc_from_text(std::span<const TextToken> tokens, std::size_t& index, Rdat
   }
   out.push_back(0);  // version
   for (std::uint64_t cm : precisions) out.push_back(precision_from_cm(cm));
-  write_u32(out, static_cast<std::uint32_t>(static_cast<std::int64_t>(kLocEquator) + *latitude));
-  write_u32(out, static_cast<std::uint32_t>(static_cast<std::int64_t>(kLocEquator) + *longitude));
-  write_u32(out, static_cast<std::uint32_t>(*altitude + kLocAltitudeBase));
+  base::ByteWriter writer(out);
+  writer.write_u32(static_cast<std::uint32_t>(static_cast<std::int64_t>(kLocEquator) + *latitude));
+  writer.write_u32(static_cast<std::uint32_t>(static_cast<std::int64_t>(kLocEquator) + *longitude));
+  writer.write_u32(static_cast<std::uint32_t>(*altitude + kLocAltitudeBase));
   return {};
 }
 
@@ -652,9 +657,7 @@ std::optional<std::size_t> atma_length(std::span<const std::uint8_t> rest) {
 
 std::string atma_to_text(std::span<const std::uint8_t> field) {
   if (field[0] == 1) return "+" + std::string(field.begin() + 1, field.end());
-  std::string hex = hex_encode(field.subspan(1));
-  for (char& c : hex) c = static_cast<char>(ascii_lower(static_cast<std::uint8_t>(c)));
-  return hex;
+  return lower_hex(field.subspan(1));
 }
 
 }  // namespace
@@ -751,11 +754,7 @@ std::string special_field_to_text(FieldKind kind, std::span<const std::uint8_t> 
   switch (kind) {
     case kEui48: case kEui64: return eui_to_text(field);
     case kIlnp64: return ilnp_to_text(field);
-    case kNsap: {
-      std::string hex = hex_encode(field);
-      for (char& c : hex) c = static_cast<char>(ascii_lower(static_cast<std::uint8_t>(c)));
-      return "0x" + hex;
-    }
+    case kNsap: return "0x" + lower_hex(field);
     case kCertType: return std::to_string((field[0] << 8) | field[1]);
     case kAlgorithm: case kProtocol: return std::to_string(field[0]);
     case kPortBitmap: return ports_to_text(field);

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "auth/auth_suite.h"
 #include "support/dig.h"
 #include "support/process.h"
 #include "support/server.h"
@@ -16,29 +17,12 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::UnorderedElementsAre;
 
-std::string data_file(const std::string& name) {
-  return std::string(CUTOVER_SOURCE_DIR) + "/tests/integration/auth/data/" + name;
-}
-
-class AnswersTest : public ::testing::Test {
+class AnswersTest : public OneServerSuite {
  protected:
   static void SetUpTestSuite() {
-    ServerSpec spec;
-    spec.zones = {{"shapes.test.", data_file("shapes.zone")},
-                  {"lowttl.test.", data_file("lowttl.zone")},
-                  {"big.test.", data_file("big.zone")}};
-    server_ = new CutoverServer(spec);
+    start_server({{"shapes.test.", "shapes.zone"}, {"lowttl.test.", "lowttl.zone"}, {"big.test.", "big.zone"}});
   }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  static std::uint16_t port() { return server_->port(); }
-
-  static CutoverServer* server_;
 };
-
-CutoverServer* AnswersTest::server_ = nullptr;
 
 TEST_F(AnswersTest, PositiveAnswerWithDigAndKdig) {
   for (const auto& reply : {dig(port(), "www.shapes.test", "A"), kdig(port(), "www.shapes.test", "A")}) {

@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "auth/auth_suite.h"
 #include "support/dig.h"
 #include "support/server.h"
 
@@ -16,10 +17,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-
-std::string data_file(const std::string& name) {
-  return std::string(CUTOVER_SOURCE_DIR) + "/tests/integration/auth/data/" + name;
-}
 
 bool has_do(const DigResult& reply) {
   return std::find(reply.edns_flags.begin(), reply.edns_flags.end(), "do") != reply.edns_flags.end();
@@ -31,30 +28,19 @@ std::vector<std::string> types_of(const std::vector<DigRecord>& section) {
   return types;
 }
 
-class DnssecRulesTest : public ::testing::Test {
+class DnssecRulesTest : public OneServerSuite {
  protected:
   static void SetUpTestSuite() {
-    ServerSpec spec;
-    spec.zones = {{"shapes.test.", data_file("shapes.zone")},
-                  {"big.test.", data_file("big.zone")},
-                  {"parent.test.", data_file("parent.zone")},
-                  {"child.parent.test.", data_file("child.zone")},
-                  {"nods.parent.test.", data_file("nods.zone")},
-                  {"orphan.example.", data_file("orphan.zone")},
-                  {"stray.parent.test.", data_file("stray.zone")},
-                  {"signed.test.", data_file("signed.zone")}};
-    server_ = new CutoverServer(spec);
+    start_server({{"shapes.test.", "shapes.zone"},
+                  {"big.test.", "big.zone"},
+                  {"parent.test.", "parent.zone"},
+                  {"child.parent.test.", "child.zone"},
+                  {"nods.parent.test.", "nods.zone"},
+                  {"orphan.example.", "orphan.zone"},
+                  {"stray.parent.test.", "stray.zone"},
+                  {"signed.test.", "signed.zone"}});
   }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  static std::uint16_t port() { return server_->port(); }
-
-  static CutoverServer* server_;
 };
-
-CutoverServer* DnssecRulesTest::server_ = nullptr;
 
 // Shapes that take the fast path (positive, NODATA, NXDOMAIN) and the general one
 // (referral, CNAME chain, DNAME, an EDNS option, a truncated answer, an apex DS).

@@ -23,7 +23,7 @@ inline const std::set<std::string>& known_kinds() {
   static const std::set<std::string> kinds = {
       "not-loaded",  // a zone one of the two servers did not load (side: the one that failed)
       "no-reply",    // one server sent nothing within the timeout (side: the one that replied)
-      "malformed",   // a reply that does not parse (side: the one that sent it)
+      "malformed",   // a reply that does not parse, or a UDP reply over its size limit (side: its sender)
       "header",      // ID, opcode, QR, RD, RA, AD, CD
       "question",    // the question section, compared byte for byte (case included)
       "rcode",       // the 12-bit rcode (EDNS extended rcode included)

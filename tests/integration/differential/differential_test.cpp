@@ -2,8 +2,8 @@
 // yes, recursion no) load every zone of tests/zones/ and get the same query bytes, over UDP
 // and TCP, without EDNS, with EDNS 1232 and with EDNS 1232 + DO. The queries come from the
 // zones themselves (read with cutover's own master-file parser): every (owner, type), a
-// NODATA type and an NXDOMAIN name under every node, ANY at every owner, a name below and a
-// DS query at every delegation. Answers are compared section by section (rcode, AA, TC,
+// NODATA type and an NXDOMAIN name under every node, ANY at every owner, long names below
+// every DNAME, a name below and a DS query at every delegation. Answers are compared section by section (rcode, AA, TC,
 // question, answer/authority/additional as sets of RRs, EDNS and DO); every difference must
 // match an entry of tests/differential/allowed.yaml, and every entry must match something.
 // docs/rfc-coverage.md, "The differential answer test", says how to run it and add entries.
@@ -86,6 +86,22 @@ std::vector<std::uint8_t> query_bytes(std::uint16_t id, const Query& query, cons
   return dns::encode_message(message);
 }
 
+// `base` with labels prepended until about `prefix_bytes` octets precede it; nullopt when
+// that would pass 255 octets.
+std::optional<dns::Name> long_name_below(const dns::Name& base, std::size_t prefix_bytes) {
+  dns::Name name = base;
+  std::size_t added = 0;
+  for (int i = 0; added < prefix_bytes && i < 8; ++i) {
+    std::size_t length = std::min<std::size_t>(50, prefix_bytes - added);
+    if (length < 2) break;
+    auto longer = name.prepend(std::string(1, static_cast<char>('a' + i)) + std::string(length - 2, 'q'));
+    if (!longer.ok()) return std::nullopt;
+    name = *longer;
+    added += length;
+  }
+  return name;
+}
+
 // The queries a zone's own contents call for (file header). Names keep the case the zone
 // file writes them in, so the question-case echo is compared too.
 std::vector<Query> queries_for(const TestZone& zone) {
@@ -130,6 +146,14 @@ std::vector<Query> queries_for(const TestZone& zone) {
     }
     if (auto below = name.prepend("nx-diff"); below.ok()) add(*below, dns::RRType::A);
     if (types_at.count(key) && !types_at[key].empty()) add(name, dns::RRType::ANY);
+  }
+  // Long names below every DNAME (RFC 6672 §2.2): one whose synthesized CNAME target fits
+  // in 255 octets when the DNAME target is long, one whose target does not (YXDOMAIN).
+  for (const auto& record : zone.records) {
+    if (record.type != dns::RRType::DNAME) continue;
+    for (std::size_t prefix : {60u, 200u}) {
+      if (auto below = long_name_below(record.owner, prefix)) add(*below, dns::RRType::A);
+    }
   }
   // Below every cut, and DS at the cut (RFC 4035 §3.1.4.1) and at the apex.
   for (const auto& cut : cuts) {
@@ -470,11 +494,17 @@ TEST(Differential, EveryAnswerMatchesBindOrIsOnTheAllowList) {
         } else {
           auto parsed_ours = dns::parse_message(*ours);
           auto parsed_theirs = dns::parse_message(*theirs);
+          // A UDP reply may not exceed 512 octets without EDNS (RFC 1035 §4.2.1) or the
+          // 1232 the query advertised with it (RFC 6891 §6.2.5).
+          std::size_t limit = std::string(variant.edns) == "none" ? 512 : 1232;
+          if (udp && ours->size() > limit) one("malformed", "cutover", fmt::format("  cutover's reply has {} octets\n", ours->size()));
+          if (udp && theirs->size() > limit) one("malformed", "bind", fmt::format("  BIND's reply has {} octets\n", theirs->size()));
           if (!parsed_ours.ok() || !parsed_theirs.ok()) {
             if (!parsed_ours.ok()) one("malformed", "cutover", "  cutover's reply does not parse\n");
             if (!parsed_theirs.ok()) one("malformed", "bind", "  BIND's reply does not parse\n");
           } else {
-            found = compare(*parsed_ours, *parsed_theirs);
+            auto compared_sections = compare(*parsed_ours, *parsed_theirs);
+            found.insert(found.end(), compared_sections.begin(), compared_sections.end());
           }
         }
         if (found.empty()) ++run.identical;

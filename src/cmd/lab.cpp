@@ -24,6 +24,7 @@ struct LabRunOptions {
   std::string out_dir;
   std::string compare;
   std::uint16_t authority_port = 0;
+  double client_timeout = lab::kDefaultClientTimeout;
 };
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -56,6 +57,8 @@ void run_lab_command(const LabRunOptions& options) {
   run.out_dir = options.out_dir;
   run.cutover_binary = lab::self_executable();
   run.authority_port = options.authority_port;
+  if (!(options.client_timeout > 0 && options.client_timeout <= 60)) fail("--client-timeout must be in (0, 60] seconds");
+  run.client_timeout = options.client_timeout;
   lab::install_interrupt_handler();
   auto results = lab::run_lab(run, stdout);
   if (!results) fail(results.error().message, 1);
@@ -101,6 +104,10 @@ void add_lab_command(CLI::App& app) {
   run->add_option("--compare", options->compare, "An earlier results.json to compare this run with");
   run->add_option("--authority-port", options->authority_port,
                   "Fixed DNS port of the lab authority on 127.0.0.1 (for external resolvers)");
+  run->add_option("--client-timeout", options->client_timeout,
+                  "Seconds a client waits for each poll (RFC 8767 client response timer); a later reply counts "
+                  "as a timeout for that poll")
+      ->capture_default_str();
   run->callback([options] { run_lab_command(*options); });
 
   auto dir = std::make_shared<std::string>();

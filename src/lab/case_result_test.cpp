@@ -41,6 +41,43 @@ TEST(DeriveMeasured, NothingQualifiesGivesNoValue) {
   EXPECT_EQ(result.verdict, Verdict::kFail);
 }
 
+// A poll sent at `sent` whose reply took `latency` seconds.
+Observation slow(double sent, double latency, const std::string& rcode, std::vector<std::string> answer = {}) {
+  return Observation{sent, sent + latency, rcode, std::move(answer), std::nullopt};
+}
+
+TEST(ClientView, LateAnswersAreTimeoutsForTheClient) {
+  // BIND 9.18 serving stale after its fetch gives up: the polls sent at 5 and 6 s are answered
+  // at 15 s, which a client with the 1.8 s timer never sees (issue 14).
+  std::vector<Observation> polls = {slow(4, 0.001, "NOERROR", {"a"}), slow(5, 10.0, "NOERROR", {"a"}),
+                                    slow(6, 9.0, "NOERROR", {"a"}), slow(7, 1.8, "NOERROR", {"a"}),
+                                    slow(8, 0.1, "SERVFAIL"), slow(9, 12.0, "TIMEOUT")};
+  EXPECT_EQ(client_pattern(polls, kDefaultClientTimeout), "ossoxx");
+  EXPECT_EQ(client_view(polls[1], 1.8), ClientView::kLate);
+  EXPECT_EQ(client_view(polls[3], 1.8), ClientView::kInTime);  // exactly at the timer: in time
+  EXPECT_EQ(client_view(polls[4], 1.8), ClientView::kFailed);
+  // Without a client timeout (older results.json) every answer counts, as before.
+  EXPECT_EQ(client_pattern(polls, std::nullopt), "ooooxx");
+}
+
+TEST(ClientView, MeasuredValueSkipsLateAnswers) {
+  CaseResult result;
+  result.rule = Rule::kLastOk;
+  result.client_timeout = 1.8;
+  result.observations = {slow(1, 0.01, "NOERROR", {"a"}), slow(2, 0.01, "NOERROR", {"a"}),
+                         slow(3, 10.0, "NOERROR", {"a"}), slow(4, 0.01, "SERVFAIL")};
+  EXPECT_DOUBLE_EQ(*derive_measured(result), 2);
+  result.client_timeout.reset();
+  EXPECT_DOUBLE_EQ(*derive_measured(result), 3);
+
+  CaseResult flip = flip_case();
+  flip.client_timeout = 1.8;
+  flip.observations[2].received = flip.observations[2].sent + 2.5;  // the new address, but late
+  EXPECT_DOUBLE_EQ(*derive_measured(flip), 5.8);
+  flip.client_timeout = 3;
+  EXPECT_DOUBLE_EQ(*derive_measured(flip), 5.6);
+}
+
 TEST(Judge, InsideToleranceEdgesPass) {
   CaseResult result = flip_case();
   result.observations = {poll(6.5, "NOERROR", {"192.0.2.2"})};
@@ -100,11 +137,13 @@ TEST(CaseJson, RoundTripKeepsEverythingJudged) {
   result.experiment = "E1";
   result.name = "ttl5-default";
   result.observations.back().ttl = 4;
+  result.client_timeout = 1.8;
   judge(result);
   CaseResult back = case_from_json(to_json(result));
   EXPECT_EQ(back.name, "ttl5-default");
   EXPECT_EQ(back.observations.size(), 4u);
   EXPECT_EQ(*back.observations.back().ttl, 4u);
+  EXPECT_EQ(back.client_timeout, 1.8);
   EXPECT_EQ(back.verdict, result.verdict);
   EXPECT_DOUBLE_EQ(*back.measured, *result.measured);
   EXPECT_EQ(to_json(back), to_json(result));

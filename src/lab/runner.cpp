@@ -73,6 +73,7 @@ struct ResolverRun {
   std::unique_ptr<InstancePool> pool;
   LabEnv env;
   std::string status = "ok";
+  std::string package_version = "not available: an external resolver is not started by the lab";
 };
 
 }  // namespace
@@ -115,13 +116,14 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     } else {
       run->env.version = run->adapter->version();
     }
+    if (!run->adapter->external()) run->package_version = run->adapter->package_version();
     ::mkdir((work + "/" + run->env.tag).c_str(), 0755);
     run->pool = std::make_unique<InstancePool>(*run->adapter, work + "/" + run->env.tag);
     run->env.adapter = run->adapter.get();
     run->env.authority = authority->get();
     run->env.zone = options.zone;
     run->env.pool = run->pool.get();
-    results.resolvers.push_back({run->adapter->name(), run->env.version, run->status});
+    results.resolvers.push_back({run->adapter->name(), run->env.version, run->status, run->package_version});
     runs.push_back(std::move(run));
   }
 
@@ -165,6 +167,7 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     result.version = run.env.version;
     result.experiment = job.spec.experiment;
     result.name = job.spec.name;
+    result.client_timeout = options.client_timeout;
     ResolverConfig config = job.spec.config;
     if (config.upstream.kind == Upstream::Kind::kStub && config.upstream.zone.empty()) {
       config.upstream = {Upstream::Kind::kStub, options.zone, "127.0.0.1", authority_port};
@@ -182,6 +185,7 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
       bool own_zone = config.upstream.kind == Upstream::Kind::kStub && config.upstream.zone != options.zone;
       std::string probe = "ready-" + config.cache.label() + (job.spec.isolation.empty() ? "" : "-" + job.spec.isolation) +
                           "." + run.env.tag + "." + (own_zone ? config.upstream.zone : options.zone);
+      result.instance = InstancePool::key_of(config, job.spec.isolation);
       auto instance = run.pool->get(config, job.spec.isolation, probe);
       if (!instance) {
         result.verdict = Verdict::kError;
@@ -215,6 +219,15 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
   for (auto& thread : threads) thread.join();
   for (auto& run : runs) {
     if (run->pool) run->pool->stop_all();
+  }
+  // The effective configuration of every instance, beside the resolver's summary.
+  for (auto& run : runs) {
+    for (auto& summary : results.resolvers) {
+      if (summary.name != run->adapter->name() || !run->pool) continue;
+      for (auto& record : run->pool->records()) {
+        summary.configurations.push_back({record.key, record.status, std::move(record.files)});
+      }
+    }
   }
   results.wall_seconds = base::seconds_between(begin, base::monotonic_ns());
   return results;

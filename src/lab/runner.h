@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -21,12 +22,23 @@ struct RunOptions {
   std::string cutover_binary;
   std::string zone = "cutover-lab.";
   std::uint16_t authority_port = 0;  // 0: any free port
+  double client_timeout = kDefaultClientTimeout;  // seconds; every poll is judged by it
+};
+
+// One resolver configuration the run started: the instance key the cases name, whether it
+// started, and the files the adapter generated (its effective configuration).
+struct ConfigurationRecord {
+  std::string instance;
+  std::string status;
+  std::vector<std::pair<std::string, std::string>> files;  // name, content
 };
 
 struct ResolverSummary {
   std::string name;
   std::string version;
   std::string status;  // "ok", or why it did not run
+  std::string package_version = {};  // dpkg's full version, or "not available: WHY"
+  std::vector<ConfigurationRecord> configurations = {};
 };
 
 struct RunResults {

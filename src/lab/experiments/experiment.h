@@ -78,6 +78,9 @@ struct ExperimentReport {
   std::function<std::string(const CaseResult& result, const std::string& common)> details;
   // An HTML figure (inline SVG) under its table in report.html, "" for none; empty: none.
   std::function<std::string(const RunResults& results)> figure;
+  // Recomputes the details that follow from the observations alone (E3's client-view pattern
+  // and counts), so `cutover lab check` can compare them with the stored ones; empty: none.
+  std::function<void(CaseResult& result)> derive_details;
 };
 
 struct ExperimentInfo {

@@ -29,11 +29,12 @@ std::string render_html(const RunResults& results) {
       "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}.fail{background:#fdd}.ns{color:#888}"
       "</style></head><body>\n<h1>cutover lab report</h1>\n";
   out += fmt::format("<p>Started {} UTC, wall time {:.1f} s, lab authority {}.</p>\n<table><tr><th>Resolver</th>"
-                     "<th>Version</th><th>Status</th></tr>\n",
+                     "<th>Version</th><th>Package version</th><th>Status</th></tr>\n",
                      html_escape(results.started), results.wall_seconds, html_escape(results.authority));
   for (const auto& resolver : results.resolvers) {
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(resolver.name),
-                       html_escape(resolver.version), html_escape(resolver.status));
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(resolver.name),
+                       html_escape(resolver.version), html_escape(resolver.package_version),
+                       html_escape(resolver.status));
   }
   out += "</table>\n";
   for (const auto& [id, title] : experiments_present(results)) {
@@ -57,6 +58,18 @@ std::string render_html(const RunResults& results) {
     const ExperimentInfo* experiment = find_experiment(id);
     if (experiment != nullptr && experiment->report.figure) out += experiment->report.figure(results);
   }
+  std::string configurations;
+  for (const auto& resolver : results.resolvers) {
+    for (const auto& configuration : resolver.configurations) {
+      configurations += fmt::format("<details><summary>{} {} ({})</summary>\n", html_escape(resolver.name),
+                                    html_escape(configuration.instance), html_escape(configuration.status));
+      for (const auto& [name, text] : configuration.files) {
+        configurations += fmt::format("<p>{}</p><pre>{}</pre>\n", html_escape(name), html_escape(text));
+      }
+      configurations += "</details>\n";
+    }
+  }
+  if (!configurations.empty()) out += "<h2>Resolver configurations</h2>\n" + configurations;
   return out + "</body></html>\n";
 }
 

@@ -23,15 +23,31 @@ std::string escape(std::string text) {
 
 std::string key_of(const CaseResult& result) { return result.resolver + "|" + result.experiment + "|" + result.name; }
 
+// The effective configuration of every resolver instance, as the adapter generated it.
+std::string configurations_markdown(const RunResults& results) {
+  std::string out;
+  for (const auto& resolver : results.resolvers) {
+    for (const auto& configuration : resolver.configurations) {
+      if (out.empty()) out = "\n## Resolver configurations\n\nThe files each resolver instance was started with; each case's `instance` in results.json names one.\n";
+      out += fmt::format("\n### {} `{}` ({})\n", resolver.name, configuration.instance, escape(configuration.status));
+      for (const auto& [name, text] : configuration.files) {
+        out += fmt::format("\n{}:\n\n```\n{}{}```\n", name, text, !text.empty() && text.back() == '\n' ? "" : "\n");
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_markdown(const RunResults& results) {
   std::string out = "# cutover lab report\n\n";
   out += fmt::format("Started {} UTC, wall time {:.1f} s, lab authority {}.\n\n", results.started, results.wall_seconds,
                      results.authority);
-  out += "| Resolver | Version | Status |\n|---|---|---|\n";
+  out += "| Resolver | Version | Package version | Status |\n|---|---|---|---|\n";
   for (const auto& resolver : results.resolvers) {
-    out += fmt::format("| {} | {} | {} |\n", resolver.name, resolver.version.empty() ? "—" : resolver.version,
+    out += fmt::format("| {} | {} | {} | {} |\n", resolver.name, resolver.version.empty() ? "—" : resolver.version,
+                       resolver.package_version.empty() ? "—" : escape(resolver.package_version),
                        escape(resolver.status));
   }
   int pass = 0, fail = 0, unsupported = 0, errors = 0;
@@ -58,6 +74,7 @@ std::string render_markdown(const RunResults& results) {
                          seconds_text(result.delta, true), pass_text(result), escape(detail_text(result)));
     }
   }
+  out += configurations_markdown(results);
   return out;
 }
 

@@ -32,7 +32,18 @@ bool same(const std::optional<double>& a, const std::optional<double>& b) {
 Json results_to_json(const RunResults& results) {
   Json resolvers = Json::array();
   for (const auto& resolver : results.resolvers) {
-    resolvers.push_back({{"name", resolver.name}, {"version", resolver.version}, {"status", resolver.status}});
+    Json configurations = Json::array();
+    for (const auto& configuration : resolver.configurations) {
+      Json files = Json::array();
+      for (const auto& [name, text] : configuration.files) files.push_back({{"name", name}, {"text", text}});
+      configurations.push_back(
+          {{"instance", configuration.instance}, {"status", configuration.status}, {"files", files}});
+    }
+    resolvers.push_back({{"name", resolver.name},
+                         {"version", resolver.version},
+                         {"status", resolver.status},
+                         {"package_version", resolver.package_version},
+                         {"configurations", configurations}});
   }
   Json cases = Json::array();
   for (const auto& result : results.cases) cases.push_back(to_json(result));
@@ -50,8 +61,16 @@ base::Result<RunResults> results_from_json(const Json& json) {
     results.wall_seconds = json.value("wall_seconds", 0.0);
     results.authority = json.value("authority", "");
     for (const auto& resolver : json.at("resolvers")) {
-      results.resolvers.push_back({resolver.at("name").get<std::string>(), resolver.value("version", ""),
-                                   resolver.value("status", "")});
+      ResolverSummary summary{resolver.at("name").get<std::string>(), resolver.value("version", ""),
+                              resolver.value("status", ""), resolver.value("package_version", "")};
+      for (const auto& configuration : resolver.value("configurations", Json::array())) {
+        ConfigurationRecord record{configuration.value("instance", ""), configuration.value("status", ""), {}};
+        for (const auto& file : configuration.value("files", Json::array())) {
+          record.files.emplace_back(file.value("name", ""), file.value("text", ""));
+        }
+        summary.configurations.push_back(std::move(record));
+      }
+      results.resolvers.push_back(std::move(summary));
     }
     for (const auto& entry : json.at("cases")) results.cases.push_back(case_from_json(entry));
     return results;
@@ -93,6 +112,14 @@ std::vector<std::string> check_reports(const std::string& dir) {
     if (!same(derived.measured, stored.measured)) problems.push_back(where + ": measured does not follow from the observations");
     if (!same(derived.delta, stored.delta)) problems.push_back(where + ": delta does not follow from measured and expected");
     if (derived.verdict != stored.verdict) problems.push_back(where + ": verdict does not follow from delta and tolerance");
+    const ExperimentInfo* experiment = find_experiment(stored.experiment);
+    if (experiment != nullptr && experiment->report.derive_details) {
+      CaseResult rederived = stored;
+      experiment->report.derive_details(rederived);
+      if (rederived.details != stored.details) {
+        problems.push_back(where + ": details (pattern, counts) do not follow from the observations");
+      }
+    }
     if (stored.details.contains("detection")) {
       if (!same(derive_detection(stored), stored.details["detection"].get<double>())) {
         problems.push_back(where + ": detection does not follow from the direct observations");

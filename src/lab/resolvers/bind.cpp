@@ -11,6 +11,7 @@ class Bind : public ResolverAdapter {
  public:
   std::string name() const override { return "bind"; }
   std::string program() const override { return "named"; }
+  std::string package() const override { return "bind9"; }
   std::string unsupported(const ResolverConfig&) const override { return {}; }
 
   LaunchPlan plan(const std::string& dir, std::uint16_t port, const ResolverConfig& config) const override {

@@ -11,6 +11,7 @@ class Dnsmasq : public ResolverAdapter {
  public:
   std::string name() const override { return "dnsmasq"; }
   std::string program() const override { return "dnsmasq"; }
+  std::string package() const override { return "dnsmasq-base"; }
   std::string unsupported(const ResolverConfig& config) const override {
     if (config.upstream.kind == Upstream::Kind::kRootHints) return "dnsmasq forwards only; it cannot start from root hints";
     if (config.cache.negative_cap) return "--neg-ttl applies only to negative replies without a SOA";

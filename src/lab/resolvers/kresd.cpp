@@ -11,6 +11,7 @@ class Kresd : public ResolverAdapter {
  public:
   std::string name() const override { return "kresd"; }
   std::string program() const override { return "kresd"; }
+  std::string package() const override { return "knot-resolver"; }
   std::string unsupported(const ResolverConfig& config) const override {
     if (config.cache.negative_cap) return "Knot Resolver 5 has no cap for negative answers alone";
     return {};

@@ -13,6 +13,7 @@ class PdnsRecursor : public ResolverAdapter {
  public:
   std::string name() const override { return "pdns-recursor"; }
   std::string program() const override { return "pdns_recursor"; }
+  std::string package() const override { return "pdns-recursor"; }
   std::string unsupported(const ResolverConfig& config) const override {
     if (config.cache.stale_window && *config.cache.stale_window % kStaleExtension != 0) {
       return "serve-stale-extensions sets the window in 30 s steps only";

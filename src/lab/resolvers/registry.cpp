@@ -47,6 +47,22 @@ std::string CacheSettings::label() const {
 
 std::string ResolverAdapter::version() const { return first_version(capture_output(version_command())); }
 
+std::string ResolverAdapter::package_version() const {
+  if (package().empty()) return "not available: " + name() + " is not installed from a Debian package by the lab";
+  return debian_package_version(package());
+}
+
+std::string debian_package_version(const std::string& package) {
+  CommandOutput output = run_capture({"dpkg-query", "-W", "-f=${Version}", package});
+  std::string text = output.text;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (output.exit_code == 0 && !text.empty()) return text;
+  if (output.exit_code == 0) return "not available: " + package + " is not installed";
+  if (output.exit_code == 127) return "not available: dpkg-query cannot be run";
+  if (text.empty()) text = "dpkg-query exited with " + std::to_string(output.exit_code);
+  return "not available: " + text.substr(0, text.find('\n'));
+}
+
 std::string ResolverAdapter::first_version(const std::string& text) {
   static const std::regex kVersion(R"((\d+\.\d+(\.\d+)?))");
   std::smatch match;

@@ -57,6 +57,11 @@ class ResolverAdapter {
   virtual std::string program() const = 0;
   // The product version as the program reports it (empty when it cannot be run).
   virtual std::string version() const;
+  // The Debian package that installs program() ("bind9" for named), empty when none does.
+  virtual std::string package() const { return {}; }
+  // That package's full version as dpkg records it (e.g. "1.17.1-2+deb12u4": Debian backports
+  // behaviour-changing fixes into stable packages), or "not available: WHY".
+  std::string package_version() const;
   // Empty when the product can express `config`, else the reason it cannot.
   virtual std::string unsupported(const ResolverConfig& config) const = 0;
   virtual LaunchPlan plan(const std::string& dir, std::uint16_t port, const ResolverConfig& config) const = 0;
@@ -95,6 +100,9 @@ std::unique_ptr<ResolverAdapter> make_resolver(const std::string& spec);
 std::vector<std::string> builtin_resolver_names();
 // Every adapter as --resolvers names it ("unbound,bind,...,external:ADDR:PORT"), for help and errors.
 std::string resolver_usage();
+
+// `dpkg-query -W -f='${Version}' PACKAGE`, or "not available: " and dpkg-query's own words.
+std::string debian_package_version(const std::string& package);
 
 // Root hints in master-file form (named.root), used by unbound, BIND and the PowerDNS Recursor.
 std::string root_hints_file(const Upstream& upstream);

@@ -105,6 +105,25 @@ TEST(ResolverConfig, EachKindParsesItsOwnOptions) {
   EXPECT_EQ(make_resolver("external:[::1]:5300")->external_port(), 5300);
 }
 
+TEST(ResolverPackages, EachAdapterNamesItsDebianPackage) {
+  EXPECT_EQ(make_resolver("unbound")->package(), "unbound");
+  EXPECT_EQ(make_resolver("bind")->package(), "bind9");
+  EXPECT_EQ(make_resolver("kresd")->package(), "knot-resolver");
+  EXPECT_EQ(make_resolver("pdns-recursor")->package(), "pdns-recursor");
+  EXPECT_EQ(make_resolver("dnsmasq")->package(), "dnsmasq-base");
+  EXPECT_EQ(make_resolver("external:127.0.0.1:5300")->package_version().rfind("not available: ", 0), 0u);
+}
+
+TEST(ResolverPackages, AnUnknownPackageIsNotAvailableWithDpkgsReason) {
+  std::string version = debian_package_version("cutover-no-such-package");
+  EXPECT_EQ(version.rfind("not available: ", 0), 0u) << version;
+  EXPECT_NE(version.find("cutover-no-such-package"), std::string::npos) << version;
+  // dpkg itself is always installed on Debian: its version is a full Debian version.
+  std::string dpkg = debian_package_version("dpkg");
+  EXPECT_EQ(dpkg.find("not available"), std::string::npos) << dpkg;
+  EXPECT_NE(dpkg.find('.'), std::string::npos) << dpkg;
+}
+
 TEST(ResolverRegistry, UsageNamesEveryAdapterFromTheTable) {
   // cmd/lab.cpp's help and errors come from here, so a new adapter appears in them.
   EXPECT_EQ(resolver_usage(), "unbound,bind,kresd,pdns-recursor,dnsmasq,external:ADDR:PORT");

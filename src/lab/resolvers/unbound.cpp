@@ -11,6 +11,7 @@ class Unbound : public ResolverAdapter {
  public:
   std::string name() const override { return "unbound"; }
   std::string program() const override { return "unbound"; }
+  std::string package() const override { return "unbound"; }
   std::string unsupported(const ResolverConfig&) const override { return {}; }
 
   LaunchPlan plan(const std::string& dir, std::uint16_t port, const ResolverConfig& config) const override {

@@ -1,5 +1,7 @@
-// Integration tests of `cutover lab`: the CI subset (E1, E2, E4 and E10 on Unbound and BIND)
+// Integration tests of `cutover lab`: the CI subset (E1, E2, E3, E4 and E10 on Unbound and BIND)
 // must run with every case measured, and its report must follow from its raw observations;
+// E3's poll pattern is the client's view (a reply after the 1.8 s client timeout is a failure);
+// every resolver's Debian package version and generated configuration are recorded;
 // E10 drives a real `cutover serve` pool whose detection D must fall in the formula's window;
 // the lab authority's control API changes answers at runtime. Needs unbound and named (Debian
 // packages unbound, bind9); skipped with a message when they are missing.
@@ -25,7 +27,7 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
   if (!installed("unbound") || !installed("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
   std::string out = make_temp_dir("lab-ci");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments",
-                                   "E1,E2,E4,E10", "--out", out},
+                                   "E1,E2,E3,E4,E10", "--out", out},
                                   240s);
   ASSERT_FALSE(run.timed_out) << run.out;
   // Exit 3 means a case could not be measured: that fails CI; findings (exit 0) do not.
@@ -35,10 +37,20 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
   ASSERT_EQ(results["resolvers"].size(), 2u);
   for (const auto& resolver : results["resolvers"]) {
     EXPECT_EQ(resolver["status"], "ok");
-    EXPECT_FALSE(resolver["version"].get<std::string>().empty());
+    std::string version = resolver["version"].get<std::string>();
+    EXPECT_FALSE(version.empty());
+    // The full Debian version: the upstream version, then the Debian revision ("1.17.1-2+deb12u4").
+    std::string package = resolver["package_version"].get<std::string>();
+    EXPECT_NE(package.find(version + "-"), std::string::npos) << package;
+    ASSERT_FALSE(resolver["configurations"].empty()) << resolver["name"];
+    for (const auto& configuration : resolver["configurations"]) {
+      EXPECT_EQ(configuration["status"], "ok") << configuration["instance"];
+      ASSERT_FALSE(configuration["files"].empty()) << configuration["instance"];
+      EXPECT_FALSE(configuration["files"][0]["text"].get<std::string>().empty());
+    }
   }
-  // 4 E1 + 8 E2 + 10 E4 + 2 E10 cases per resolver.
-  ASSERT_EQ(results["cases"].size(), 48u);
+  // 4 E1 + 8 E2 + 6 E3 + 10 E4 + 2 E10 cases per resolver.
+  ASSERT_EQ(results["cases"].size(), 60u);
   for (const auto& item : results["cases"]) {
     std::string where = item["resolver"].get<std::string>() + " " + item["case"].get<std::string>();
     for (const char* field : {"resolver", "version", "experiment", "case", "expected", "measured", "delta",
@@ -49,6 +61,30 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
     if (item["verdict"] == "pass" || item["verdict"] == "fail") {
       EXPECT_FALSE(item["measured"].is_null()) << where;
       EXPECT_FALSE(item["observations"].empty()) << where;
+    }
+    if (item["experiment"] == "E3" && item["verdict"] != "error") {
+      // The client's view: one letter per poll, 'o' only for an answer within the client
+      // timeout, 's' for an answer after it; the counts and first failure follow the letters.
+      ASSERT_EQ(item["client_timeout"], 1.8) << where;
+      std::string pattern = item["details"]["pattern"].get<std::string>();
+      ASSERT_EQ(pattern.size(), item["observations"].size()) << where;
+      int ok = 0;
+      int late = 0;
+      for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const auto& poll = item["observations"][i];
+        bool answered = poll["rcode"] == "NOERROR" && !poll["answer"].empty();
+        double latency = poll["received"].get<double>() - poll["sent"].get<double>();
+        char expected = !answered ? 'x' : latency > 1.8 ? 's' : 'o';
+        EXPECT_EQ(pattern[i], expected) << where << " poll " << i << " latency " << latency;
+        ok += expected == 'o';
+        late += expected == 's';
+        if (expected != 'o' && pattern.find_first_not_of('o') == i) {
+          EXPECT_NEAR(item["details"]["first_failure"].get<double>(), poll["sent"].get<double>(), 0.001) << where;
+        }
+      }
+      EXPECT_EQ(item["details"]["ok"], ok) << where;
+      EXPECT_EQ(item["details"]["late"], late) << where;
+      EXPECT_EQ(item["details"]["failed"], static_cast<int>(pattern.size()) - ok) << where;
     }
     if (item["experiment"] == "E10") {
       // D is cutover's own clock (issue 3): inside [(F-1)·I, F·I + T] = [1, 2.5] s, allowing

@@ -131,6 +131,25 @@ void judge(CaseResult& result) {
   result.verdict = inside ? Verdict::kPass : Verdict::kFail;
 }
 
+Spread spread_of(const std::vector<CaseResult>& runs) {
+  Spread spread;
+  spread.runs = static_cast<int>(runs.size());
+  std::vector<double> values;
+  for (const auto& run : runs) {
+    if (run.measured) values.push_back(*run.measured);
+    spread.passed += run.verdict == Verdict::kPass;
+    if (run.verdict != runs.front().verdict) spread.unstable = true;
+  }
+  spread.measured_runs = static_cast<int>(values.size());
+  if (values.empty()) return spread;
+  std::sort(values.begin(), values.end());
+  std::size_t middle = values.size() / 2;
+  spread.min = values.front();
+  spread.max = values.back();
+  spread.median = values.size() % 2 == 1 ? values[middle] : millis((values[middle - 1] + values[middle]) / 2);
+  return spread;
+}
+
 Json to_json(const Observation& observation) {
   Json entry{{"sent", observation.sent}, {"received", observation.received}, {"rcode", observation.rcode},
              {"answer", observation.answer}};
@@ -156,11 +175,12 @@ Json to_json(const CaseResult& result) {
   Json observations = Json::array();
   for (const auto& observation : result.observations) observations.push_back(to_json(observation));
   auto optional = [](const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); };
-  return Json{{"resolver", result.resolver},
+  Json json{{"resolver", result.resolver},
               {"version", result.version},
               {"experiment", result.experiment},
               {"case", result.name},
               {"config", result.config},
+              {"variant", result.variant},
               {"instance", result.instance},
               {"expected", expected},
               {"tolerance", {{"below", result.tolerance.below}, {"above", result.tolerance.above}}},
@@ -178,6 +198,17 @@ Json to_json(const CaseResult& result) {
               {"client_timeout", result.client_timeout ? Json(*result.client_timeout) : Json(nullptr)},
               {"details", result.details},
               {"observations", observations}};
+  if (!result.runs.empty()) {
+    Json runs = Json::array();
+    for (const auto& run : result.runs) runs.push_back(to_json(run));
+    json["runs"] = runs;
+    Spread spread = spread_of(result.runs);
+    json["spread"] = {{"runs", spread.runs},     {"measured_runs", spread.measured_runs},
+                      {"min", optional(spread.min)}, {"median", optional(spread.median)},
+                      {"max", optional(spread.max)}, {"passed", spread.passed},
+                      {"unstable", spread.unstable}};
+  }
+  return json;
 }
 
 CaseResult case_from_json(const Json& json) {
@@ -187,6 +218,7 @@ CaseResult case_from_json(const Json& json) {
   result.experiment = json.at("experiment").get<std::string>();
   result.name = json.at("case").get<std::string>();
   result.config = json.value("config", "");
+  result.variant = json.value("variant", "");
   result.instance = json.value("instance", "");
   for (const auto& entry : json.at("expected")) {
     result.expected.push_back({entry.value("label", ""), entry.at("low").get<double>(), entry.at("high").get<double>()});
@@ -207,6 +239,7 @@ CaseResult case_from_json(const Json& json) {
   }
   result.details = json.value("details", Json::object());
   for (const auto& entry : json.at("observations")) result.observations.push_back(observation_from_json(entry));
+  for (const auto& entry : json.value("runs", Json::array())) result.runs.push_back(case_from_json(entry));
   return result;
 }
 

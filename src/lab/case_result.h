@@ -68,6 +68,7 @@ struct CaseResult {
   std::string experiment;  // "E1"
   std::string name;        // unique within the experiment and resolver, e.g. "ttl5-default"
   std::string config;      // the resolver configuration label
+  std::string variant;     // --resolver-option lines of the configuration, empty for the default one
   std::string instance;    // the resolver instance it ran on (its configuration is in the run's resolvers)
   std::vector<Expectation> expected;
   Tolerance tolerance;
@@ -85,7 +86,22 @@ struct CaseResult {
   std::optional<double> client_timeout;
   nlohmann::json details = nlohmann::json::object();  // experiment-specific facts
   std::vector<Observation> observations;
+  // With `--repeat N` (N > 1): every run of the case, the first one included, each a full
+  // result of its own (no nested runs). The fields above are the first run's.
+  std::vector<CaseResult> runs;
 };
+
+// The spread of a repeated case's measured value and whether its verdict held.
+struct Spread {
+  int runs = 0;
+  int measured_runs = 0;  // runs with a measured value (the min/median/max are over these)
+  std::optional<double> min;
+  std::optional<double> median;  // the middle value; the mean of the two middle ones for an even count
+  std::optional<double> max;
+  int passed = 0;        // runs whose verdict is pass
+  bool unstable = false;  // the verdict differs between runs
+};
+Spread spread_of(const std::vector<CaseResult>& runs);
 
 // The measured value by the case's rule, or nullopt when no observation qualifies. Only
 // polls answered within the case's client timeout qualify (client_view).

@@ -78,6 +78,54 @@ TEST(ClientView, MeasuredValueSkipsLateAnswers) {
   EXPECT_DOUBLE_EQ(*derive_measured(flip), 5.6);
 }
 
+// One run of a repeated case: measured at `at` (nothing when negative), judged against 5 s.
+CaseResult run_at(double at) {
+  CaseResult result = flip_case();
+  result.observations = {poll(0.2, "NOERROR", {"192.0.2.1"})};
+  if (at >= 0) result.observations.push_back(poll(at, "NOERROR", {"192.0.2.2"}));
+  judge(result);
+  return result;
+}
+
+TEST(Spread, MinMedianMaxOverTheRunsWithAValue) {
+  Spread odd = spread_of({run_at(5.4), run_at(4.2), run_at(6.0)});
+  EXPECT_EQ(odd.runs, 3);
+  EXPECT_DOUBLE_EQ(*odd.min, 4.2);
+  EXPECT_DOUBLE_EQ(*odd.median, 5.4);
+  EXPECT_DOUBLE_EQ(*odd.max, 6.0);
+  EXPECT_EQ(odd.passed, 3);
+  EXPECT_FALSE(odd.unstable);
+
+  Spread even = spread_of({run_at(5.4), run_at(4.2), run_at(6.0), run_at(5.0)});
+  EXPECT_DOUBLE_EQ(*even.median, 5.2);  // the mean of the two middle values
+
+  // A run outside tolerance and a run with no value: the verdict differs, so unstable.
+  Spread mixed = spread_of({run_at(5.4), run_at(9.0), run_at(-1)});
+  EXPECT_EQ(mixed.measured_runs, 2);
+  EXPECT_DOUBLE_EQ(*mixed.min, 5.4);
+  EXPECT_DOUBLE_EQ(*mixed.max, 9.0);
+  EXPECT_EQ(mixed.passed, 1);
+  EXPECT_TRUE(mixed.unstable);
+
+  Spread none = spread_of({run_at(-1), run_at(-1)});
+  EXPECT_FALSE(none.min.has_value());
+  EXPECT_FALSE(none.unstable);  // failed both times: stable
+}
+
+TEST(Spread, RunsRoundTripThroughJson) {
+  CaseResult first = run_at(5.4);
+  first.runs = {run_at(5.4), run_at(9.0)};
+  nlohmann::json json = to_json(first);
+  EXPECT_EQ(json["runs"].size(), 2u);
+  EXPECT_EQ(json["spread"]["unstable"], true);
+  EXPECT_EQ(json["spread"]["max"], 9.0);
+  EXPECT_FALSE(json["runs"][0].contains("runs"));
+  CaseResult back = case_from_json(json);
+  ASSERT_EQ(back.runs.size(), 2u);
+  EXPECT_DOUBLE_EQ(*back.runs[1].measured, 9.0);
+  EXPECT_EQ(to_json(back), json);
+}
+
 TEST(Judge, InsideToleranceEdgesPass) {
   CaseResult result = flip_case();
   result.observations = {poll(6.5, "NOERROR", {"192.0.2.2"})};

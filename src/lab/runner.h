@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,7 +24,15 @@ struct RunOptions {
   std::string zone = "cutover-lab.";
   std::uint16_t authority_port = 0;  // 0: any free port
   double client_timeout = kDefaultClientTimeout;  // seconds; every poll is judged by it
+  int repeat = 1;                                 // runs of every case (--repeat)
+  // --resolver-option: adapter name -> lines in its own config syntax; each adapter named
+  // gets an extra configuration with all its lines, beside the default one.
+  std::map<std::string, std::vector<std::string>> resolver_options;
+  std::string cases;  // comma list of globs over case names (--cases); empty: every case
 };
+
+// Whether case `name` matches one of the comma-separated globs (fnmatch), or `globs` is empty.
+bool case_selected(const std::string& globs, const std::string& name);
 
 // One resolver configuration the run started: the instance key the cases name, whether it
 // started, and the files the adapter generated (its effective configuration).
@@ -39,6 +48,7 @@ struct ResolverSummary {
   std::string status;  // "ok", or why it did not run
   std::string package_version = {};  // dpkg's full version, or "not available: WHY"
   std::vector<ConfigurationRecord> configurations = {};
+  std::string variant = {};  // the extra configuration's option lines, empty for the default one
 };
 
 struct RunResults {

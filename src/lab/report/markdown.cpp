@@ -21,7 +21,13 @@ std::string escape(std::string text) {
   return out;
 }
 
-std::string key_of(const CaseResult& result) { return result.resolver + "|" + result.experiment + "|" + result.name; }
+std::string key_of(const CaseResult& result) {
+  return result.resolver + "|" + result.experiment + "|" + result.name + "|" + result.variant;
+}
+
+std::string resolver_label(const std::string& name, const std::string& variant) {
+  return variant.empty() ? name : name + " + `" + variant + "`";
+}
 
 // The effective configuration of every resolver instance, as the adapter generated it.
 std::string configurations_markdown(const RunResults& results) {
@@ -29,7 +35,8 @@ std::string configurations_markdown(const RunResults& results) {
   for (const auto& resolver : results.resolvers) {
     for (const auto& configuration : resolver.configurations) {
       if (out.empty()) out = "\n## Resolver configurations\n\nThe files each resolver instance was started with; each case's `instance` in results.json names one.\n";
-      out += fmt::format("\n### {} `{}` ({})\n", resolver.name, configuration.instance, escape(configuration.status));
+      out += fmt::format("\n### {} `{}` ({})\n", resolver_label(resolver.name, resolver.variant),
+                         configuration.instance, escape(configuration.status));
       for (const auto& [name, text] : configuration.files) {
         out += fmt::format("\n{}:\n\n```\n{}{}```\n", name, text, !text.empty() && text.back() == '\n' ? "" : "\n");
       }
@@ -40,18 +47,39 @@ std::string configurations_markdown(const RunResults& results) {
 
 }  // namespace
 
+std::string spread_text(const CaseResult& result) {
+  if (result.runs.empty()) return {};
+  Spread spread = spread_of(result.runs);
+  std::string out = fmt::format("; {} runs", spread.runs);
+  if (spread.min) {
+    out += fmt::format(": min/median/max {}/{}/{}", seconds_text(spread.min), seconds_text(spread.median),
+                       seconds_text(spread.max));
+    if (spread.measured_runs < spread.runs) out += fmt::format(" ({} measured)", spread.measured_runs);
+  }
+  return out + fmt::format(", {} pass", spread.passed);
+}
+
+std::string unstable_text(const CaseResult& result) {
+  return !result.runs.empty() && spread_of(result.runs).unstable ? ", **unstable**" : "";
+}
+
 std::string render_markdown(const RunResults& results) {
   std::string out = "# cutover lab report\n\n";
   out += fmt::format("Started {} UTC, wall time {:.1f} s, lab authority {}.\n\n", results.started, results.wall_seconds,
                      results.authority);
   out += "| Resolver | Version | Package version | Status |\n|---|---|---|---|\n";
   for (const auto& resolver : results.resolvers) {
-    out += fmt::format("| {} | {} | {} | {} |\n", resolver.name, resolver.version.empty() ? "—" : resolver.version,
+    out += fmt::format("| {} | {} | {} | {} |\n", escape(resolver_label(resolver.name, resolver.variant)),
+                       resolver.version.empty() ? "—" : resolver.version,
                        resolver.package_version.empty() ? "—" : escape(resolver.package_version),
                        escape(resolver.status));
   }
-  int pass = 0, fail = 0, unsupported = 0, errors = 0;
+  int pass = 0, fail = 0, unsupported = 0, errors = 0, repeated = 0, unstable = 0;
   for (const auto& result : results.cases) {
+    if (!result.runs.empty()) {
+      ++repeated;
+      unstable += spread_of(result.runs).unstable;
+    }
     pass += result.verdict == Verdict::kPass;
     fail += result.verdict == Verdict::kFail;
     unsupported += result.verdict == Verdict::kNotSupported;
@@ -62,6 +90,13 @@ std::string render_markdown(const RunResults& results) {
       "Times in seconds; tolerance −1.2 s to +1.5 s of the expected value unless stated; each cache fill at "
       "0.5 s into a wall-clock second.\n",
       results.cases.size(), pass, fail, unsupported, errors);
+  if (repeated > 0) {
+    out += fmt::format(
+        "Every case ran {} times; Measured, Delta and Pass are the first run's, Details gives min/median/max of "
+        "the measured value over the runs; {} of {} cases are **unstable** (their verdict differs between runs), "
+        "{} agree in every run.\n",
+        results.cases.front().runs.size(), unstable, repeated, repeated - unstable);
+  }
   for (const auto& [id, title] : experiments_present(results)) {
     out += fmt::format("\n## {}. {}\n\n", id, title);
     out += "| Resolver | Version | Case | Config | Expected | Measured | Delta | Pass | Details |\n";
@@ -69,9 +104,10 @@ std::string render_markdown(const RunResults& results) {
     for (const auto& result : results.cases) {
       if (result.experiment != id) continue;
       out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", result.resolver,
-                         result.version.empty() ? "—" : result.version, result.name, result.config,
+                         result.version.empty() ? "—" : result.version, result.name, escape(result.config),
                          escape(expected_text(result)), seconds_text(result.measured),
-                         seconds_text(result.delta, true), pass_text(result), escape(detail_text(result)));
+                         seconds_text(result.delta, true), pass_text(result) + unstable_text(result),
+                         escape(detail_text(result) + spread_text(result)));
     }
   }
   out += configurations_markdown(results);

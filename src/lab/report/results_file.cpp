@@ -43,6 +43,7 @@ Json results_to_json(const RunResults& results) {
                          {"version", resolver.version},
                          {"status", resolver.status},
                          {"package_version", resolver.package_version},
+                         {"variant", resolver.variant},
                          {"configurations", configurations}});
   }
   Json cases = Json::array();
@@ -63,6 +64,7 @@ base::Result<RunResults> results_from_json(const Json& json) {
     for (const auto& resolver : json.at("resolvers")) {
       ResolverSummary summary{resolver.at("name").get<std::string>(), resolver.value("version", ""),
                               resolver.value("status", ""), resolver.value("package_version", "")};
+      summary.variant = resolver.value("variant", "");
       for (const auto& configuration : resolver.value("configurations", Json::array())) {
         ConfigurationRecord record{configuration.value("instance", ""), configuration.value("status", ""), {}};
         for (const auto& file : configuration.value("files", Json::array())) {
@@ -99,8 +101,17 @@ std::vector<std::string> check_reports(const std::string& dir) {
   std::vector<std::string> problems;
   auto results = read_results(dir + "/results.json");
   if (!results) return {results.error().message};
+  std::vector<std::pair<std::string, const CaseResult*>> all;
   for (const auto& stored : results->cases) {
-    std::string where = fmt::format("{} {} {}", stored.resolver, stored.experiment, stored.name);
+    std::string where = fmt::format("{} {} {}{}", stored.resolver, stored.experiment, stored.name,
+                                    stored.variant.empty() ? "" : " [" + stored.variant + "]");
+    all.emplace_back(where, &stored);
+    for (std::size_t i = 0; i < stored.runs.size(); ++i) {
+      all.emplace_back(fmt::format("{} run {}", where, i + 1), &stored.runs[i]);
+    }
+  }
+  for (const auto& [where, case_pointer] : all) {
+    const CaseResult& stored = *case_pointer;
     if (stored.verdict == Verdict::kError || stored.verdict == Verdict::kNotSupported) {
       if (!stored.observations.empty() && stored.verdict == Verdict::kNotSupported) {
         problems.push_back(where + ": not supported but has observations");

@@ -211,6 +211,28 @@ TEST_F(ReportsTest, StaleAnswersAfterTheClientTimeoutAreFailuresInTheReport) {
   EXPECT_NE(problems[0].find("details (pattern, counts)"), std::string::npos) << problems[0];
 }
 
+TEST_F(ReportsTest, RepeatedCasesShowTheirSpreadAndInstability) {
+  RunResults results = sample();
+  CaseResult second = results.cases[0];
+  second.observations[1].sent = 7.4;  // outside tolerance in the second run
+  judge(second);
+  results.cases[0].runs = {results.cases[0], second};
+  ASSERT_TRUE(write_reports(results, dir_));
+  EXPECT_TRUE(check_reports(dir_).empty());
+  std::string markdown = read("report.md");
+  EXPECT_NE(markdown.find("| yes, **unstable** | 1st TTL 5; 2 runs: min/median/max 5.400/6.400/7.400, 1 pass |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("1 of 1 cases are **unstable**"), std::string::npos) << markdown;
+
+  // A run's stored verdict that does not follow from its own observations is caught.
+  results.cases[0].runs[1].verdict = Verdict::kPass;
+  ASSERT_TRUE(write_reports(results, dir_));
+  auto problems = check_reports(dir_);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("run 2: verdict"), std::string::npos) << problems[0];
+}
+
 TEST(Compare, ShowsChangedVerdictsAndLargeShifts) {
   RunResults before = sample();
   RunResults after = sample();

@@ -31,6 +31,8 @@ class Bind : public ResolverAdapter {
       options += fmt::format("  stale-answer-enable yes;\n  stale-cache-enable yes;\n  max-stale-ttl {};\n",
                              *cache.stale_window);
     }
+    // --resolver-option lines are `options { }` statements (named.conf(5)), after the lab's own.
+    for (const auto& line : config.extra_lines) options += "  " + line + "\n";
     std::string conf = "options {\n" + options + "};\ncontrols { };\n";
     LaunchPlan plan;
     if (stub) {

@@ -39,6 +39,8 @@ class PdnsRecursor : public ResolverAdapter {
       conf += fmt::format("hint-file={}/root.hints\n", dir);
       plan.files.emplace_back("root.hints", root_hints_file(config.upstream));
     }
+    // --resolver-option lines are recursor.conf `name=value` lines, after the lab's own.
+    for (const auto& line : config.extra_lines) conf += line + "\n";
     plan.files.emplace_back("recursor.conf", conf);
     plan.argv = {"pdns_recursor", "--config-dir=" + dir};
     return plan;

@@ -80,6 +80,19 @@ std::unique_ptr<ResolverAdapter> make_resolver(const std::string& spec) {
   return nullptr;
 }
 
+std::optional<std::pair<std::string, std::string>> parse_resolver_option(const std::string& text) {
+  std::size_t colon = text.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  std::string adapter = text.substr(0, colon);
+  std::string line = text.substr(colon + 1);
+  while (!line.empty() && line.front() == ' ') line.erase(line.begin());
+  if (line.empty() || line.find('\n') != std::string::npos) return std::nullopt;
+  for (const auto& kind : resolver_kinds()) {
+    if (kind.name == adapter && kind.in_all) return std::make_pair(adapter, line);
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> builtin_resolver_names() {
   std::vector<std::string> names;
   for (const auto& kind : resolver_kinds()) {

@@ -40,6 +40,9 @@ struct Upstream {
 struct ResolverConfig {
   CacheSettings cache;
   Upstream upstream;
+  // --resolver-option lines, each in the product's own config syntax (docs/lab.md); the
+  // adapter places them where its syntax wants them, after the lab's own settings.
+  std::vector<std::string> extra_lines = {};
 };
 
 // Files to write into the instance directory and the command that runs the resolver in the
@@ -100,6 +103,11 @@ std::unique_ptr<ResolverAdapter> make_resolver(const std::string& spec);
 std::vector<std::string> builtin_resolver_names();
 // Every adapter as --resolvers names it ("unbound,bind,...,external:ADDR:PORT"), for help and errors.
 std::string resolver_usage();
+
+// A --resolver-option value, ADAPTER:LINE: the adapter's name (one `--resolvers all` runs)
+// and the text after the first colon, a line in that product's own config syntax. nullopt
+// when the adapter is unknown or external, or the line is empty.
+std::optional<std::pair<std::string, std::string>> parse_resolver_option(const std::string& text);
 
 // `dpkg-query -W -f='${Version}' PACKAGE`, or "not available: " and dpkg-query's own words.
 std::string debian_package_version(const std::string& package);

@@ -28,6 +28,8 @@ class Unbound : public ResolverAdapter {
     if (cache.ttl_cap) conf += fmt::format("  cache-max-ttl: {}\n", *cache.ttl_cap);
     if (cache.negative_cap) conf += fmt::format("  cache-max-negative-ttl: {}\n", *cache.negative_cap);
     if (cache.stale_window) conf += fmt::format("  serve-expired: yes\n  serve-expired-ttl: {}\n", *cache.stale_window);
+    // --resolver-option lines are `server:` lines (unbound.conf(5)), after the lab's own.
+    for (const auto& line : config.extra_lines) conf += "  " + line + "\n";
     LaunchPlan plan;
     if (config.upstream.kind == Upstream::Kind::kRootHints) {
       conf += fmt::format("  root-hints: \"{}/root.hints\"\n", dir);

@@ -7,6 +7,7 @@
 // packages unbound, bind9); skipped with a message when they are missing.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -101,6 +102,56 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
   EXPECT_EQ(check.exit_code, 0) << check.out;
   EXPECT_NE(read_file(out + "/report.md").find("## E4."), std::string::npos);
   EXPECT_NE(read_file(out + "/report.html").find("<svg"), std::string::npos);
+}
+
+// --resolver-option runs the selected case again with the line added: Unbound's own
+// cache-max-ttl cuts a 20 s record to 3 s beside the default configuration, and a statement
+// named rejects fails only BIND's extra configuration, with named's own error.
+TEST(Lab, ResolverOptionAddsAConfigurationBesideTheDefault) {
+  if (!installed("unbound") || !installed("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
+  std::string out = make_temp_dir("lab-option");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments", "E1",
+                                   "--cases", "ttl20-default", "--resolver-option", "unbound:cache-max-ttl: 3",
+                                   "--resolver-option", "bind:no-such-statement yes;", "--out", out},
+                                  120s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  EXPECT_EQ(run.exit_code, 3) << run.out << run.err;  // BIND's extra configuration could not be measured
+
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  ASSERT_EQ(results["cases"].size(), 4u) << run.out;
+  std::map<std::string, nlohmann::json> by;
+  for (const auto& item : results["cases"]) {
+    EXPECT_EQ(item["case"], "ttl20-default");
+    by[item["resolver"].get<std::string>() + "|" + item["variant"].get<std::string>()] = item;
+  }
+  ASSERT_EQ(by.size(), 4u);
+  const auto& plain = by["unbound|"];
+  const auto& capped = by["unbound|cache-max-ttl: 3"];
+  ASSERT_FALSE(plain["measured"].is_null()) << plain["note"];
+  ASSERT_FALSE(capped["measured"].is_null()) << capped["note"];
+  EXPECT_GT(plain["measured"].get<double>(), 15) << "the default configuration keeps the 20 s TTL";
+  EXPECT_LT(capped["measured"].get<double>(), 10) << "cache-max-ttl: 3 caps the 20 s TTL";
+  EXPECT_EQ(capped["details"]["fill"]["ttl"], 3);
+  EXPECT_EQ(capped["config"], "default + cache-max-ttl: 3");
+
+  EXPECT_NE(by["bind|"]["verdict"], "error") << by["bind|"]["note"];
+  const auto& rejected = by["bind|no-such-statement yes;"];
+  EXPECT_EQ(rejected["verdict"], "error");
+  EXPECT_NE(rejected["note"].get<std::string>().find("no-such-statement"), std::string::npos) << rejected["note"];
+
+  bool found = false;
+  for (const auto& resolver : results["resolvers"]) {
+    if (resolver["variant"] != "cache-max-ttl: 3") continue;
+    found = true;
+    ASSERT_FALSE(resolver["configurations"].empty());
+    EXPECT_NE(resolver["configurations"][0]["files"][0]["text"].get<std::string>().find("  cache-max-ttl: 3\n"),
+              std::string::npos);
+  }
+  EXPECT_TRUE(found);
+  std::string report = read_file(out + "/report.md");
+  EXPECT_NE(report.find("| unbound + `cache-max-ttl: 3` |"), std::string::npos) << report;
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out;
 }
 
 TEST(Lab, CheckRejectsAReportThatDoesNotFollowFromTheObservations) {

@@ -154,6 +154,36 @@ TEST(Lab, ResolverOptionAddsAConfigurationBesideTheDefault) {
   EXPECT_EQ(check.exit_code, 0) << check.out;
 }
 
+// E9 measures a failure cache the resolver is configured with: BIND's servfail-ttl, 1 s by
+// default and 3 s with the option, from the failed reply, whenever the lab heals the
+// authority. The -heal-late cases heal 0.5 s after the failed reply: a method that measured
+// from the heal would give about 0.5 s and 2.5 s there (issue 14).
+TEST(Lab, FailureCacheIsMeasuredFromTheFailedReplyWhateverTheHeal) {
+  if (!installed("named")) GTEST_SKIP() << "named is needed (scripts/install-deps.sh)";
+  std::string out = make_temp_dir("lab-e9");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "bind", "--experiments", "E9", "--cases",
+                                   "servfail*", "--resolver-option", "bind:servfail-ttl 3;", "--out", out},
+                                  120s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  ASSERT_EQ(results["cases"].size(), 4u) << run.out;
+  for (const auto& item : results["cases"]) {
+    std::string where = item["case"].get<std::string>() + " [" + item["variant"].get<std::string>() + "]";
+    ASSERT_FALSE(item["measured"].is_null()) << where << ": " << item["note"];
+    double configured = item["variant"] == "servfail-ttl 3;" ? 3 : 1;
+    // The entry lives servfail-ttl seconds; the 0.2 s poll step and scheduling add a little.
+    EXPECT_GE(item["measured"].get<double>(), configured - 0.2) << where;
+    EXPECT_LE(item["measured"].get<double>(), configured + 0.8) << where;
+    EXPECT_FALSE(item["details"]["upper_bound"].get<bool>()) << where;
+    if (item["case"] == "servfail-heal-late") {
+      EXPECT_GE(item["details"]["heal_after_failure"].get<double>(), 0.5) << where;
+    }
+  }
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+}
+
 TEST(Lab, CheckRejectsAReportThatDoesNotFollowFromTheObservations) {
   std::string out = make_temp_dir("lab-check");
   write_file(out + "/results.json", R"({"started":"x","wall_seconds":1,"authority":"a","resolvers":[],"cases":[

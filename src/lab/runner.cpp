@@ -252,10 +252,13 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
         result.note = instance.error().message;
         result.log_tail = instance.error().message;
       } else {
-        CaseContext context{run.env, **instance};
+        std::vector<std::string> names;
+        CaseContext context{run.env, **instance, &names};
         try {
           job.spec.run(context, result);
           judge(result);
+          // What the resolver holds for the case's names now, its "why" (docs/lab.md).
+          if (!run.adapter->external()) result.details["introspection"] = run.adapter->introspect((*instance)->dir(), names);
           if (!result.measured) {
             result.note = fmt::format("no qualifying reply within {:g} s of the reference", result.window);
           }

@@ -12,6 +12,7 @@
 // answer, the memory was shorter than the heal came: a heal slower than kPromptHeal is retried
 // under a fresh name, and one that stays slow leaves only an upper bound, which the details say.
 #include <cmath>
+#include <future>
 
 #include <fmt/format.h>
 
@@ -51,7 +52,13 @@ void run_failure(const std::string& mode, const std::string& label, double heal_
     if (failure.rcode == "NOERROR" && !failure.answer.empty()) throw LabError("the resolver answered despite the outage");
     result.expected = {{"RFC 9520", 1, 300}};
     result.observations.clear();
+    // What the resolver holds while it still remembers the failure (its cached failure entry,
+    // docs/lab.md "Resolver introspection"), read beside the first polls so they are not delayed.
+    std::future<nlohmann::json> during = std::async(std::launch::async, [&context, name] {
+      return context.env.adapter->introspect(context.resolver.dir(), {name});
+    });
     watch_for_address(context, result, name, kOldAddress, failed_at, healed, 0.2, after(healed, kWatch));
+    if (!context.env.adapter->external()) result.details["introspection_at_heal"] = during.get();
     result.rule = Rule::kFirstOk;
     record_authority_count(context, result, name, "A", "authority_queries");
     bool answered_at_heal = !result.observations.empty() &&

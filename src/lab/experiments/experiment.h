@@ -57,8 +57,14 @@ T need(base::Result<T> result) {
 struct CaseContext {
   const LabEnv& env;
   ResolverInstance& resolver;
+  // Every name name() gave out, for the resolver's introspection after the case (may be null).
+  std::vector<std::string>* names = nullptr;
   // A DNS name unique to this case and resolver: "<label>.<tag>.<zone>".
-  std::string name(const std::string& label) const { return label + "." + env.tag + "." + env.zone; }
+  std::string name(const std::string& label) const {
+    std::string out = label + "." + env.tag + "." + env.zone;
+    if (names != nullptr) names->push_back(out);
+    return out;
+  }
 };
 
 struct CaseSpec {

@@ -29,6 +29,43 @@ std::string resolver_label(const std::string& name, const std::string& variant) 
   return variant.empty() ? name : name + " + `" + variant + "`";
 }
 
+// One case's introspection as one line: its cache entries and failure/negative messages.
+std::string introspection_line(const nlohmann::json& state) {
+  std::string out;
+  for (const auto& rrset : state.value("rrsets", nlohmann::json::array())) {
+    std::string data;
+    for (const auto& item : rrset.value("data", nlohmann::json::array())) data += " " + item.get<std::string>();
+    out += fmt::format("{}{} {}{} TTL {} ({})", out.empty() ? "" : "; ", rrset.value("name", ""), rrset.value("type", ""),
+                       data, rrset.value("ttl", 0), rrset.value("trust_name", ""));
+  }
+  for (const auto& message : state.value("messages", nlohmann::json::array())) {
+    out += fmt::format("{}message {} {} {} TTL {}", out.empty() ? "" : "; ", message.value("name", ""),
+                       message.value("type", ""), message.value("rcode", ""), message.value("ttl", 0));
+  }
+  for (const auto& server : state.value("infra", nlohmann::json::array())) {
+    out += fmt::format("{}server {} rtt {} ms", out.empty() ? "" : "; ", server.value("address", ""), server.value("rtt", 0));
+  }
+  return out.empty() ? "nothing cached for the case's names" : out;
+}
+
+// The resolver state read after each case of experiment `id`, where the adapter could read it.
+std::string introspection_markdown(const RunResults& results, const std::string& id) {
+  std::string out;
+  for (const auto& result : results.cases) {
+    if (result.experiment != id) continue;
+    for (const char* key : {"introspection_at_heal", "introspection"}) {
+      if (!result.details.contains(key)) continue;
+      const auto& state = result.details[key];
+      if (!state.value("available", false)) continue;
+      if (out.empty()) out = "\nWhat the resolver held (remaining TTL, trust), after each case and, for E9, at the heal:\n\n";
+      out += fmt::format("- {} {}{}{}: {}\n", result.resolver, result.name,
+                         result.variant.empty() ? "" : " [" + result.variant + "]",
+                         std::string(key) == "introspection" ? "" : " at the heal", escape(introspection_line(state)));
+    }
+  }
+  return out;
+}
+
 // The effective configuration of every resolver instance, as the adapter generated it.
 std::string configurations_markdown(const RunResults& results) {
   std::string out;
@@ -109,6 +146,7 @@ std::string render_markdown(const RunResults& results) {
                          seconds_text(result.delta, true), pass_text(result) + unstable_text(result),
                          escape(detail_text(result) + spread_text(result)));
     }
+    out += introspection_markdown(results, id);
   }
   out += configurations_markdown(results);
   return out;

@@ -32,6 +32,7 @@ base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const Re
                                                                          const std::string& probe_name,
                                                                          ConfigFiles* files) {
   std::unique_ptr<ResolverInstance> instance(new ResolverInstance());
+  instance->dir_ = dir;
   if (adapter.external()) {
     auto address = client::parse_server(adapter.external_host() + ":" + std::to_string(adapter.external_port()));
     if (!address) return address.error();

@@ -37,6 +37,7 @@ class ResolverInstance {
                                                                const std::string& probe_name, ConfigFiles* files = nullptr);
   const net::SocketAddress& address() const { return address_; }
   const std::string& log_path() const { return log_path_; }
+  const std::string& dir() const { return dir_; }  // where its generated configuration is
   void stop() { process_.stop(); }
 
  private:
@@ -44,6 +45,7 @@ class ResolverInstance {
   ChildProcess process_;
   net::SocketAddress address_;
   std::string log_path_;
+  std::string dir_;
 };
 
 class InstancePool {

@@ -47,6 +47,10 @@ std::string CacheSettings::label() const {
 
 std::string ResolverAdapter::version() const { return first_version(capture_output(version_command())); }
 
+nlohmann::json ResolverAdapter::introspect(const std::string&, const std::vector<std::string>&) const {
+  return {{"available", false}, {"reason", "the lab reads no cache state from " + name() + " yet"}};
+}
+
 std::string ResolverAdapter::package_version() const {
   if (package().empty()) return "not available: " + name() + " is not installed from a Debian package by the lab";
   return debian_package_version(package());

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace cutover::lab {
 
 // The cache knobs an experiment asks for; unset means the product's default.
@@ -68,6 +70,11 @@ class ResolverAdapter {
   // Empty when the product can express `config`, else the reason it cannot.
   virtual std::string unsupported(const ResolverConfig& config) const = 0;
   virtual LaunchPlan plan(const std::string& dir, std::uint16_t port, const ResolverConfig& config) const = 0;
+  // What the running instance started from plan(`dir`, ...) holds for `names` (and the names
+  // below them) and for the lab's servers, read through the resolver's own control interface
+  // after a case: {"available": true, "source": HOW, ...the adapter's fields}, or
+  // {"available": false, "reason": WHY} when it has none or it refuses (docs/lab.md).
+  virtual nlohmann::json introspect(const std::string& dir, const std::vector<std::string>& names) const;
   // An external resolver is not started by the lab: it already listens at address().
   virtual bool external() const { return false; }
   virtual std::string external_host() const { return {}; }

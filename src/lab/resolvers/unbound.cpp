@@ -2,7 +2,9 @@
 // lab authority or root hints. Foreground-as-root settings per docs/lab.md.
 #include <fmt/format.h>
 
+#include "lab/process.h"
 #include "lab/resolvers/resolver.h"
+#include "lab/resolvers/unbound_control.h"
 
 namespace cutover::lab {
 namespace {
@@ -38,13 +40,40 @@ class Unbound : public ResolverAdapter {
       conf += fmt::format("stub-zone:\n  name: \"{}\"\n  stub-addr: {}@{}\n", config.upstream.zone,
                           config.upstream.host, config.upstream.port);
     }
+    // A control channel on a local socket (no TLS for a socket path, unbound.conf(5)) for
+    // introspect(); a socket path longer than sun_path allows would stop Unbound, so a very
+    // deep directory goes without.
+    if (control_socket(dir).size() < kMaxSocketPath) {
+      conf += fmt::format("remote-control:\n  control-enable: yes\n  control-interface: \"{}\"\n", control_socket(dir));
+    }
     plan.files.emplace_back("unbound.conf", conf);
     plan.argv = {"unbound", "-d", "-c", dir + "/unbound.conf"};
     return plan;
   }
 
+  nlohmann::json introspect(const std::string& dir, const std::vector<std::string>& names) const override {
+    if (control_socket(dir).size() >= kMaxSocketPath) {
+      return {{"available", false}, {"reason", "the control socket path would be too long: " + control_socket(dir)}};
+    }
+    std::string conf = dir + "/unbound.conf";
+    CommandOutput cache = run_capture({"unbound-control", "-c", conf, "dump_cache"});
+    if (cache.exit_code != 0) {
+      return {{"available", false}, {"reason", "unbound-control dump_cache: " + cache.text.substr(0, cache.text.find('\n'))}};
+    }
+    CommandOutput infra = run_capture({"unbound-control", "-c", conf, "dump_infra"});
+    nlohmann::json state = parse_unbound_cache_dump(cache.text, names);
+    state["available"] = true;
+    state["source"] = "unbound-control dump_cache, dump_infra";
+    state["infra"] = infra.exit_code == 0 ? parse_unbound_infra(infra.text) : nlohmann::json::array();
+    return state;
+  }
+
  protected:
   std::vector<std::string> version_command() const override { return {"unbound", "-V"}; }
+
+ private:
+  static constexpr std::size_t kMaxSocketPath = 100;  // sockaddr_un::sun_path is 108 bytes on Linux
+  static std::string control_socket(const std::string& dir) { return dir + "/unbound.ctl"; }
 };
 
 }  // namespace

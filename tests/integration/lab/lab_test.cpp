@@ -1,7 +1,8 @@
 // Integration tests of `cutover lab`: the CI subset (E1, E2, E3, E4 and E10 on Unbound and BIND)
 // must run with every case measured, and its report must follow from its raw observations;
 // E3's poll pattern is the client's view (a reply after the 1.8 s client timeout is a failure);
-// every resolver's Debian package version and generated configuration are recorded;
+// every resolver's Debian package version and generated configuration are recorded, and
+// Unbound's cache state after each case is read through unbound-control;
 // E10 drives a real `cutover serve` pool whose detection D must fall in the formula's window;
 // the lab authority's control API changes answers at runtime. Needs unbound and named (Debian
 // packages unbound, bind9); skipped with a message when they are missing.
@@ -62,6 +63,23 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
     if (item["verdict"] == "pass" || item["verdict"] == "fail") {
       EXPECT_FALSE(item["measured"].is_null()) << where;
       EXPECT_FALSE(item["observations"].empty()) << where;
+    }
+    if (item["experiment"] == "E1" && item["verdict"] != "error") {
+      // After the case the resolver's own state is read: Unbound through unbound-control (the
+      // case's record, holding the new address, with its remaining TTL and trust); BIND says
+      // why it is not read.
+      const auto& state = item["details"]["introspection"];
+      if (item["resolver"] == "unbound") {
+        ASSERT_TRUE(state["available"].get<bool>()) << where << ": " << state.dump();
+        ASSERT_FALSE(state["rrsets"].empty()) << where << ": " << state.dump();
+        EXPECT_EQ(state["rrsets"][0]["type"], "A") << where;
+        EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2") << where;
+        EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 20) << where;
+        EXPECT_FALSE(state["infra"].empty()) << where;
+      } else {
+        EXPECT_FALSE(state["available"].get<bool>()) << where;
+        EXPECT_FALSE(state["reason"].get<std::string>().empty()) << where;
+      }
     }
     if (item["experiment"] == "E3" && item["verdict"] != "error") {
       // The client's view: one letter per poll, 'o' only for an answer within the client

@@ -24,6 +24,10 @@ struct LabRunOptions {
   std::string out_dir;
   std::string compare;
   std::uint16_t authority_port = 0;
+  double client_timeout = lab::kDefaultClientTimeout;
+  int repeat = 1;
+  std::vector<std::string> resolver_options;
+  std::string cases;
 };
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -56,6 +60,19 @@ void run_lab_command(const LabRunOptions& options) {
   run.out_dir = options.out_dir;
   run.cutover_binary = lab::self_executable();
   run.authority_port = options.authority_port;
+  if (!(options.client_timeout > 0 && options.client_timeout <= 60)) fail("--client-timeout must be in (0, 60] seconds");
+  run.client_timeout = options.client_timeout;
+  if (options.repeat < 1 || options.repeat > 20) fail("--repeat must be 1 to 20");
+  run.repeat = options.repeat;
+  for (const auto& text : options.resolver_options) {
+    auto option = lab::parse_resolver_option(text);
+    if (!option) fail("--resolver-option " + text + ": expected ADAPTER:LINE with ADAPTER one of " + lab::resolver_usage());
+    bool running = false;
+    for (const auto& resolver : run.resolvers) running = running || lab::make_resolver(resolver)->name() == option->first;
+    if (!running) fail("--resolver-option " + text + ": " + option->first + " is not in --resolvers");
+    run.resolver_options[option->first].push_back(option->second);
+  }
+  run.cases = options.cases;
   lab::install_interrupt_handler();
   auto results = lab::run_lab(run, stdout);
   if (!results) fail(results.error().message, 1);
@@ -101,6 +118,17 @@ void add_lab_command(CLI::App& app) {
   run->add_option("--compare", options->compare, "An earlier results.json to compare this run with");
   run->add_option("--authority-port", options->authority_port,
                   "Fixed DNS port of the lab authority on 127.0.0.1 (for external resolvers)");
+  run->add_option("--client-timeout", options->client_timeout,
+                  "Seconds a client waits for each poll (RFC 8767 client response timer); a later reply counts "
+                  "as a timeout for that poll")
+      ->capture_default_str();
+  run->add_option("--repeat", options->repeat,
+                  "Run every case N times; results.json keeps every run, the report the spread and unstable verdicts")
+      ->capture_default_str();
+  run->add_option("--resolver-option", options->resolver_options,
+                  "ADAPTER:LINE, a line in that resolver's own config syntax; the selected cases also run with it "
+                  "(all lines of one adapter together), beside the default configuration. Repeatable");
+  run->add_option("--cases", options->cases, "Comma list of globs over case names within --experiments (e.g. 'ttl20-*')");
   run->callback([options] { run_lab_command(*options); });
 
   auto dir = std::make_shared<std::string>();

@@ -19,6 +19,28 @@ double millis(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
 
 }  // namespace
 
+ClientView client_view(const Observation& observation, std::optional<double> client_timeout) {
+  if (!has_answer(observation)) return ClientView::kFailed;
+  // Compared at the microsecond, so a latency read back from results.json classifies the same.
+  if (client_timeout && observation.received - observation.sent > *client_timeout + 1e-6) return ClientView::kLate;
+  return ClientView::kInTime;
+}
+
+char client_letter(ClientView view) {
+  switch (view) {
+    case ClientView::kInTime: return 'o';
+    case ClientView::kLate: return 's';
+    case ClientView::kFailed: return 'x';
+  }
+  return 'x';
+}
+
+std::string client_pattern(const std::vector<Observation>& observations, std::optional<double> client_timeout) {
+  std::string pattern;
+  for (const auto& observation : observations) pattern += client_letter(client_view(observation, client_timeout));
+  return pattern;
+}
+
 std::string rule_to_text(Rule rule) {
   switch (rule) {
     case Rule::kFirstAnswer: return "first_answer";
@@ -55,11 +77,11 @@ std::optional<Verdict> verdict_from_text(const std::string& text) {
 std::optional<double> derive_measured(const CaseResult& result) {
   std::optional<double> found;
   for (const auto& observation : result.observations) {
+    if (client_view(observation, result.client_timeout) != ClientView::kInTime) continue;
     bool match = false;
     switch (result.rule) {
       case Rule::kFirstAnswer:
-        match = observation.rcode == "NOERROR" &&
-                std::find(observation.answer.begin(), observation.answer.end(), result.rule_value) !=
+        match = std::find(observation.answer.begin(), observation.answer.end(), result.rule_value) !=
                     observation.answer.end();
         break;
       case Rule::kFirstOk:
@@ -109,6 +131,25 @@ void judge(CaseResult& result) {
   result.verdict = inside ? Verdict::kPass : Verdict::kFail;
 }
 
+Spread spread_of(const std::vector<CaseResult>& runs) {
+  Spread spread;
+  spread.runs = static_cast<int>(runs.size());
+  std::vector<double> values;
+  for (const auto& run : runs) {
+    if (run.measured) values.push_back(*run.measured);
+    spread.passed += run.verdict == Verdict::kPass;
+    if (run.verdict != runs.front().verdict) spread.unstable = true;
+  }
+  spread.measured_runs = static_cast<int>(values.size());
+  if (values.empty()) return spread;
+  std::sort(values.begin(), values.end());
+  std::size_t middle = values.size() / 2;
+  spread.min = values.front();
+  spread.max = values.back();
+  spread.median = values.size() % 2 == 1 ? values[middle] : millis((values[middle - 1] + values[middle]) / 2);
+  return spread;
+}
+
 Json to_json(const Observation& observation) {
   Json entry{{"sent", observation.sent}, {"received", observation.received}, {"rcode", observation.rcode},
              {"answer", observation.answer}};
@@ -134,11 +175,13 @@ Json to_json(const CaseResult& result) {
   Json observations = Json::array();
   for (const auto& observation : result.observations) observations.push_back(to_json(observation));
   auto optional = [](const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); };
-  return Json{{"resolver", result.resolver},
+  Json json{{"resolver", result.resolver},
               {"version", result.version},
               {"experiment", result.experiment},
               {"case", result.name},
               {"config", result.config},
+              {"variant", result.variant},
+              {"instance", result.instance},
               {"expected", expected},
               {"tolerance", {{"below", result.tolerance.below}, {"above", result.tolerance.above}}},
               {"rule", rule_to_text(result.rule)},
@@ -152,8 +195,20 @@ Json to_json(const CaseResult& result) {
               {"log_tail", result.log_tail},
               {"fill_phase", result.fill_phase},
               {"window", result.window},
+              {"client_timeout", result.client_timeout ? Json(*result.client_timeout) : Json(nullptr)},
               {"details", result.details},
               {"observations", observations}};
+  if (!result.runs.empty()) {
+    Json runs = Json::array();
+    for (const auto& run : result.runs) runs.push_back(to_json(run));
+    json["runs"] = runs;
+    Spread spread = spread_of(result.runs);
+    json["spread"] = {{"runs", spread.runs},     {"measured_runs", spread.measured_runs},
+                      {"min", optional(spread.min)}, {"median", optional(spread.median)},
+                      {"max", optional(spread.max)}, {"passed", spread.passed},
+                      {"unstable", spread.unstable}};
+  }
+  return json;
 }
 
 CaseResult case_from_json(const Json& json) {
@@ -163,6 +218,8 @@ CaseResult case_from_json(const Json& json) {
   result.experiment = json.at("experiment").get<std::string>();
   result.name = json.at("case").get<std::string>();
   result.config = json.value("config", "");
+  result.variant = json.value("variant", "");
+  result.instance = json.value("instance", "");
   for (const auto& entry : json.at("expected")) {
     result.expected.push_back({entry.value("label", ""), entry.at("low").get<double>(), entry.at("high").get<double>()});
   }
@@ -177,8 +234,12 @@ CaseResult case_from_json(const Json& json) {
   result.log_tail = json.value("log_tail", "");
   result.fill_phase = json.value("fill_phase", -1.0);
   result.window = json.value("window", 0.0);
+  if (json.contains("client_timeout") && !json["client_timeout"].is_null()) {
+    result.client_timeout = json["client_timeout"].get<double>();
+  }
   result.details = json.value("details", Json::object());
   for (const auto& entry : json.at("observations")) result.observations.push_back(observation_from_json(entry));
+  for (const auto& entry : json.value("runs", Json::array())) result.runs.push_back(case_from_json(entry));
   return result;
 }
 

@@ -227,7 +227,9 @@ bool program_exists(const std::string& program) {
   return false;
 }
 
-std::string capture_output(const std::vector<std::string>& argv) {
+std::string capture_output(const std::vector<std::string>& argv) { return run_capture(argv).text; }
+
+CommandOutput run_capture(const std::vector<std::string>& argv) {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return {};
   std::vector<char*> args;
@@ -247,8 +249,8 @@ std::string capture_output(const std::vector<std::string>& argv) {
   while ((got = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(got));
   ::close(pipe_fds[0]);
   int status = 0;
-  if (pid > 0) ::waitpid(pid, &status, 0);
-  return out;
+  if (pid <= 0 || ::waitpid(pid, &status, 0) != pid) return {-1, out};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 base::Result<std::uint16_t> free_port() {

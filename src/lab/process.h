@@ -48,6 +48,13 @@ bool program_exists(const std::string& program);
 // Runs `argv` to completion and returns its stdout+stderr (for `--version` probes).
 std::string capture_output(const std::vector<std::string>& argv);
 
+// The same, with the exit status (-1 when it did not exit normally, 127 when it cannot run).
+struct CommandOutput {
+  int exit_code = -1;
+  std::string text;
+};
+CommandOutput run_capture(const std::vector<std::string>& argv);
+
 // A port on 127.0.0.1 that was free for both UDP and TCP a moment ago.
 base::Result<std::uint16_t> free_port();
 

@@ -2,6 +2,7 @@
 // starting the fixtures those experiments declare.
 #include "lab/runner.h"
 
+#include <fnmatch.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -68,11 +69,39 @@ std::string needing(const std::vector<const ExperimentInfo*>& chosen, const Fixt
   return ids;
 }
 
+// The extra configuration's name in the report: its option lines, joined.
+std::string variant_label(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& line : lines) out += (out.empty() ? "" : " ") + line;
+  return out;
+}
+
+}  // namespace
+
+bool case_selected(const std::string& globs, const std::string& name) {
+  if (globs.empty()) return true;
+  std::size_t begin = 0;
+  while (begin <= globs.size()) {
+    std::size_t comma = globs.find(',', begin);
+    std::string glob = globs.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (!glob.empty() && ::fnmatch(glob.c_str(), name.c_str(), 0) == 0) return true;
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return false;
+}
+
+namespace {
+
 struct ResolverRun {
   std::unique_ptr<ResolverAdapter> adapter;
   std::unique_ptr<InstancePool> pool;
   LabEnv env;
+  int round = 1;
+  std::vector<std::string> extra_lines;  // --resolver-option lines of the extra configuration
+  std::string variant;                   // those lines joined, empty for the default configuration
   std::string status = "ok";
+  std::string package_version = "not available: an external resolver is not started by the lab";
 };
 
 }  // namespace
@@ -100,33 +129,52 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
       if (id == experiment.id) chosen.push_back(&experiment);
     }
   }
+  // One ResolverRun per (round, resolver, configuration): the default configuration and, for
+  // an adapter given --resolver-option lines, an extra one with them. Every run has its own
+  // tag (so its names, instances and fixture entries are its own) and its own instance pool.
   std::vector<std::unique_ptr<ResolverRun>> runs;
-  for (std::size_t i = 0; i < options.resolvers.size(); ++i) {
-    auto run = std::make_unique<ResolverRun>();
-    const std::string& spec = options.resolvers[i];
-    run->adapter = make_resolver(spec);
-    run->env.tag = resolver_tag(spec, i);
-    if (!run->adapter) {
-      results.resolvers.push_back({spec, "", "unknown resolver"});
-      continue;
+  int rounds = std::max(1, options.repeat);
+  for (int round = 1; round <= rounds; ++round) {
+    for (std::size_t i = 0; i < options.resolvers.size(); ++i) {
+      const std::string& spec = options.resolvers[i];
+      auto adapter = make_resolver(spec);
+      if (!adapter) {
+        if (round == 1) results.resolvers.push_back({spec, "", "unknown resolver"});
+        continue;
+      }
+      std::vector<std::vector<std::string>> variants = {{}};
+      auto extra = options.resolver_options.find(adapter->name());
+      if (extra != options.resolver_options.end() && !extra->second.empty()) variants.push_back(extra->second);
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        auto run = std::make_unique<ResolverRun>();
+        run->adapter = make_resolver(spec);
+        run->round = round;
+        run->extra_lines = variants[v];
+        run->variant = variant_label(variants[v]);
+        run->env.tag = resolver_tag(spec, i) + (v > 0 ? "-opt" : "") + (round > 1 ? "-r" + std::to_string(round) : "");
+        if (!run->adapter->external() && !program_exists(run->adapter->program())) {
+          run->status = run->adapter->program() + " is not installed";
+        } else {
+          run->env.version = run->adapter->version();
+        }
+        if (!run->adapter->external()) run->package_version = run->adapter->package_version();
+        ::mkdir((work + "/" + run->env.tag).c_str(), 0755);
+        run->pool = std::make_unique<InstancePool>(*run->adapter, work + "/" + run->env.tag);
+        run->env.adapter = run->adapter.get();
+        run->env.authority = authority->get();
+        run->env.zone = options.zone;
+        run->env.pool = run->pool.get();
+        if (round == 1) {
+          results.resolvers.push_back(
+              {run->adapter->name(), run->env.version, run->status, run->package_version, {}, run->variant});
+        }
+        runs.push_back(std::move(run));
+      }
     }
-    if (!run->adapter->external() && !program_exists(run->adapter->program())) {
-      run->status = run->adapter->program() + " is not installed";
-    } else {
-      run->env.version = run->adapter->version();
-    }
-    ::mkdir((work + "/" + run->env.tag).c_str(), 0755);
-    run->pool = std::make_unique<InstancePool>(*run->adapter, work + "/" + run->env.tag);
-    run->env.adapter = run->adapter.get();
-    run->env.authority = authority->get();
-    run->env.zone = options.zone;
-    run->env.pool = run->pool.get();
-    results.resolvers.push_back({run->adapter->name(), run->env.version, run->status});
-    runs.push_back(std::move(run));
   }
 
-  // Every fixture the chosen experiments need, started once; a fixture that fails to start is
-  // absent from LabEnv::fixtures, and the cases that need it say so.
+  // Every fixture the chosen experiments need, started once for every round; a fixture that
+  // fails to start is absent from LabEnv::fixtures, and the cases that need it say so.
   FixtureSetup setup{options.cutover_binary, work, {}};
   for (const auto& run : runs) setup.resolver_tags.push_back(run->env.tag);
   std::vector<std::unique_ptr<Fixture>> fixtures;
@@ -142,34 +190,49 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     }
   }
 
+  // Jobs of one round in report order: each case of the default configuration, then the same
+  // case with the extra configuration, so the two sit side by side.
   struct Job {
     ResolverRun* run;
     CaseSpec spec;
   };
-  std::vector<Job> jobs;
-  for (auto& run : runs) {
-    for (const auto* experiment : chosen) {
-      for (auto& spec : experiment->cases(run->env)) jobs.push_back({run.get(), std::move(spec)});
+  std::vector<std::vector<Job>> round_jobs(static_cast<std::size_t>(rounds));
+  for (std::size_t r = 0; r < round_jobs.size(); ++r) {
+    std::vector<ResolverRun*> in_round;
+    for (auto& run : runs) {
+      if (run->round == static_cast<int>(r) + 1) in_round.push_back(run.get());
+    }
+    for (std::size_t k = 0; k < in_round.size(); ++k) {
+      if (!in_round[k]->variant.empty()) continue;
+      std::vector<ResolverRun*> same = {in_round[k]};
+      if (k + 1 < in_round.size() && !in_round[k + 1]->variant.empty()) same.push_back(in_round[k + 1]);
+      for (const auto* experiment : chosen) {
+        std::vector<std::vector<CaseSpec>> specs;
+        for (ResolverRun* run : same) specs.push_back(experiment->cases(run->env));
+        for (std::size_t c = 0; c < specs[0].size(); ++c) {
+          if (!case_selected(options.cases, specs[0][c].name)) continue;
+          for (std::size_t v = 0; v < same.size(); ++v) round_jobs[r].push_back({same[v], std::move(specs[v][c])});
+        }
+      }
     }
   }
-  results.cases.resize(jobs.size());
   std::mutex progress_mutex;
-  std::size_t done = 0;
   std::uint16_t authority_port = (*authority)->dns_port();
 
-  auto run_job = [&](std::size_t index) {
-    Job& job = jobs[index];
+  auto run_job = [&](Job& job, CaseResult& result, std::size_t& done, std::size_t total) {
     ResolverRun& run = *job.run;
-    CaseResult& result = results.cases[index];
     result.resolver = run.adapter->name();
     result.version = run.env.version;
     result.experiment = job.spec.experiment;
     result.name = job.spec.name;
+    result.variant = run.variant;
+    result.client_timeout = options.client_timeout;
     ResolverConfig config = job.spec.config;
     if (config.upstream.kind == Upstream::Kind::kStub && config.upstream.zone.empty()) {
       config.upstream = {Upstream::Kind::kStub, options.zone, "127.0.0.1", authority_port};
     }
-    result.config = config.cache.label();
+    config.extra_lines = run.extra_lines;
+    result.config = config.cache.label() + (run.variant.empty() ? "" : " + " + run.variant);
     std::string unsupported = run.adapter->unsupported(config);
     if (run.status != "ok") {
       result.verdict = Verdict::kError;
@@ -182,16 +245,20 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
       bool own_zone = config.upstream.kind == Upstream::Kind::kStub && config.upstream.zone != options.zone;
       std::string probe = "ready-" + config.cache.label() + (job.spec.isolation.empty() ? "" : "-" + job.spec.isolation) +
                           "." + run.env.tag + "." + (own_zone ? config.upstream.zone : options.zone);
+      result.instance = InstancePool::key_of(config, job.spec.isolation);
       auto instance = run.pool->get(config, job.spec.isolation, probe);
       if (!instance) {
         result.verdict = Verdict::kError;
         result.note = instance.error().message;
         result.log_tail = instance.error().message;
       } else {
-        CaseContext context{run.env, **instance};
+        std::vector<std::string> names;
+        CaseContext context{run.env, **instance, &names};
         try {
           job.spec.run(context, result);
           judge(result);
+          // What the resolver holds for the case's names now, its "why" (docs/lab.md).
+          if (!run.adapter->external()) result.details["introspection"] = run.adapter->introspect((*instance)->dir(), names);
           if (!result.measured) {
             result.note = fmt::format("no qualifying reply within {:g} s of the reference", result.window);
           }
@@ -204,17 +271,45 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     }
     std::lock_guard lock(progress_mutex);
     ++done;
-    std::fprintf(progress, "[%3zu/%zu] %6.1fs %-14s %-3s %-22s %s\n", done, jobs.size(),
-                 base::seconds_between(begin, base::monotonic_ns()), result.resolver.c_str(), result.experiment.c_str(),
-                 result.name.c_str(), format_value(result).c_str());
+    std::string round = rounds > 1 ? fmt::format("run {}/{} ", run.round, rounds) : "";
+    std::fprintf(progress, "[%3zu/%zu] %6.1fs %s%-14s %-3s %-22s %s%s\n", done, total,
+                 base::seconds_between(begin, base::monotonic_ns()), round.c_str(), result.resolver.c_str(),
+                 result.experiment.c_str(), result.name.c_str(), run.variant.empty() ? "" : ("[" + run.variant + "] ").c_str(),
+                 format_value(result).c_str());
     std::fflush(progress);
   };
 
-  std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < jobs.size(); ++i) threads.emplace_back(run_job, i);
-  for (auto& thread : threads) thread.join();
+  // The rounds run one after the other (a round's cases all at once), each on fresh
+  // instances, so a later run does not start from an earlier one's cache.
+  std::vector<std::vector<CaseResult>> round_results(round_jobs.size());
+  for (std::size_t r = 0; r < round_jobs.size(); ++r) {
+    auto& jobs = round_jobs[r];
+    round_results[r].resize(jobs.size());
+    std::size_t done = 0;
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      threads.emplace_back([&, i] { run_job(jobs[i], round_results[r][i], done, jobs.size()); });
+    }
+    for (auto& thread : threads) thread.join();
+    for (auto& run : runs) {
+      if (run->round == static_cast<int>(r) + 1 && run->pool) run->pool->stop_all();
+    }
+  }
+  results.cases = round_results[0];
+  if (rounds > 1) {
+    for (std::size_t i = 0; i < results.cases.size(); ++i) {
+      for (auto& round : round_results) results.cases[i].runs.push_back(round[i]);
+    }
+  }
+  // The effective configuration of every first-round instance, beside the resolver's summary.
   for (auto& run : runs) {
-    if (run->pool) run->pool->stop_all();
+    if (run->round != 1 || !run->pool) continue;
+    for (auto& summary : results.resolvers) {
+      if (summary.name != run->adapter->name() || summary.variant != run->variant) continue;
+      for (auto& record : run->pool->records()) {
+        summary.configurations.push_back({record.key, record.status, std::move(record.files)});
+      }
+    }
   }
   results.wall_seconds = base::seconds_between(begin, base::monotonic_ns());
   return results;

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdio>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -21,12 +23,32 @@ struct RunOptions {
   std::string cutover_binary;
   std::string zone = "cutover-lab.";
   std::uint16_t authority_port = 0;  // 0: any free port
+  double client_timeout = kDefaultClientTimeout;  // seconds; every poll is judged by it
+  int repeat = 1;                                 // runs of every case (--repeat)
+  // --resolver-option: adapter name -> lines in its own config syntax; each adapter named
+  // gets an extra configuration with all its lines, beside the default one.
+  std::map<std::string, std::vector<std::string>> resolver_options;
+  std::string cases;  // comma list of globs over case names (--cases); empty: every case
+};
+
+// Whether case `name` matches one of the comma-separated globs (fnmatch), or `globs` is empty.
+bool case_selected(const std::string& globs, const std::string& name);
+
+// One resolver configuration the run started: the instance key the cases name, whether it
+// started, and the files the adapter generated (its effective configuration).
+struct ConfigurationRecord {
+  std::string instance;
+  std::string status;
+  std::vector<std::pair<std::string, std::string>> files;  // name, content
 };
 
 struct ResolverSummary {
   std::string name;
   std::string version;
   std::string status;  // "ok", or why it did not run
+  std::string package_version = {};  // dpkg's full version, or "not available: WHY"
+  std::vector<ConfigurationRecord> configurations = {};
+  std::string variant = {};  // the extra configuration's option lines, empty for the default one
 };
 
 struct RunResults {

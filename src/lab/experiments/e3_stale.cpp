@@ -16,28 +16,32 @@ namespace {
 constexpr std::uint32_t kTtl = 5;
 constexpr std::uint32_t kWindow = 15;
 
-// Summary facts of the poll log: first failure, counts, pattern, stale TTLs, slowest failure.
+// Summary facts of the poll log as a client with the case's client timeout sees it (RFC 8767
+// §5): the pattern (o in time, s answered after the timeout, x failed), the first poll that was
+// not answered in time, the counts (failed = late + no answer), the stale TTLs of answers in
+// time, and the slowest failure. The raw sent/received times stay in the observations.
 void summarise(CaseResult& result) {
-  std::string pattern;
   int ok = 0;
+  int late = 0;
   int failed = 0;
   double slowest_failure = 0;
   nlohmann::json first_failure = nullptr;
   nlohmann::json stale_ttls = nlohmann::json::array();
   for (const auto& observation : result.observations) {
-    bool answered = observation.rcode == "NOERROR" && !observation.answer.empty();
-    pattern += answered ? 'o' : 'x';
-    if (answered) {
+    ClientView view = client_view(observation, result.client_timeout);
+    if (view == ClientView::kInTime) {
       ++ok;
       if (observation.sent > kTtl && observation.ttl) stale_ttls.push_back(*observation.ttl);
-    } else {
-      ++failed;
-      if (first_failure.is_null()) first_failure = std::round(observation.sent * 1000) / 1000;
-      slowest_failure = std::max(slowest_failure, observation.received - observation.sent);
+      continue;
     }
+    ++failed;
+    if (view == ClientView::kLate) ++late;
+    if (first_failure.is_null()) first_failure = std::round(observation.sent * 1000) / 1000;
+    slowest_failure = std::max(slowest_failure, observation.received - observation.sent);
   }
-  result.details["pattern"] = pattern;
+  result.details["pattern"] = client_pattern(result.observations, result.client_timeout);
   result.details["ok"] = ok;
+  result.details["late"] = late;
   result.details["failed"] = failed;
   result.details["first_failure"] = first_failure;
   result.details["stale_ttls"] = stale_ttls;
@@ -75,14 +79,17 @@ std::string e3_details(const CaseResult& result, const std::string&) {
   for (const auto& ttl : details.value("stale_ttls", Json::array())) {
     if (stale.find(std::to_string(ttl.get<int>())) == std::string::npos) stale += (stale.empty() ? "" : ",") + std::to_string(ttl.get<int>());
   }
-  return fmt::format("1st fail {}, ok/fail {}/{}, stale TTL {}, polls {}",
+  int late = details.value("late", 0);
+  return fmt::format("1st fail {}, ok/fail {}/{}{}, stale TTL {}, polls {}",
                      details.value("first_failure", Json()).is_null() ? std::string("none")
                                                                      : fmt::format("{:.2f}", details["first_failure"].get<double>()),
-                     details.value("ok", 0), details.value("failed", 0), stale.empty() ? "none" : stale,
+                     details.value("ok", 0), details.value("failed", 0),
+                     late > 0 ? fmt::format(" ({} late)", late) : std::string(), stale.empty() ? "none" : stale,
                      details.value("pattern", ""));
 }
 
-// One row per E3 case: a dot per poll at its send time, green answered, red failed; the
+// One row per E3 case: a dot per poll at its send time, green answered in time, orange
+// answered after the client timeout, red failed; the
 // dashed line is the expected last success.
 std::string e3_timeline(const RunResults& results) {
   std::vector<const CaseResult*> rows;
@@ -111,10 +118,11 @@ std::string e3_timeline(const RunResults& results) {
                          x, y - 7, y + 7);
     }
     for (const auto& observation : row.observations) {
-      bool answered = observation.rcode == "NOERROR" && !observation.answer.empty();
-      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\"><title>{:.2f} s {}</title></circle>\n",
-                         left + static_cast<int>(observation.sent * scale), y, answered ? "#2a2" : "#d33",
-                         observation.sent, observation.rcode);
+      ClientView view = client_view(observation, row.client_timeout);
+      const char* colour = view == ClientView::kInTime ? "#2a2" : view == ClientView::kLate ? "#e90" : "#d33";
+      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\"><title>{:.2f} s {} after {:.2f} s</title></circle>\n",
+                         left + static_cast<int>(observation.sent * scale), y, colour, observation.sent,
+                         observation.rcode, observation.received - observation.sent);
     }
   }
   return svg + "</svg>\n";
@@ -138,6 +146,6 @@ std::vector<CaseSpec> e3_cases(const LabEnv&) {
   return specs;
 }
 
-ExperimentInfo e3_stale_experiment() { return {"E3", "Serve-stale during an authoritative outage", {}, e3_cases, {e3_details, e3_timeline}}; }
+ExperimentInfo e3_stale_experiment() { return {"E3", "Serve-stale during an authoritative outage", {}, e3_cases, {e3_details, e3_timeline, summarise}}; }
 
 }  // namespace cutover::lab

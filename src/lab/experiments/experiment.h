@@ -57,8 +57,14 @@ T need(base::Result<T> result) {
 struct CaseContext {
   const LabEnv& env;
   ResolverInstance& resolver;
+  // Every name name() gave out, for the resolver's introspection after the case (may be null).
+  std::vector<std::string>* names = nullptr;
   // A DNS name unique to this case and resolver: "<label>.<tag>.<zone>".
-  std::string name(const std::string& label) const { return label + "." + env.tag + "." + env.zone; }
+  std::string name(const std::string& label) const {
+    std::string out = label + "." + env.tag + "." + env.zone;
+    if (names != nullptr) names->push_back(out);
+    return out;
+  }
 };
 
 struct CaseSpec {
@@ -78,6 +84,9 @@ struct ExperimentReport {
   std::function<std::string(const CaseResult& result, const std::string& common)> details;
   // An HTML figure (inline SVG) under its table in report.html, "" for none; empty: none.
   std::function<std::string(const RunResults& results)> figure;
+  // Recomputes the details that follow from the observations alone (E3's client-view pattern
+  // and counts), so `cutover lab check` can compare them with the stored ones; empty: none.
+  std::function<void(CaseResult& result)> derive_details;
 };
 
 struct ExperimentInfo {

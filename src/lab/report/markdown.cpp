@@ -21,21 +21,102 @@ std::string escape(std::string text) {
   return out;
 }
 
-std::string key_of(const CaseResult& result) { return result.resolver + "|" + result.experiment + "|" + result.name; }
+std::string key_of(const CaseResult& result) {
+  return result.resolver + "|" + result.experiment + "|" + result.name + "|" + result.variant;
+}
+
+std::string resolver_label(const std::string& name, const std::string& variant) {
+  return variant.empty() ? name : name + " + `" + variant + "`";
+}
+
+// One case's introspection as one line: its cache entries and failure/negative messages.
+std::string introspection_line(const nlohmann::json& state) {
+  std::string out;
+  for (const auto& rrset : state.value("rrsets", nlohmann::json::array())) {
+    std::string data;
+    for (const auto& item : rrset.value("data", nlohmann::json::array())) data += " " + item.get<std::string>();
+    out += fmt::format("{}{} {}{} TTL {} ({})", out.empty() ? "" : "; ", rrset.value("name", ""), rrset.value("type", ""),
+                       data, rrset.value("ttl", 0), rrset.value("trust_name", ""));
+  }
+  for (const auto& message : state.value("messages", nlohmann::json::array())) {
+    out += fmt::format("{}message {} {} {} TTL {}", out.empty() ? "" : "; ", message.value("name", ""),
+                       message.value("type", ""), message.value("rcode", ""), message.value("ttl", 0));
+  }
+  for (const auto& server : state.value("infra", nlohmann::json::array())) {
+    out += fmt::format("{}server {} rtt {} ms", out.empty() ? "" : "; ", server.value("address", ""), server.value("rtt", 0));
+  }
+  return out.empty() ? "nothing cached for the case's names" : out;
+}
+
+// The resolver state read after each case of experiment `id`, where the adapter could read it.
+std::string introspection_markdown(const RunResults& results, const std::string& id) {
+  std::string out;
+  for (const auto& result : results.cases) {
+    if (result.experiment != id) continue;
+    for (const char* key : {"introspection_at_heal", "introspection"}) {
+      if (!result.details.contains(key)) continue;
+      const auto& state = result.details[key];
+      if (!state.value("available", false)) continue;
+      if (out.empty()) out = "\nWhat the resolver held (remaining TTL, trust), after each case and, for E9, at the heal:\n\n";
+      out += fmt::format("- {} {}{}{}: {}\n", result.resolver, result.name,
+                         result.variant.empty() ? "" : " [" + result.variant + "]",
+                         std::string(key) == "introspection" ? "" : " at the heal", escape(introspection_line(state)));
+    }
+  }
+  return out;
+}
+
+// The effective configuration of every resolver instance, as the adapter generated it.
+std::string configurations_markdown(const RunResults& results) {
+  std::string out;
+  for (const auto& resolver : results.resolvers) {
+    for (const auto& configuration : resolver.configurations) {
+      if (out.empty()) out = "\n## Resolver configurations\n\nThe files each resolver instance was started with; each case's `instance` in results.json names one.\n";
+      out += fmt::format("\n### {} `{}` ({})\n", resolver_label(resolver.name, resolver.variant),
+                         configuration.instance, escape(configuration.status));
+      for (const auto& [name, text] : configuration.files) {
+        out += fmt::format("\n{}:\n\n```\n{}{}```\n", name, text, !text.empty() && text.back() == '\n' ? "" : "\n");
+      }
+    }
+  }
+  return out;
+}
 
 }  // namespace
+
+std::string spread_text(const CaseResult& result) {
+  if (result.runs.empty()) return {};
+  Spread spread = spread_of(result.runs);
+  std::string out = fmt::format("; {} runs", spread.runs);
+  if (spread.min) {
+    out += fmt::format(": min/median/max {}/{}/{}", seconds_text(spread.min), seconds_text(spread.median),
+                       seconds_text(spread.max));
+    if (spread.measured_runs < spread.runs) out += fmt::format(" ({} measured)", spread.measured_runs);
+  }
+  return out + fmt::format(", {} pass", spread.passed);
+}
+
+std::string unstable_text(const CaseResult& result) {
+  return !result.runs.empty() && spread_of(result.runs).unstable ? ", **unstable**" : "";
+}
 
 std::string render_markdown(const RunResults& results) {
   std::string out = "# cutover lab report\n\n";
   out += fmt::format("Started {} UTC, wall time {:.1f} s, lab authority {}.\n\n", results.started, results.wall_seconds,
                      results.authority);
-  out += "| Resolver | Version | Status |\n|---|---|---|\n";
+  out += "| Resolver | Version | Package version | Status |\n|---|---|---|---|\n";
   for (const auto& resolver : results.resolvers) {
-    out += fmt::format("| {} | {} | {} |\n", resolver.name, resolver.version.empty() ? "—" : resolver.version,
+    out += fmt::format("| {} | {} | {} | {} |\n", escape(resolver_label(resolver.name, resolver.variant)),
+                       resolver.version.empty() ? "—" : resolver.version,
+                       resolver.package_version.empty() ? "—" : escape(resolver.package_version),
                        escape(resolver.status));
   }
-  int pass = 0, fail = 0, unsupported = 0, errors = 0;
+  int pass = 0, fail = 0, unsupported = 0, errors = 0, repeated = 0, unstable = 0;
   for (const auto& result : results.cases) {
+    if (!result.runs.empty()) {
+      ++repeated;
+      unstable += spread_of(result.runs).unstable;
+    }
     pass += result.verdict == Verdict::kPass;
     fail += result.verdict == Verdict::kFail;
     unsupported += result.verdict == Verdict::kNotSupported;
@@ -46,6 +127,13 @@ std::string render_markdown(const RunResults& results) {
       "Times in seconds; tolerance −1.2 s to +1.5 s of the expected value unless stated; each cache fill at "
       "0.5 s into a wall-clock second.\n",
       results.cases.size(), pass, fail, unsupported, errors);
+  if (repeated > 0) {
+    out += fmt::format(
+        "Every case ran {} times; Measured, Delta and Pass are the first run's, Details gives min/median/max of "
+        "the measured value over the runs; {} of {} cases are **unstable** (their verdict differs between runs), "
+        "{} agree in every run.\n",
+        results.cases.front().runs.size(), unstable, repeated, repeated - unstable);
+  }
   for (const auto& [id, title] : experiments_present(results)) {
     out += fmt::format("\n## {}. {}\n\n", id, title);
     out += "| Resolver | Version | Case | Config | Expected | Measured | Delta | Pass | Details |\n";
@@ -53,11 +141,14 @@ std::string render_markdown(const RunResults& results) {
     for (const auto& result : results.cases) {
       if (result.experiment != id) continue;
       out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", result.resolver,
-                         result.version.empty() ? "—" : result.version, result.name, result.config,
+                         result.version.empty() ? "—" : result.version, result.name, escape(result.config),
                          escape(expected_text(result)), seconds_text(result.measured),
-                         seconds_text(result.delta, true), pass_text(result), escape(detail_text(result)));
+                         seconds_text(result.delta, true), pass_text(result) + unstable_text(result),
+                         escape(detail_text(result) + spread_text(result)));
     }
+    out += introspection_markdown(results, id);
   }
+  out += configurations_markdown(results);
   return out;
 }
 

@@ -32,7 +32,19 @@ bool same(const std::optional<double>& a, const std::optional<double>& b) {
 Json results_to_json(const RunResults& results) {
   Json resolvers = Json::array();
   for (const auto& resolver : results.resolvers) {
-    resolvers.push_back({{"name", resolver.name}, {"version", resolver.version}, {"status", resolver.status}});
+    Json configurations = Json::array();
+    for (const auto& configuration : resolver.configurations) {
+      Json files = Json::array();
+      for (const auto& [name, text] : configuration.files) files.push_back({{"name", name}, {"text", text}});
+      configurations.push_back(
+          {{"instance", configuration.instance}, {"status", configuration.status}, {"files", files}});
+    }
+    resolvers.push_back({{"name", resolver.name},
+                         {"version", resolver.version},
+                         {"status", resolver.status},
+                         {"package_version", resolver.package_version},
+                         {"variant", resolver.variant},
+                         {"configurations", configurations}});
   }
   Json cases = Json::array();
   for (const auto& result : results.cases) cases.push_back(to_json(result));
@@ -50,8 +62,17 @@ base::Result<RunResults> results_from_json(const Json& json) {
     results.wall_seconds = json.value("wall_seconds", 0.0);
     results.authority = json.value("authority", "");
     for (const auto& resolver : json.at("resolvers")) {
-      results.resolvers.push_back({resolver.at("name").get<std::string>(), resolver.value("version", ""),
-                                   resolver.value("status", "")});
+      ResolverSummary summary{resolver.at("name").get<std::string>(), resolver.value("version", ""),
+                              resolver.value("status", ""), resolver.value("package_version", "")};
+      summary.variant = resolver.value("variant", "");
+      for (const auto& configuration : resolver.value("configurations", Json::array())) {
+        ConfigurationRecord record{configuration.value("instance", ""), configuration.value("status", ""), {}};
+        for (const auto& file : configuration.value("files", Json::array())) {
+          record.files.emplace_back(file.value("name", ""), file.value("text", ""));
+        }
+        summary.configurations.push_back(std::move(record));
+      }
+      results.resolvers.push_back(std::move(summary));
     }
     for (const auto& entry : json.at("cases")) results.cases.push_back(case_from_json(entry));
     return results;
@@ -80,8 +101,17 @@ std::vector<std::string> check_reports(const std::string& dir) {
   std::vector<std::string> problems;
   auto results = read_results(dir + "/results.json");
   if (!results) return {results.error().message};
+  std::vector<std::pair<std::string, const CaseResult*>> all;
   for (const auto& stored : results->cases) {
-    std::string where = fmt::format("{} {} {}", stored.resolver, stored.experiment, stored.name);
+    std::string where = fmt::format("{} {} {}{}", stored.resolver, stored.experiment, stored.name,
+                                    stored.variant.empty() ? "" : " [" + stored.variant + "]");
+    all.emplace_back(where, &stored);
+    for (std::size_t i = 0; i < stored.runs.size(); ++i) {
+      all.emplace_back(fmt::format("{} run {}", where, i + 1), &stored.runs[i]);
+    }
+  }
+  for (const auto& [where, case_pointer] : all) {
+    const CaseResult& stored = *case_pointer;
     if (stored.verdict == Verdict::kError || stored.verdict == Verdict::kNotSupported) {
       if (!stored.observations.empty() && stored.verdict == Verdict::kNotSupported) {
         problems.push_back(where + ": not supported but has observations");
@@ -93,6 +123,14 @@ std::vector<std::string> check_reports(const std::string& dir) {
     if (!same(derived.measured, stored.measured)) problems.push_back(where + ": measured does not follow from the observations");
     if (!same(derived.delta, stored.delta)) problems.push_back(where + ": delta does not follow from measured and expected");
     if (derived.verdict != stored.verdict) problems.push_back(where + ": verdict does not follow from delta and tolerance");
+    const ExperimentInfo* experiment = find_experiment(stored.experiment);
+    if (experiment != nullptr && experiment->report.derive_details) {
+      CaseResult rederived = stored;
+      experiment->report.derive_details(rederived);
+      if (rederived.details != stored.details) {
+        problems.push_back(where + ": details (pattern, counts) do not follow from the observations");
+      }
+    }
     if (stored.details.contains("detection")) {
       if (!same(derive_detection(stored), stored.details["detection"].get<double>())) {
         problems.push_back(where + ": detection does not follow from the direct observations");

@@ -36,6 +36,10 @@ std::string expected_text(const CaseResult& result);
 std::string seconds_text(const std::optional<double>& value, bool sign = false);
 std::string pass_text(const CaseResult& result);
 std::string detail_text(const CaseResult& result);
+// "; N runs: min/median/max A/B/C, K pass" for a repeated case, "" otherwise.
+std::string spread_text(const CaseResult& result);
+// ", **unstable**" when a repeated case's verdict differs between its runs, "" otherwise.
+std::string unstable_text(const CaseResult& result);
 // Text made safe inside HTML elements and attribute values, for the figures.
 std::string html_escape(const std::string& text);
 // The registered experiment `id`, nullptr when there is none.

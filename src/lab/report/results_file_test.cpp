@@ -17,7 +17,9 @@ RunResults sample() {
   results.started = "2026-01-01T00:00:00Z";
   results.wall_seconds = 12.5;
   results.authority = "127.0.0.1:5353";
-  results.resolvers = {{"unbound", "1.17.1", "ok"}, {"kresd", "5.6.0", "ok"}};
+  results.resolvers = {{"unbound", "1.17.1", "ok", "1.17.1-2+deb12u4",
+                        {{"default", "ok", {{"unbound.conf", "server:\n  cache-max-ttl: 8\n"}}}}},
+                       {"kresd", "5.6.0", "ok", "not available: dpkg-query: no packages found matching knot-resolver"}};
   CaseResult pass;
   pass.resolver = "unbound";
   pass.version = "1.17.1";
@@ -71,6 +73,23 @@ TEST_F(ReportsTest, WrittenReportsAreConsistent) {
   EXPECT_NE(markdown.find("| kresd | 5.6.0 | soa20-min20-neg3 | neg3 | — | — | — | not supported | no negative cap |"),
             std::string::npos);
   EXPECT_NE(read("report.html").find("<table>"), std::string::npos);
+}
+
+TEST_F(ReportsTest, PackageVersionsAndEffectiveConfigurationsAreReported) {
+  ASSERT_TRUE(write_reports(sample(), dir_));
+  std::string markdown = read("report.md");
+  EXPECT_NE(markdown.find("| unbound | 1.17.1 | 1.17.1-2+deb12u4 | ok |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| kresd | 5.6.0 | not available: dpkg-query: no packages found matching knot-resolver | ok |"),
+            std::string::npos);
+  EXPECT_NE(markdown.find("### unbound `default` (ok)\n\nunbound.conf:\n\n```\nserver:\n  cache-max-ttl: 8\n```\n"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(read("report.html").find("<pre>server:\n  cache-max-ttl: 8\n</pre>"), std::string::npos);
+  auto back = read_results(dir_ + "/results.json");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->resolvers[0].package_version, "1.17.1-2+deb12u4");
+  ASSERT_EQ(back->resolvers[0].configurations.size(), 1u);
+  EXPECT_EQ(back->resolvers[0].configurations[0].files[0].second, "server:\n  cache-max-ttl: 8\n");
 }
 
 TEST_F(ReportsTest, ResultsRoundTrip) {
@@ -146,6 +165,72 @@ TEST_F(ReportsTest, FailoverDetectionAndCacheTermFollowFromTheObservations) {
   problems = check_reports(dir_);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("cache term"), std::string::npos) << problems[0];
+}
+
+// An E3 case as BIND 9.18 answered a dropped authority: the polls sent at 5 and 6 s are
+// answered only at 15 s, after the client's 1.8 s timer (issue 14).
+CaseResult stale_case() {
+  CaseResult stale;
+  stale.resolver = "bind";
+  stale.version = "9.18.49";
+  stale.experiment = "E3";
+  stale.name = "drop-stale15";
+  stale.config = "stale15";
+  stale.expected = {{"TTL + window", 20, 20}};
+  stale.rule = Rule::kLastOk;
+  stale.client_timeout = 1.8;
+  stale.observations = {{4, 4.001, "NOERROR", {"192.0.2.1"}, 1}, {5, 15.002, "NOERROR", {"192.0.2.1"}, 30},
+                        {6, 15.002, "NOERROR", {"192.0.2.1"}, 30}, {16, 16.001, "NOERROR", {"192.0.2.1"}, 30},
+                        {21, 21.001, "SERVFAIL", {}, std::nullopt}};
+  find_experiment("E3")->report.derive_details(stale);
+  judge(stale);
+  return stale;
+}
+
+TEST_F(ReportsTest, StaleAnswersAfterTheClientTimeoutAreFailuresInTheReport) {
+  RunResults results = sample();
+  results.cases.push_back(stale_case());
+  const CaseResult& stale = results.cases.back();
+  EXPECT_EQ(stale.details["pattern"], "ossox");
+  EXPECT_EQ(stale.details["first_failure"], 5);
+  EXPECT_EQ(stale.details["ok"], 2);
+  EXPECT_EQ(stale.details["late"], 2);
+  EXPECT_EQ(stale.details["failed"], 3);
+  EXPECT_DOUBLE_EQ(*stale.measured, 16);
+  ASSERT_TRUE(write_reports(results, dir_));
+  EXPECT_TRUE(check_reports(dir_).empty());
+  EXPECT_NE(read("report.md").find("1st fail 5.00, ok/fail 2/3 (2 late), stale TTL 30, polls ossox"), std::string::npos)
+      << read("report.md");
+  EXPECT_NE(read("report.html").find("#e90"), std::string::npos);
+
+  // A pattern that counts the late answers as answered does not follow from the observations.
+  results.cases.back().details["pattern"] = "oooox";
+  ASSERT_TRUE(write_reports(results, dir_));
+  auto problems = check_reports(dir_);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("details (pattern, counts)"), std::string::npos) << problems[0];
+}
+
+TEST_F(ReportsTest, RepeatedCasesShowTheirSpreadAndInstability) {
+  RunResults results = sample();
+  CaseResult second = results.cases[0];
+  second.observations[1].sent = 7.4;  // outside tolerance in the second run
+  judge(second);
+  results.cases[0].runs = {results.cases[0], second};
+  ASSERT_TRUE(write_reports(results, dir_));
+  EXPECT_TRUE(check_reports(dir_).empty());
+  std::string markdown = read("report.md");
+  EXPECT_NE(markdown.find("| yes, **unstable** | 1st TTL 5; 2 runs: min/median/max 5.400/6.400/7.400, 1 pass |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("1 of 1 cases are **unstable**"), std::string::npos) << markdown;
+
+  // A run's stored verdict that does not follow from its own observations is caught.
+  results.cases[0].runs[1].verdict = Verdict::kPass;
+  ASSERT_TRUE(write_reports(results, dir_));
+  auto problems = check_reports(dir_);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("run 2: verdict"), std::string::npos) << problems[0];
 }
 
 TEST(Compare, ShowsChangedVerdictsAndLargeShifts) {

@@ -11,6 +11,7 @@ class Bind : public ResolverAdapter {
  public:
   std::string name() const override { return "bind"; }
   std::string program() const override { return "named"; }
+  std::string package() const override { return "bind9"; }
   std::string unsupported(const ResolverConfig&) const override { return {}; }
 
   LaunchPlan plan(const std::string& dir, std::uint16_t port, const ResolverConfig& config) const override {
@@ -30,6 +31,8 @@ class Bind : public ResolverAdapter {
       options += fmt::format("  stale-answer-enable yes;\n  stale-cache-enable yes;\n  max-stale-ttl {};\n",
                              *cache.stale_window);
     }
+    // --resolver-option lines are `options { }` statements (named.conf(5)), after the lab's own.
+    for (const auto& line : config.extra_lines) options += "  " + line + "\n";
     std::string conf = "options {\n" + options + "};\ncontrols { };\n";
     LaunchPlan plan;
     if (stub) {

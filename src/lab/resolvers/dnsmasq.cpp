@@ -11,6 +11,7 @@ class Dnsmasq : public ResolverAdapter {
  public:
   std::string name() const override { return "dnsmasq"; }
   std::string program() const override { return "dnsmasq"; }
+  std::string package() const override { return "dnsmasq-base"; }
   std::string unsupported(const ResolverConfig& config) const override {
     if (config.upstream.kind == Upstream::Kind::kRootHints) return "dnsmasq forwards only; it cannot start from root hints";
     if (config.cache.negative_cap) return "--neg-ttl applies only to negative replies without a SOA";
@@ -28,6 +29,8 @@ class Dnsmasq : public ResolverAdapter {
     if (cache.ttl_floor) conf += fmt::format("min-cache-ttl={}\n", *cache.ttl_floor);
     if (cache.ttl_cap) conf += fmt::format("max-cache-ttl={}\n", *cache.ttl_cap);
     if (cache.stale_window) conf += fmt::format("use-stale-cache={}\n", *cache.stale_window);
+    // --resolver-option lines are dnsmasq.conf option lines (long option names without --).
+    for (const auto& line : config.extra_lines) conf += line + "\n";
     LaunchPlan plan;
     plan.files.emplace_back("dnsmasq.conf", conf);
     plan.argv = {"dnsmasq", "-k", "-C", dir + "/dnsmasq.conf"};

@@ -15,6 +15,7 @@ class External : public ResolverAdapter {
   std::string program() const override { return {}; }
   std::string version() const override { return "external"; }
   std::string unsupported(const ResolverConfig& config) const override {
+    if (!config.extra_lines.empty()) return "the lab cannot add options to an external resolver's configuration";
     if (!config.cache.is_default()) return "the lab cannot change an external resolver's cache settings";
     if (config.upstream.kind != Upstream::Kind::kStub) return "an external resolver cannot be pointed at the lab root";
     return {};

@@ -29,8 +29,10 @@ base::Status write_text(const std::string& path, const std::string& text) {
 base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const ResolverAdapter& adapter,
                                                                          const ResolverConfig& config,
                                                                          const std::string& dir,
-                                                                         const std::string& probe_name) {
+                                                                         const std::string& probe_name,
+                                                                         ConfigFiles* files) {
   std::unique_ptr<ResolverInstance> instance(new ResolverInstance());
+  instance->dir_ = dir;
   if (adapter.external()) {
     auto address = client::parse_server(adapter.external_host() + ":" + std::to_string(adapter.external_port()));
     if (!address) return address.error();
@@ -43,6 +45,7 @@ base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const Re
     auto port = free_port();
     if (!port) return port.error();
     LaunchPlan plan = adapter.plan(dir, *port, config);
+    if (files != nullptr) *files = plan.files;
     for (const auto& [file, text] : plan.files) {
       auto written = write_text(dir + "/" + file, text);
       if (!written) return written.error();
@@ -80,8 +83,7 @@ InstancePool::InstancePool(const ResolverAdapter& adapter, std::string root_dir)
 
 base::Result<ResolverInstance*> InstancePool::get(const ResolverConfig& config, const std::string& isolation,
                                                   const std::string& probe_name) {
-  std::string key = (config.upstream.kind == Upstream::Kind::kRootHints ? "roothints-" : "") + config.cache.label() +
-                    (isolation.empty() ? "" : "-" + isolation);
+  std::string key = key_of(config, isolation);
   std::shared_ptr<Slot> slot;
   {
     std::lock_guard lock(mutex_);
@@ -90,7 +92,7 @@ base::Result<ResolverInstance*> InstancePool::get(const ResolverConfig& config, 
     slot = entry;
   }
   std::call_once(slot->once, [&] {
-    auto started = ResolverInstance::start(adapter_, config, root_dir_ + "/" + key, probe_name);
+    auto started = ResolverInstance::start(adapter_, config, root_dir_ + "/" + key, probe_name, &slot->files);
     if (started) {
       slot->instance = std::move(*started);
     } else {
@@ -99,6 +101,21 @@ base::Result<ResolverInstance*> InstancePool::get(const ResolverConfig& config, 
   });
   if (!slot->instance) return slot->error;
   return slot->instance.get();
+}
+
+std::string InstancePool::key_of(const ResolverConfig& config, const std::string& isolation) {
+  return (config.upstream.kind == Upstream::Kind::kRootHints ? "roothints-" : "") + config.cache.label() +
+         (isolation.empty() ? "" : "-" + isolation);
+}
+
+std::vector<InstanceRecord> InstancePool::records() {
+  std::lock_guard lock(mutex_);
+  std::vector<InstanceRecord> out;
+  for (auto& [key, slot] : slots_) {
+    std::string status = slot->instance ? "ok" : slot->error.message.substr(0, slot->error.message.find('\n'));
+    out.push_back({key, status, slot->files});
+  }
+  return out;
 }
 
 void InstancePool::stop_all() {

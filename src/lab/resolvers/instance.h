@@ -8,6 +8,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/result.h"
 #include "lab/process.h"
@@ -16,14 +18,26 @@
 
 namespace cutover::lab {
 
+using ConfigFiles = std::vector<std::pair<std::string, std::string>>;  // name inside the directory, content
+
+// The configuration one instance ran with: the files the adapter generated (its effective
+// configuration, as written on the last start attempt) and whether it started.
+struct InstanceRecord {
+  std::string key;     // the instance's directory name, e.g. "stale15-e3-drop-stale15"
+  std::string status;  // "ok", or the first line of why it did not start
+  ConfigFiles files;
+};
+
 class ResolverInstance {
  public:
-  // `probe_name` is asked until any reply comes back (up to 20 s).
+  // `probe_name` is asked until any reply comes back (up to 20 s). `files` receives the
+  // generated configuration of the last attempt, whether the start succeeds or not.
   static base::Result<std::unique_ptr<ResolverInstance>> start(const ResolverAdapter& adapter,
                                                                const ResolverConfig& config, const std::string& dir,
-                                                               const std::string& probe_name);
+                                                               const std::string& probe_name, ConfigFiles* files = nullptr);
   const net::SocketAddress& address() const { return address_; }
   const std::string& log_path() const { return log_path_; }
+  const std::string& dir() const { return dir_; }  // where its generated configuration is
   void stop() { process_.stop(); }
 
  private:
@@ -31,6 +45,7 @@ class ResolverInstance {
   ChildProcess process_;
   net::SocketAddress address_;
   std::string log_path_;
+  std::string dir_;
 };
 
 class InstancePool {
@@ -44,12 +59,17 @@ class InstancePool {
   base::Result<ResolverInstance*> get(const ResolverConfig& config, const std::string& isolation,
                                       const std::string& probe_name);
   void stop_all();
+  // Every instance asked for so far, in key order, with its generated configuration.
+  std::vector<InstanceRecord> records();
+  // The key get() files `config` + `isolation` under.
+  static std::string key_of(const ResolverConfig& config, const std::string& isolation);
 
  private:
   struct Slot {
     std::once_flag once;
     std::unique_ptr<ResolverInstance> instance;
     base::Error error;
+    ConfigFiles files;
   };
   const ResolverAdapter& adapter_;
   std::string root_dir_;

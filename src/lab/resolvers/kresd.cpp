@@ -11,6 +11,7 @@ class Kresd : public ResolverAdapter {
  public:
   std::string name() const override { return "kresd"; }
   std::string program() const override { return "kresd"; }
+  std::string package() const override { return "knot-resolver"; }
   std::string unsupported(const ResolverConfig& config) const override {
     if (config.cache.negative_cap) return "Knot Resolver 5 has no cap for negative answers alone";
     return {};
@@ -43,6 +44,8 @@ class Kresd : public ResolverAdapter {
       conf += fmt::format("modules.load('hints > iterate')\nhints.root({{['{}'] = '{}'}})\n", config.upstream.root_name,
                           config.upstream.host);
     }
+    // --resolver-option lines are Lua lines of the config, run after the lab's own.
+    for (const auto& line : config.extra_lines) conf += line + "\n";
     LaunchPlan plan;
     plan.files.emplace_back("kresd.conf", conf);
     plan.argv = {"kresd", "-n", "-c", dir + "/kresd.conf", dir};

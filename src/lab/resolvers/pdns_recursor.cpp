@@ -13,6 +13,7 @@ class PdnsRecursor : public ResolverAdapter {
  public:
   std::string name() const override { return "pdns-recursor"; }
   std::string program() const override { return "pdns_recursor"; }
+  std::string package() const override { return "pdns-recursor"; }
   std::string unsupported(const ResolverConfig& config) const override {
     if (config.cache.stale_window && *config.cache.stale_window % kStaleExtension != 0) {
       return "serve-stale-extensions sets the window in 30 s steps only";
@@ -38,6 +39,8 @@ class PdnsRecursor : public ResolverAdapter {
       conf += fmt::format("hint-file={}/root.hints\n", dir);
       plan.files.emplace_back("root.hints", root_hints_file(config.upstream));
     }
+    // --resolver-option lines are recursor.conf `name=value` lines, after the lab's own.
+    for (const auto& line : config.extra_lines) conf += line + "\n";
     plan.files.emplace_back("recursor.conf", conf);
     plan.argv = {"pdns_recursor", "--config-dir=" + dir};
     return plan;

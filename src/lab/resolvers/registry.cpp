@@ -47,6 +47,26 @@ std::string CacheSettings::label() const {
 
 std::string ResolverAdapter::version() const { return first_version(capture_output(version_command())); }
 
+nlohmann::json ResolverAdapter::introspect(const std::string&, const std::vector<std::string>&) const {
+  return {{"available", false}, {"reason", "the lab reads no cache state from " + name() + " yet"}};
+}
+
+std::string ResolverAdapter::package_version() const {
+  if (package().empty()) return "not available: " + name() + " is not installed from a Debian package by the lab";
+  return debian_package_version(package());
+}
+
+std::string debian_package_version(const std::string& package) {
+  CommandOutput output = run_capture({"dpkg-query", "-W", "-f=${Version}", package});
+  std::string text = output.text;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (output.exit_code == 0 && !text.empty()) return text;
+  if (output.exit_code == 0) return "not available: " + package + " is not installed";
+  if (output.exit_code == 127) return "not available: dpkg-query cannot be run";
+  if (text.empty()) text = "dpkg-query exited with " + std::to_string(output.exit_code);
+  return "not available: " + text.substr(0, text.find('\n'));
+}
+
 std::string ResolverAdapter::first_version(const std::string& text) {
   static const std::regex kVersion(R"((\d+\.\d+(\.\d+)?))");
   std::smatch match;
@@ -62,6 +82,19 @@ std::unique_ptr<ResolverAdapter> make_resolver(const std::string& spec) {
     if (kind.name == name) return kind.make(options);
   }
   return nullptr;
+}
+
+std::optional<std::pair<std::string, std::string>> parse_resolver_option(const std::string& text) {
+  std::size_t colon = text.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  std::string adapter = text.substr(0, colon);
+  std::string line = text.substr(colon + 1);
+  while (!line.empty() && line.front() == ' ') line.erase(line.begin());
+  if (line.empty() || line.find('\n') != std::string::npos) return std::nullopt;
+  for (const auto& kind : resolver_kinds()) {
+    if (kind.name == adapter && kind.in_all) return std::make_pair(adapter, line);
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> builtin_resolver_names() {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace cutover::lab {
 
 // The cache knobs an experiment asks for; unset means the product's default.
@@ -40,6 +42,9 @@ struct Upstream {
 struct ResolverConfig {
   CacheSettings cache;
   Upstream upstream;
+  // --resolver-option lines, each in the product's own config syntax (docs/lab.md); the
+  // adapter places them where its syntax wants them, after the lab's own settings.
+  std::vector<std::string> extra_lines = {};
 };
 
 // Files to write into the instance directory and the command that runs the resolver in the
@@ -57,9 +62,19 @@ class ResolverAdapter {
   virtual std::string program() const = 0;
   // The product version as the program reports it (empty when it cannot be run).
   virtual std::string version() const;
+  // The Debian package that installs program() ("bind9" for named), empty when none does.
+  virtual std::string package() const { return {}; }
+  // That package's full version as dpkg records it (e.g. "1.17.1-2+deb12u4": Debian backports
+  // behaviour-changing fixes into stable packages), or "not available: WHY".
+  std::string package_version() const;
   // Empty when the product can express `config`, else the reason it cannot.
   virtual std::string unsupported(const ResolverConfig& config) const = 0;
   virtual LaunchPlan plan(const std::string& dir, std::uint16_t port, const ResolverConfig& config) const = 0;
+  // What the running instance started from plan(`dir`, ...) holds for `names` (and the names
+  // below them) and for the lab's servers, read through the resolver's own control interface
+  // after a case: {"available": true, "source": HOW, ...the adapter's fields}, or
+  // {"available": false, "reason": WHY} when it has none or it refuses (docs/lab.md).
+  virtual nlohmann::json introspect(const std::string& dir, const std::vector<std::string>& names) const;
   // An external resolver is not started by the lab: it already listens at address().
   virtual bool external() const { return false; }
   virtual std::string external_host() const { return {}; }
@@ -95,6 +110,14 @@ std::unique_ptr<ResolverAdapter> make_resolver(const std::string& spec);
 std::vector<std::string> builtin_resolver_names();
 // Every adapter as --resolvers names it ("unbound,bind,...,external:ADDR:PORT"), for help and errors.
 std::string resolver_usage();
+
+// A --resolver-option value, ADAPTER:LINE: the adapter's name (one `--resolvers all` runs)
+// and the text after the first colon, a line in that product's own config syntax. nullopt
+// when the adapter is unknown or external, or the line is empty.
+std::optional<std::pair<std::string, std::string>> parse_resolver_option(const std::string& text);
+
+// `dpkg-query -W -f='${Version}' PACKAGE`, or "not available: " and dpkg-query's own words.
+std::string debian_package_version(const std::string& package);
 
 // Root hints in master-file form (named.root), used by unbound, BIND and the PowerDNS Recursor.
 std::string root_hints_file(const Upstream& upstream);

@@ -105,6 +105,54 @@ TEST(ResolverConfig, EachKindParsesItsOwnOptions) {
   EXPECT_EQ(make_resolver("external:[::1]:5300")->external_port(), 5300);
 }
 
+TEST(ResolverOptions, ParsedAsAdapterAndLine) {
+  auto option = parse_resolver_option("unbound:cache-max-ttl: 3");
+  ASSERT_TRUE(option);
+  EXPECT_EQ(option->first, "unbound");
+  EXPECT_EQ(option->second, "cache-max-ttl: 3");  // only the first colon separates
+  EXPECT_EQ(parse_resolver_option("bind:stale-answer-client-timeout 0;")->second, "stale-answer-client-timeout 0;");
+  EXPECT_FALSE(parse_resolver_option("coredns:cache 3"));
+  EXPECT_FALSE(parse_resolver_option("external:x"));  // the lab does not configure it
+  EXPECT_FALSE(parse_resolver_option("unbound:"));
+  EXPECT_FALSE(parse_resolver_option("unbound"));
+}
+
+TEST(ResolverOptions, EachAdapterPlacesItsLinesInItsOwnSyntax) {
+  auto with = [](std::vector<std::string> lines) {
+    ResolverConfig config = stub();
+    config.extra_lines = std::move(lines);
+    return config;
+  };
+  std::string unbound = config_text("unbound", with({"cache-max-ttl: 3"}));
+  // A server: line, before the stub-zone clause.
+  EXPECT_LT(unbound.find("  cache-max-ttl: 3\n"), unbound.find("stub-zone:"));
+  std::string bind = config_text("bind", with({"servfail-ttl 3;"}));
+  EXPECT_LT(bind.find("  servfail-ttl 3;\n"), bind.find("};\ncontrols"));  // inside options { }
+  EXPECT_NE(config_text("kresd", with({"cache.max_ttl(3)"})).find("\ncache.max_ttl(3)\n"), std::string::npos);
+  EXPECT_NE(config_text("pdns-recursor", with({"max-cache-ttl=3"})).find("\nmax-cache-ttl=3\n"), std::string::npos);
+  EXPECT_NE(config_text("dnsmasq", with({"max-cache-ttl=3"})).find("\nmax-cache-ttl=3\n"), std::string::npos);
+  EXPECT_FALSE(make_resolver("external:127.0.0.1:5300")->unsupported(with({"x"})).empty());
+}
+
+TEST(ResolverPackages, EachAdapterNamesItsDebianPackage) {
+  EXPECT_EQ(make_resolver("unbound")->package(), "unbound");
+  EXPECT_EQ(make_resolver("bind")->package(), "bind9");
+  EXPECT_EQ(make_resolver("kresd")->package(), "knot-resolver");
+  EXPECT_EQ(make_resolver("pdns-recursor")->package(), "pdns-recursor");
+  EXPECT_EQ(make_resolver("dnsmasq")->package(), "dnsmasq-base");
+  EXPECT_EQ(make_resolver("external:127.0.0.1:5300")->package_version().rfind("not available: ", 0), 0u);
+}
+
+TEST(ResolverPackages, AnUnknownPackageIsNotAvailableWithDpkgsReason) {
+  std::string version = debian_package_version("cutover-no-such-package");
+  EXPECT_EQ(version.rfind("not available: ", 0), 0u) << version;
+  EXPECT_NE(version.find("cutover-no-such-package"), std::string::npos) << version;
+  // dpkg itself is always installed on Debian: its version is a full Debian version.
+  std::string dpkg = debian_package_version("dpkg");
+  EXPECT_EQ(dpkg.find("not available"), std::string::npos) << dpkg;
+  EXPECT_NE(dpkg.find('.'), std::string::npos) << dpkg;
+}
+
 TEST(ResolverRegistry, UsageNamesEveryAdapterFromTheTable) {
   // cmd/lab.cpp's help and errors come from here, so a new adapter appears in them.
   EXPECT_EQ(resolver_usage(), "unbound,bind,kresd,pdns-recursor,dnsmasq,external:ADDR:PORT");

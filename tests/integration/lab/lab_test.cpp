@@ -1,10 +1,14 @@
-// Integration tests of `cutover lab`: the CI subset (E1, E2, E4 and E10 on Unbound and BIND)
+// Integration tests of `cutover lab`: the CI subset (E1, E2, E3, E4 and E10 on Unbound and BIND)
 // must run with every case measured, and its report must follow from its raw observations;
+// E3's poll pattern is the client's view (a reply after the 1.8 s client timeout is a failure);
+// every resolver's Debian package version and generated configuration are recorded, and
+// Unbound's cache state after each case is read through unbound-control;
 // E10 drives a real `cutover serve` pool whose detection D must fall in the formula's window;
 // the lab authority's control API changes answers at runtime. Needs unbound and named (Debian
 // packages unbound, bind9); skipped with a message when they are missing.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -25,7 +29,7 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
   if (!installed("unbound") || !installed("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
   std::string out = make_temp_dir("lab-ci");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments",
-                                   "E1,E2,E4,E10", "--out", out},
+                                   "E1,E2,E3,E4,E10", "--out", out},
                                   240s);
   ASSERT_FALSE(run.timed_out) << run.out;
   // Exit 3 means a case could not be measured: that fails CI; findings (exit 0) do not.
@@ -35,10 +39,20 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
   ASSERT_EQ(results["resolvers"].size(), 2u);
   for (const auto& resolver : results["resolvers"]) {
     EXPECT_EQ(resolver["status"], "ok");
-    EXPECT_FALSE(resolver["version"].get<std::string>().empty());
+    std::string version = resolver["version"].get<std::string>();
+    EXPECT_FALSE(version.empty());
+    // The full Debian version: the upstream version, then the Debian revision ("1.17.1-2+deb12u4").
+    std::string package = resolver["package_version"].get<std::string>();
+    EXPECT_NE(package.find(version + "-"), std::string::npos) << package;
+    ASSERT_FALSE(resolver["configurations"].empty()) << resolver["name"];
+    for (const auto& configuration : resolver["configurations"]) {
+      EXPECT_EQ(configuration["status"], "ok") << configuration["instance"];
+      ASSERT_FALSE(configuration["files"].empty()) << configuration["instance"];
+      EXPECT_FALSE(configuration["files"][0]["text"].get<std::string>().empty());
+    }
   }
-  // 4 E1 + 8 E2 + 10 E4 + 2 E10 cases per resolver.
-  ASSERT_EQ(results["cases"].size(), 48u);
+  // 4 E1 + 8 E2 + 6 E3 + 10 E4 + 2 E10 cases per resolver.
+  ASSERT_EQ(results["cases"].size(), 60u);
   for (const auto& item : results["cases"]) {
     std::string where = item["resolver"].get<std::string>() + " " + item["case"].get<std::string>();
     for (const char* field : {"resolver", "version", "experiment", "case", "expected", "measured", "delta",
@@ -49,6 +63,47 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
     if (item["verdict"] == "pass" || item["verdict"] == "fail") {
       EXPECT_FALSE(item["measured"].is_null()) << where;
       EXPECT_FALSE(item["observations"].empty()) << where;
+    }
+    if (item["experiment"] == "E1" && item["verdict"] != "error") {
+      // After the case the resolver's own state is read: Unbound through unbound-control (the
+      // case's record, holding the new address, with its remaining TTL and trust); BIND says
+      // why it is not read.
+      const auto& state = item["details"]["introspection"];
+      if (item["resolver"] == "unbound") {
+        ASSERT_TRUE(state["available"].get<bool>()) << where << ": " << state.dump();
+        ASSERT_FALSE(state["rrsets"].empty()) << where << ": " << state.dump();
+        EXPECT_EQ(state["rrsets"][0]["type"], "A") << where;
+        EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2") << where;
+        EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 20) << where;
+        EXPECT_FALSE(state["infra"].empty()) << where;
+      } else {
+        EXPECT_FALSE(state["available"].get<bool>()) << where;
+        EXPECT_FALSE(state["reason"].get<std::string>().empty()) << where;
+      }
+    }
+    if (item["experiment"] == "E3" && item["verdict"] != "error") {
+      // The client's view: one letter per poll, 'o' only for an answer within the client
+      // timeout, 's' for an answer after it; the counts and first failure follow the letters.
+      ASSERT_EQ(item["client_timeout"], 1.8) << where;
+      std::string pattern = item["details"]["pattern"].get<std::string>();
+      ASSERT_EQ(pattern.size(), item["observations"].size()) << where;
+      int ok = 0;
+      int late = 0;
+      for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const auto& poll = item["observations"][i];
+        bool answered = poll["rcode"] == "NOERROR" && !poll["answer"].empty();
+        double latency = poll["received"].get<double>() - poll["sent"].get<double>();
+        char expected = !answered ? 'x' : latency > 1.8 ? 's' : 'o';
+        EXPECT_EQ(pattern[i], expected) << where << " poll " << i << " latency " << latency;
+        ok += expected == 'o';
+        late += expected == 's';
+        if (expected != 'o' && pattern.find_first_not_of('o') == i) {
+          EXPECT_NEAR(item["details"]["first_failure"].get<double>(), poll["sent"].get<double>(), 0.001) << where;
+        }
+      }
+      EXPECT_EQ(item["details"]["ok"], ok) << where;
+      EXPECT_EQ(item["details"]["late"], late) << where;
+      EXPECT_EQ(item["details"]["failed"], static_cast<int>(pattern.size()) - ok) << where;
     }
     if (item["experiment"] == "E10") {
       // D is cutover's own clock (issue 3): inside [(F-1)·I, F·I + T] = [1, 2.5] s, allowing
@@ -65,6 +120,86 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
   EXPECT_EQ(check.exit_code, 0) << check.out;
   EXPECT_NE(read_file(out + "/report.md").find("## E4."), std::string::npos);
   EXPECT_NE(read_file(out + "/report.html").find("<svg"), std::string::npos);
+}
+
+// --resolver-option runs the selected case again with the line added: Unbound's own
+// cache-max-ttl cuts a 20 s record to 3 s beside the default configuration, and a statement
+// named rejects fails only BIND's extra configuration, with named's own error.
+TEST(Lab, ResolverOptionAddsAConfigurationBesideTheDefault) {
+  if (!installed("unbound") || !installed("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
+  std::string out = make_temp_dir("lab-option");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments", "E1",
+                                   "--cases", "ttl20-default", "--resolver-option", "unbound:cache-max-ttl: 3",
+                                   "--resolver-option", "bind:no-such-statement yes;", "--out", out},
+                                  120s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  EXPECT_EQ(run.exit_code, 3) << run.out << run.err;  // BIND's extra configuration could not be measured
+
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  ASSERT_EQ(results["cases"].size(), 4u) << run.out;
+  std::map<std::string, nlohmann::json> by;
+  for (const auto& item : results["cases"]) {
+    EXPECT_EQ(item["case"], "ttl20-default");
+    by[item["resolver"].get<std::string>() + "|" + item["variant"].get<std::string>()] = item;
+  }
+  ASSERT_EQ(by.size(), 4u);
+  const auto& plain = by["unbound|"];
+  const auto& capped = by["unbound|cache-max-ttl: 3"];
+  ASSERT_FALSE(plain["measured"].is_null()) << plain["note"];
+  ASSERT_FALSE(capped["measured"].is_null()) << capped["note"];
+  EXPECT_GT(plain["measured"].get<double>(), 15) << "the default configuration keeps the 20 s TTL";
+  EXPECT_LT(capped["measured"].get<double>(), 10) << "cache-max-ttl: 3 caps the 20 s TTL";
+  EXPECT_EQ(capped["details"]["fill"]["ttl"], 3);
+  EXPECT_EQ(capped["config"], "default + cache-max-ttl: 3");
+
+  EXPECT_NE(by["bind|"]["verdict"], "error") << by["bind|"]["note"];
+  const auto& rejected = by["bind|no-such-statement yes;"];
+  EXPECT_EQ(rejected["verdict"], "error");
+  EXPECT_NE(rejected["note"].get<std::string>().find("no-such-statement"), std::string::npos) << rejected["note"];
+
+  bool found = false;
+  for (const auto& resolver : results["resolvers"]) {
+    if (resolver["variant"] != "cache-max-ttl: 3") continue;
+    found = true;
+    ASSERT_FALSE(resolver["configurations"].empty());
+    EXPECT_NE(resolver["configurations"][0]["files"][0]["text"].get<std::string>().find("  cache-max-ttl: 3\n"),
+              std::string::npos);
+  }
+  EXPECT_TRUE(found);
+  std::string report = read_file(out + "/report.md");
+  EXPECT_NE(report.find("| unbound + `cache-max-ttl: 3` |"), std::string::npos) << report;
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+}
+
+// E9 measures a failure cache the resolver is configured with: BIND's servfail-ttl, 1 s by
+// default and 3 s with the option, from the failed reply, whenever the lab heals the
+// authority. The -heal-late cases heal 0.5 s after the failed reply: a method that measured
+// from the heal would give about 0.5 s and 2.5 s there (issue 14).
+TEST(Lab, FailureCacheIsMeasuredFromTheFailedReplyWhateverTheHeal) {
+  if (!installed("named")) GTEST_SKIP() << "named is needed (scripts/install-deps.sh)";
+  std::string out = make_temp_dir("lab-e9");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "bind", "--experiments", "E9", "--cases",
+                                   "servfail*", "--resolver-option", "bind:servfail-ttl 3;", "--out", out},
+                                  120s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  ASSERT_EQ(results["cases"].size(), 4u) << run.out;
+  for (const auto& item : results["cases"]) {
+    std::string where = item["case"].get<std::string>() + " [" + item["variant"].get<std::string>() + "]";
+    ASSERT_FALSE(item["measured"].is_null()) << where << ": " << item["note"];
+    double configured = item["variant"] == "servfail-ttl 3;" ? 3 : 1;
+    // The entry lives servfail-ttl seconds; the 0.2 s poll step and scheduling add a little.
+    EXPECT_GE(item["measured"].get<double>(), configured - 0.2) << where;
+    EXPECT_LE(item["measured"].get<double>(), configured + 0.8) << where;
+    EXPECT_FALSE(item["details"]["upper_bound"].get<bool>()) << where;
+    if (item["case"] == "servfail-heal-late") {
+      EXPECT_GE(item["details"]["heal_after_failure"].get<double>(), 0.5) << where;
+    }
+  }
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out;
 }
 
 TEST(Lab, CheckRejectsAReportThatDoesNotFollowFromTheObservations) {

@@ -3,9 +3,13 @@
 // callgrind can count the instructions of the answer path alone (--toggle-collect on
 // answer_batch, see docs/performance.md). With --pools,
 // the names listed in POOL_FILE ("OWNER SHAPE ADDRESS..." per line, every endpoint healthy)
-// are answered by health-checked pools, to count what a pool name costs.
-// Usage: cutover_answer_replay [--pools POOL_FILE] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
+// are answered by health-checked pools, to count what a pool name costs. --edns adds an OPT
+// to every query; --cookie client|server adds a DNS Cookie option too (a client cookie
+// alone, or with the valid server cookie a resolver sends back), answered with a secret as
+// `cutover serve` does, to count what cookies cost (docs/performance.md).
+// Usage: cutover_answer_replay [--pools POOL_FILE] [--edns] [--cookie client|server] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,13 +21,20 @@
 
 #include "auth/answer_batch.h"
 #include "auth/engine.h"
+#include "dns/edns_options.h"
 #include "dns/message.h"
 #include "pool/answer_builder.h"
 #include "zone/loader.h"
 
 namespace {
 
-std::vector<std::vector<std::uint8_t>> read_queries(const char* path) {
+enum class CookieMode { kNone, kClient, kServer };
+
+const std::array<std::uint8_t, 4> kClientAddress = {127, 0, 0, 1};
+constexpr std::uint32_t kNow = 1'700'000'000;
+
+std::vector<std::vector<std::uint8_t>> read_queries(const char* path, bool edns, CookieMode cookie,
+                                                    const cutover::dns::CookieSecret& secret) {
   std::vector<std::vector<std::uint8_t>> queries;
   std::ifstream in(path);
   std::string name, type;
@@ -34,6 +45,17 @@ std::vector<std::vector<std::uint8_t>> read_queries(const char* path) {
     cutover::dns::Message query;
     query.header.id = static_cast<std::uint16_t>(queries.size());
     query.questions.push_back(cutover::dns::Question{*qname, *qtype, cutover::dns::RRClass::IN});
+    if (edns) query.edns = cutover::dns::Edns{};
+    if (cookie != CookieMode::kNone) {
+      // One client cookie per query source, as a resolver keeps one per server.
+      std::vector<std::uint8_t> data = {1, 2, 3, 4, 5, 6, 7, 8};
+      if (cookie == CookieMode::kServer) {
+        std::array<std::uint8_t, cutover::dns::kServerCookieSize> server{};
+        cutover::dns::make_server_cookie(secret, std::span<const std::uint8_t, 8>(data.data(), 8), kClientAddress, kNow, server);
+        data.insert(data.end(), server.begin(), server.end());
+      }
+      query.edns->options.push_back({cutover::dns::kCookieOption, data});
+    }
     queries.push_back(cutover::dns::encode_message(query));
   }
   return queries;
@@ -71,13 +93,32 @@ std::shared_ptr<const cutover::pool::PoolAnswers> read_pools(const char* path,
 
 int main(int argc, char** argv) {
   const char* pool_file = nullptr;
-  if (argc > 2 && std::strcmp(argv[1], "--pools") == 0) {
-    pool_file = argv[2];
+  bool edns = false;
+  CookieMode cookie = CookieMode::kNone;
+  while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
+    if (std::strcmp(argv[1], "--edns") == 0) {
+      edns = true;
+      argc -= 1;
+      argv += 1;
+      continue;
+    }
+    if (argc < 3) break;
+    if (std::strcmp(argv[1], "--pools") == 0) {
+      pool_file = argv[2];
+    } else if (std::strcmp(argv[1], "--cookie") == 0 && std::strcmp(argv[2], "client") == 0) {
+      cookie = CookieMode::kClient;
+    } else if (std::strcmp(argv[1], "--cookie") == 0 && std::strcmp(argv[2], "server") == 0) {
+      cookie = CookieMode::kServer;
+    } else {
+      break;
+    }
+    edns = edns || cookie != CookieMode::kNone;
     argc -= 2;
     argv += 2;
   }
   if (argc < 4) {
-    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]\n");
+    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE] [--edns] [--cookie client|server] ORIGIN ZONE_FILE "
+                 "QUERY_FILE [QUERIES]\n");
     return 2;
   }
   auto origin = cutover::dns::Name::from_text(argv[1]);
@@ -95,7 +136,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cutover_answer_replay: %s does not parse\n", pool_file);
     return 1;
   }
-  auto queries = read_queries(argv[3]);
+  cutover::dns::CookieSecrets secrets;
+  secrets.secrets.push_back(cutover::dns::CookieSecret{0x5e, 0xc7, 0xe7});
+  secrets.generation = 1;  // as the server publishes them
+  auto queries = read_queries(argv[3], edns, cookie, secrets.secrets.front());
   std::size_t count = argc > 4 ? std::strtoul(argv[4], nullptr, 10) : queries.size();
   if (queries.empty()) return 1;
   std::map<int, std::size_t> rcodes;
@@ -109,9 +153,10 @@ int main(int argc, char** argv) {
     std::size_t size = std::min(kBatch, count - start);
     for (std::size_t i = 0; i < size; ++i) {
       responses[i].clear();
-      batch[i] = {queries[(start + i) % queries.size()], &responses[i]};
+      batch[i] = {queries[(start + i) % queries.size()], &responses[i], kClientAddress};
     }
-    cutover::auth::answer_batch(zones, pools ? pools->dynamic().get() : nullptr, std::span(batch.data(), size), std::span(outcomes.data(), size));
+    cutover::auth::answer_batch(zones, pools ? pools->dynamic().get() : nullptr, std::span(batch.data(), size),
+                                std::span(outcomes.data(), size), &secrets, kNow);
     for (std::size_t i = 0; i < size; ++i) {
       const auto& outcome = outcomes[i];
       ++rcodes[outcome.respond ? static_cast<int>(outcome.rcode) : -1];

@@ -15,7 +15,7 @@ namespace {
 constexpr std::size_t kChunk = 32;
 
 void answer_chunk(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const BatchQuery> chunk,
-                  std::span<QueryOutcome> outcomes) {
+                  std::span<QueryOutcome> outcomes, const dns::CookieSecrets* cookies, std::uint32_t now) {
   std::array<FastQuery, kChunk> questions;
   std::array<const ServedZone*, kChunk> served{};
   for (std::size_t i = 0; i < chunk.size(); ++i) {
@@ -29,9 +29,10 @@ void answer_chunk(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     const BatchQuery& query = chunk[i];
     outcomes[i] = QueryOutcome{};
+    ClientContext client{query.client_address, cookies, now};
     if (served[i] == nullptr ||
-        !answer_fast_query(*served[i], dynamic, query.packet, questions[i], *query.response, outcomes[i], false)) {
-      outcomes[i] = answer_query_general(zones, query.packet, Transport::kUdp, *query.response, dynamic);
+        !answer_fast_query(*served[i], dynamic, query.packet, questions[i], *query.response, outcomes[i], false, &client)) {
+      outcomes[i] = answer_query_general(zones, query.packet, Transport::kUdp, *query.response, dynamic, &client);
     }
   }
 }
@@ -39,10 +40,10 @@ void answer_chunk(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span
 }  // namespace
 
 void answer_batch(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const BatchQuery> batch,
-                  std::span<QueryOutcome> outcomes) {
+                  std::span<QueryOutcome> outcomes, const dns::CookieSecrets* cookies, std::uint32_t now) {
   for (std::size_t start = 0; start < batch.size(); start += kChunk) {
     std::size_t size = std::min(kChunk, batch.size() - start);
-    answer_chunk(zones, dynamic, batch.subspan(start, size), outcomes.subspan(start, size));
+    answer_chunk(zones, dynamic, batch.subspan(start, size), outcomes.subspan(start, size), cookies, now);
   }
 }
 

@@ -16,11 +16,14 @@ namespace cutover::auth {
 struct BatchQuery {
   std::span<const std::uint8_t> packet;
   std::vector<std::uint8_t>* response = nullptr;  // given empty
+  std::span<const std::uint8_t> client_address;   // 4 or 16 bytes, for DNS Cookies
 };
 
 // For each query, the response and the outcome (`outcomes[i]`, as large as `batch`) that
-// answer_query(zones, dynamic, packet, kUdp, response, false) gives.
+// answer_query(zones, dynamic, packet, kUdp, response, false, &client) gives, where client
+// holds the query's address, `cookies` and `now`.
 void answer_batch(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const BatchQuery> batch,
-                  std::span<QueryOutcome> outcomes);
+                  std::span<QueryOutcome> outcomes, const dns::CookieSecrets* cookies = nullptr,
+                  std::uint32_t now = 0);
 
 }  // namespace cutover::auth

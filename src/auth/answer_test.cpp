@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "auth/lookup.h"
 #include "auth/test_support.h"
 
 namespace cutover::auth {
@@ -143,6 +144,22 @@ TEST_F(AnswerTest, CnameLoopStops) {
   auto reply = ask(zones_, make_query("loop1.example.test.", RRType::A));
   EXPECT_EQ(reply.header.rcode, 0);
   EXPECT_EQ(reply.answers.size(), 2u);
+}
+
+TEST_F(AnswerTest, LongCnameChainStopsAfterSixteenLinksWithNoError) {
+  // A deliberate choice (docs/rfc-coverage.md): the chain so far, NOERROR, no SOA; the
+  // resolver continues from the last target.
+  std::vector<std::string> lines = {"long.test. 3600 SOA ns.long.test. h.long.test. 1 7200 900 1209600 300"};
+  for (int i = 0; i < 20; ++i) {
+    lines.push_back("c" + std::to_string(i) + ".long.test. 300 CNAME c" + std::to_string(i + 1) + ".long.test.");
+  }
+  lines.push_back("c20.long.test. 300 A 192.0.2.20");
+  ZoneSet zones({make_zone("long.test.", lines)});
+  auto reply = ask(zones, make_query("c0.long.test.", RRType::A));
+  EXPECT_EQ(reply.header.rcode, 0);
+  EXPECT_EQ(reply.answers.size(), static_cast<std::size_t>(kMaxChainLength));
+  EXPECT_EQ(reply.answers.back().type, RRType::CNAME);
+  EXPECT_TRUE(reply.authorities.empty());
 }
 
 TEST_F(AnswerTest, CnameOutOfZoneStopsAtTarget) {

@@ -30,13 +30,14 @@ bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns
 }
 
 QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
-                          Transport transport, std::vector<std::uint8_t>& response, bool describe) {
+                          Transport transport, std::vector<std::uint8_t>& response, bool describe,
+                          const ClientContext* client) {
   // The fast path answers dynamic names too; a name whose answer leads into one (a CNAME)
   // it hands to the general pipeline, as it does every chain.
   // One named result, so it is built in the caller's slot instead of moved there.
   QueryOutcome outcome;
-  if (!try_fast_answer(zones, dynamic, query, transport, response, outcome, describe)) {
-    outcome = answer_query_general(zones, query, transport, response, dynamic);
+  if (!try_fast_answer(zones, dynamic, query, transport, response, outcome, describe, client)) {
+    outcome = answer_query_general(zones, query, transport, response, dynamic, client);
   }
   return outcome;
 }

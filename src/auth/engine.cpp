@@ -4,6 +4,7 @@
 #include "auth/engine.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "auth/encode.h"
 #include "auth/lookup.h"
@@ -37,8 +38,11 @@ std::size_t response_size_limit(const std::optional<dns::Edns>& query_edns, Tran
   return std::min<std::size_t>(requested, kMaxUdpPayload);
 }
 
-// Meta qtypes other than ANY (OPT, TSIG, MAILA ...) are not questions about data.
-bool is_unanswerable_qtype(dns::RRType type) { return dns::is_meta_type(type) && type != dns::RRType::ANY; }
+// Meta qtypes other than ANY (OPT, TSIG, MAILA ...) are not questions about data. TYPE0 is
+// reserved (RFC 6895 §3.1), not meta: asked, it is an ordinary type with no data, as in BIND.
+bool is_unanswerable_qtype(dns::RRType type) {
+  return dns::is_meta_type(type) && type != dns::RRType::ANY && static_cast<std::uint16_t>(type) != 0;
+}
 
 // DS at a zone's apex belongs to the parent side of the cut (RFC 4035 §3.1.4.1): when the
 // served zone above delegates exactly this apex, it answers (its DS RRset, or its NODATA with
@@ -70,15 +74,50 @@ QueryOutcome reply_error(QueryOutcome outcome, Rcode rcode, ResponseFrame frame,
   return finish(std::move(outcome), plan, std::move(frame), response);
 }
 
+// The same with an Extended DNS Error, sent when the query had an OPT (RFC 8914 §3).
+QueryOutcome reply_error(QueryOutcome outcome, Rcode rcode, dns::ExtendedError code, std::string_view text,
+                         ResponseFrame frame, std::vector<std::uint8_t>& response) {
+  if (frame.edns) dns::add_extended_error(*frame.edns, code, text);
+  return reply_error(std::move(outcome), rcode, std::move(frame), response);
+}
+
+// RFC 7873 §5.2 for the COOKIE options of `query`: nothing to do (none, or cookies off),
+// FORMERR (malformed, or more than one), or a reply option added to the response's OPT;
+// `badcookie` when cookies are required over UDP and the query has no valid server cookie.
+enum class CookieStep { kNone, kMalformed, kAnswered, kBadCookie };
+
+CookieStep answer_cookies(const dns::Edns& query, const ClientContext* client, Transport transport,
+                          dns::Edns& reply) {
+  if (client == nullptr || client->cookies == nullptr || client->cookies->secrets.empty()) return CookieStep::kNone;
+  const dns::EdnsOption* cookie = nullptr;
+  for (const auto& option : query.options) {
+    if (option.code != dns::kCookieOption) continue;
+    if (cookie != nullptr) return CookieStep::kMalformed;
+    cookie = &option;
+  }
+  if (cookie == nullptr) return CookieStep::kNone;
+  dns::CookieAnswer answer = cookie_cache().answer(*client->cookies, cookie->data, client->address, client->now);
+  if (answer.verdict == dns::CookieVerdict::kMalformed) return CookieStep::kMalformed;
+  reply.options.push_back({dns::kCookieOption, {answer.reply.begin(), answer.reply.end()}});
+  bool required = client->cookies->require && transport == Transport::kUdp;
+  return answer.verdict == dns::CookieVerdict::kNew && required ? CookieStep::kBadCookie : CookieStep::kAnswered;
+}
+
 }  // namespace
 
+dns::CookieCache& cookie_cache() {
+  thread_local dns::CookieCache cache;
+  return cache;
+}
+
 QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                          std::vector<std::uint8_t>& response, bool describe) {
-  return answer_query(zones, nullptr, query, transport, response, describe);
+                          std::vector<std::uint8_t>& response, bool describe, const ClientContext* client) {
+  return answer_query(zones, nullptr, query, transport, response, describe, client);
 }
 
 QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                                  std::vector<std::uint8_t>& response, const DynamicAnswers* dynamic) {
+                                  std::vector<std::uint8_t>& response, const DynamicAnswers* dynamic,
+                                  const ClientContext* client) {
   QueryOutcome outcome;
   auto header = dns::parse_header(query);
   if (!header || header->qr) return outcome;  // unreadable, or a response: never answer those
@@ -100,28 +139,54 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   }
   frame.max_size = response_size_limit(message->edns, transport);
 
+  if (message->edns && message->edns->version == 0) {
+    switch (answer_cookies(*message->edns, client, transport, *frame.edns)) {
+      case CookieStep::kMalformed:
+        return reply_error(std::move(outcome), Rcode::kFormErr, dns::ExtendedError::kOther,
+                           "malformed COOKIE option", std::move(frame), response);
+      case CookieStep::kBadCookie:  // RFC 7873 §5.2.3: the client retries with the cookie sent
+        return reply_error(std::move(outcome), Rcode::kBadCookie, std::move(frame), response);
+      case CookieStep::kNone:
+      case CookieStep::kAnswered:
+        break;
+    }
+  }
+  using dns::ExtendedError;
   if (header->opcode != dns::Opcode::kQuery) {
-    return reply_error(std::move(outcome), Rcode::kNotImp, std::move(frame), response);
+    return reply_error(std::move(outcome), Rcode::kNotImp, ExtendedError::kNotSupported,
+                       "opcode " + dns::opcode_to_text(header->opcode) + " is not served", std::move(frame), response);
   }
   if (message->edns && message->edns->version > 0) {  // RFC 6891 §6.1.3
     return reply_error(std::move(outcome), Rcode::kBadVers, std::move(frame), response);
   }
   if (message->questions.size() != 1) {
     frame.question.reset();
-    return reply_error(std::move(outcome), Rcode::kFormErr, std::move(frame), response);
+    return reply_error(std::move(outcome), Rcode::kFormErr, ExtendedError::kOther, "a query holds exactly one question",
+                       std::move(frame), response);
   }
   const dns::Question& question = *frame.question;
   if (question.type == dns::RRType::AXFR || question.type == dns::RRType::IXFR) {
-    return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);  // no transfers yet
+    return reply_error(std::move(outcome), Rcode::kRefused, ExtendedError::kProhibited,
+                       "zone transfers are not configured here", std::move(frame), response);
+  }
+  // RFC 1035 §3.2.3 mailbox meta types, answered NOTIMP as BIND does.
+  if (question.type == dns::RRType::MAILA || question.type == dns::RRType::MAILB) {
+    return reply_error(std::move(outcome), Rcode::kNotImp, ExtendedError::kNotSupported, "MAILA and MAILB are not served",
+                       std::move(frame), response);
   }
   if (is_unanswerable_qtype(question.type)) {
-    return reply_error(std::move(outcome), Rcode::kFormErr, std::move(frame), response);
+    return reply_error(std::move(outcome), Rcode::kFormErr, ExtendedError::kOther,
+                       dns::type_to_text(question.type) + " is not a question type", std::move(frame), response);
   }
   if (question.klass != dns::RRClass::IN && question.klass != dns::RRClass::ANY) {
-    return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);
+    return reply_error(std::move(outcome), Rcode::kRefused, ExtendedError::kNotAuthoritative, "only class IN is served",
+                       std::move(frame), response);
   }
   const zone::Zone* zone = zones.find(question.name);
-  if (zone == nullptr) return reply_error(std::move(outcome), Rcode::kRefused, std::move(frame), response);
+  if (zone == nullptr) {
+    return reply_error(std::move(outcome), Rcode::kRefused, ExtendedError::kNotAuthoritative,
+                       "not in a zone served here", std::move(frame), response);
+  }
   if (question.type == dns::RRType::DS) zone = &zone_for_ds(zones, *zone, question.name);
 
   bool minimal_any = transport == Transport::kUdp;

@@ -11,6 +11,7 @@
 #include "auth/fast_index.h"
 #include "auth/negative_template.h"
 #include "base/transport.h"
+#include "dns/edns_options.h"
 #include "dns/name.h"
 #include "dns/types.h"
 #include "zone/zone.h"
@@ -62,16 +63,30 @@ struct QueryOutcome {
 // Largest UDP payload we ever advertise or send (DNS flag day 2020).
 constexpr std::uint16_t kMaxUdpPayload = 1232;
 
+// Who asked, and the server's DNS Cookie secrets. Without secrets a COOKIE option is ignored,
+// as by a server that does not implement cookies (RFC 7873 §5.1).
+struct ClientContext {
+  std::span<const std::uint8_t> address;  // the client's IPv4 (4 bytes) or IPv6 (16) address
+  const dns::CookieSecrets* cookies = nullptr;
+  std::uint32_t now = 0;  // unix seconds, for server cookie timestamps (RFC 9018 §4.3)
+};
+
+// This thread's memory of the server cookies it gave (both answer paths share it).
+dns::CookieCache& cookie_cache();
+
 // Writes the response into `response` (reusing its capacity). `describe` = false leaves
 // outcome.qname absent when the fast path answers, saving a copy nobody reads.
 QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                          std::vector<std::uint8_t>& response, bool describe = true);
+                          std::vector<std::uint8_t>& response, bool describe = true,
+                          const ClientContext* client = nullptr);
 // The general pipeline alone, without the fast path; the fast path must match it byte for byte.
 QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,
-                                  std::vector<std::uint8_t>& response, const DynamicAnswers* dynamic = nullptr);
+                                  std::vector<std::uint8_t>& response, const DynamicAnswers* dynamic = nullptr,
+                                  const ClientContext* client = nullptr);
 // The same with dynamic answers: names held by `dynamic` are answered from it (which the
 // caller keeps alive until it is done with the outcome). In dynamic_plan.cpp.
 QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
-                          Transport transport, std::vector<std::uint8_t>& response, bool describe = true);
+                          Transport transport, std::vector<std::uint8_t>& response, bool describe = true,
+                          const ClientContext* client = nullptr);
 
 }  // namespace cutover::auth

@@ -35,7 +35,7 @@ void write_u32(std::uint8_t* p, std::uint32_t v) {
 void start_response(std::span<const std::uint8_t> packet, const FastQuery& query, dns::Rcode rcode,
                     std::uint16_t answers, std::uint16_t authorities, std::size_t body_size,
                     std::vector<std::uint8_t>& response) {
-  response.reserve(query.question_end + body_size + kBareOptSize);
+  response.reserve(query.question_end + body_size + query.opt_size);
   response.assign(packet.begin(), packet.begin() + static_cast<std::ptrdiff_t>(query.question_end));
   std::uint8_t* out = response.data();
   out[2] = static_cast<std::uint8_t>(0x80 | 0x04 | (packet[2] & 0x01));  // QR, AA, RD echoed; opcode QUERY
@@ -57,12 +57,35 @@ void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response
   if (!query.edns) return;
   append(response, kOpt.data(), kOpt.size());
   response.end()[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
+  if (query.opt_size == kBareOptSize) return;
+  // Our COOKIE option: the OPT's rdata length, then code, length and data (RFC 7873 §4).
+  std::uint8_t* length = response.data() + response.size() - 2;
+  write_u16(length, static_cast<std::uint16_t>(4 + dns::kCookieReplySize));
+  std::array<std::uint8_t, 4> option = {0, dns::kCookieOption, 0, dns::kCookieReplySize};
+  append(response, option.data(), option.size());
+  append(response, query.cookie_reply.data(), query.cookie_reply.size());
+}
+
+// Settles the COOKIE option before anything is written: false sends the query the general
+// way (a malformed option, or BADCOOKIE).
+bool settle_cookie(std::span<const std::uint8_t> packet, FastQuery& query, const ClientContext* client) {
+  query.opt_size = query.edns ? kBareOptSize : 0;
+  if (query.cookie_size == 0 || client == nullptr || client->cookies == nullptr || client->cookies->secrets.empty()) {
+    return true;  // no cookie, or cookies off: the option is ignored (RFC 7873 §5.1)
+  }
+  dns::CookieAnswer answer =
+      cookie_cache().answer(*client->cookies, packet.subspan(query.cookie_at, query.cookie_size), client->address, client->now);
+  if (answer.verdict == dns::CookieVerdict::kMalformed) return false;
+  if (answer.verdict == dns::CookieVerdict::kNew && client->cookies->require && query.udp) return false;
+  query.cookie_reply = answer.reply;
+  query.opt_size = kBareOptSize + 4 + dns::kCookieReplySize;
+  return true;
 }
 
 bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query, const FastEntry::Answer& answer,
                     std::vector<std::uint8_t>& response) {
   std::size_t body = answer.records.size();
-  if (query.question_end + body + (query.edns ? kBareOptSize : 0) > query.max_size) return false;  // TC: general path
+  if (query.question_end + body + query.opt_size > query.max_size) return false;  // TC: general path
   start_response(packet, query, dns::Rcode::kNoError, answer.count, 0, body, response);
   append(response, answer.records.data(), body);
   finish_response(query, response);
@@ -72,7 +95,7 @@ bool write_positive(std::span<const std::uint8_t> packet, const FastQuery& query
 bool write_negative(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
                     dns::Rcode rcode, std::vector<std::uint8_t>& response) {
   std::size_t body = served.negative.size();
-  if (query.question_end + body + (query.edns ? kBareOptSize : 0) > query.max_size) return false;
+  if (query.question_end + body + query.opt_size > query.max_size) return false;
   start_response(packet, query, rcode, 0, 1, body, response);
   std::size_t at = response.size();
   response.resize(at + body);  // the template writes in place
@@ -144,7 +167,7 @@ bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query
   std::uint32_t ttl = entry.suspicion_ttl && family->suspicion_deadline
                           ? entry.ttl_at(*family, std::chrono::steady_clock::now())
                           : entry.ttl;
-  std::size_t opt = query.edns ? kBareOptSize : 0;
+  std::size_t opt = query.opt_size;
   if (family->per_query == 0) {
     std::size_t body = std::size_t{encoded.count} * encoded.record_size;
     if (query.question_end + body + opt > query.max_size) return false;  // TC: general path
@@ -172,7 +195,9 @@ bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query
 }  // namespace
 
 bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, std::span<const std::uint8_t> packet,
-                       const FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
+                       FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe,
+                       const ClientContext* client) {
+  if (!settle_cookie(packet, query, client)) return false;
   dns::Rcode rcode = dns::Rcode::kNoError;
   std::size_t position =
       dynamic == nullptr || dynamic->empty() ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);
@@ -194,11 +219,12 @@ bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, 
 }
 
 bool try_fast_answer(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> packet,
-                     Transport transport, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe) {
+                     Transport transport, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe,
+                     const ClientContext* client) {
   FastQuery query;
   if (!read_fast_query(packet, transport, query)) return false;
   const ServedZone* served = zones.find_lower(query.name(), query.starts());
-  return served != nullptr && answer_fast_query(*served, dynamic, packet, query, response, outcome, describe);
+  return served != nullptr && answer_fast_query(*served, dynamic, packet, query, response, outcome, describe, client);
 }
 
 }  // namespace cutover::auth

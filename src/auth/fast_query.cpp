@@ -56,17 +56,32 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   query.qtype = read_u16(p + pos);
   if (needs_general_path(query.qtype)) return false;
   query.question_end = pos + 4;
+  query.cookie_size = 0;
   if (read_u16(p + 10) == 1) {
     const std::uint8_t* opt = p + query.question_end;
-    if (query.question_end + kBareOptSize != size || opt[0] != 0 || read_u16(opt + 1) != static_cast<std::uint16_t>(RRType::OPT) ||
-        opt[6] != 0 || read_u16(opt + 9) != 0) {
-      return false;  // not a bare version-0 OPT: options and BADVERS go the general way
+    if (query.question_end + kBareOptSize > size || opt[0] != 0 || read_u16(opt + 1) != static_cast<std::uint16_t>(RRType::OPT) ||
+        opt[6] != 0) {
+      return false;  // not a version-0 OPT: BADVERS goes the general way
+    }
+    std::size_t options = read_u16(opt + 9);
+    if (query.question_end + kBareOptSize + options != size) return false;
+    if (options != 0) {
+      // One COOKIE option, client cookie alone or with a 16-byte server cookie; other options
+      // go the general way.
+      std::size_t length = options - 4;
+      if ((options != 4 + dns::kClientCookieSize && options != 4 + dns::kCookieReplySize) ||
+          read_u16(opt + kBareOptSize) != dns::kCookieOption || read_u16(opt + kBareOptSize + 2) != length) {
+        return false;
+      }
+      query.cookie_at = query.question_end + kBareOptSize + 4;
+      query.cookie_size = length;
     }
     query.edns = true;
     query.dnssec_ok = static_cast<std::uint8_t>(opt[7] & 0x80);
   } else if (query.question_end != size) {
     return false;
   }
+  query.udp = transport == Transport::kUdp;
   if (transport == Transport::kTcp) {
     query.max_size = 65535;
   } else if (query.edns) {

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "auth/engine.h"
+#include "dns/edns_options.h"
 #include "dns/message.h"
 #include "dns/name.h"
 
@@ -30,6 +31,15 @@ struct FastQuery {
   // OPT (RFC 3225 §3); set only when `edns`.
   std::uint8_t dnssec_ok = 0;
   std::size_t max_size = dns::kClassicUdpSize;
+  bool udp = true;
+  // The OPT's one COOKIE option (RFC 7873 §4), if any: where its data starts in the packet
+  // and its length (8: a client cookie alone, 24: with an RFC 9018 server cookie); 0: none.
+  std::size_t cookie_at = 0;
+  std::size_t cookie_size = 0;
+  // Set by answer_fast_query once it knows the server's cookie secrets: the COOKIE option's
+  // data to send, and the size of the OPT it goes in.
+  std::array<std::uint8_t, dns::kCookieReplySize> cookie_reply;
+  std::size_t opt_size = 0;
 
   std::span<const std::uint8_t> name() const { return {lower.data(), name_size}; }
   std::span<const std::uint8_t> starts() const { return {label_starts.data(), labels}; }
@@ -37,7 +47,8 @@ struct FastQuery {
 
 // Reads a query the fast path can answer: QR clear, opcode QUERY, one IN question with an
 // uncompressed name and a type without special handling, nothing else but an optional
-// version-0 OPT without options. False for anything else (the general pipeline's job).
+// version-0 OPT without options or with one COOKIE option of 8 or 24 bytes. False for
+// anything else (the general pipeline's job).
 bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, FastQuery& query);
 
 }  // namespace cutover::auth

@@ -15,6 +15,7 @@
 
 #include "config/section.h"
 #include "config/yaml_reader.h"
+#include "dns/base_encoding.h"
 #include "net/address.h"
 
 namespace cutover::config {
@@ -57,6 +58,34 @@ class Reader : public YamlReader {
                  if (key == "idle-timeout") config.tcp.idle_timeout = duration(value, key_path);
                  if (key == "max-connections") config.tcp.max_connections = count(value, key_path, 1'000'000);
                });
+  }
+
+  void cookies(const YAML::Node& node, const std::string& path, Config& config) const {
+    each_entry(node, path, {"enabled", "require", "secrets", "rotate"},
+               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                 if (key == "enabled") config.cookies.enabled = boolean(value, key_path);
+                 if (key == "require") config.cookies.require = boolean(value, key_path);
+                 if (key == "rotate") config.cookies.rotate = duration(value, key_path);
+                 if (key == "secrets") config.cookies.secrets = cookie_secrets(value, key_path);
+               });
+    if (config.cookies.rotate.count() <= 0) fail(node.Mark(), path + ".rotate", "must be longer than zero");
+  }
+
+  // A list of 128-bit secrets written as 32 hex digits each (as BIND's cookie-secret).
+  std::vector<std::array<std::uint8_t, 16>> cookie_secrets(const YAML::Node& node, const std::string& path) const {
+    if (!node.IsSequence() || node.size() == 0) fail(node.Mark(), path, "expected a non-empty list of 32-hex-digit secrets");
+    std::vector<std::array<std::uint8_t, 16>> secrets;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      std::string item_path = fmt::format("{}[{}]", path, i);
+      std::string text = scalar(node[i], item_path);
+      std::vector<std::uint8_t> bytes;
+      bool ok = dns::hex_decode(text, bytes) && bytes.size() == 16;
+      std::array<std::uint8_t, 16> secret{};
+      if (ok) std::copy(bytes.begin(), bytes.end(), secret.begin());
+      if (!ok) fail(node[i].Mark(), item_path, "expected 32 hex digits (a 128-bit secret)");
+      secrets.push_back(secret);
+    }
+    return secrets;
   }
 
   void log(const YAML::Node& node, const std::string& path, Config& config) const {
@@ -150,7 +179,7 @@ class Reader : public YamlReader {
     Config config;
     config.source = label_;
     std::vector<Section> sections = registered_sections();
-    std::vector<std::string> keys = {"listen", "threads", "tcp", "log", "pid-file", "control", "writes", "zones"};
+    std::vector<std::string> keys = {"listen", "threads", "tcp", "log", "pid-file", "control", "cookies", "writes", "zones"};
     for (const auto& section : sections) keys.push_back(section.key);
     std::map<std::string, std::pair<YAML::Node, std::string>> section_nodes;
     each_entry(root, "", keys, [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
@@ -160,6 +189,7 @@ class Reader : public YamlReader {
       if (key == "log") log(value, key_path, config);
       if (key == "pid-file") config.pid_file = path_value(value, key_path);
       if (key == "control") control(value, key_path, config);
+      if (key == "cookies") cookies(value, key_path, config);
       if (key == "writes") read_writes(value, key_path, label_, base_dir_, config.writes);
       if (key == "zones") zones(value, key_path, config);
       if (std::any_of(sections.begin(), sections.end(), [&](const Section& s) { return s.key == key; })) {

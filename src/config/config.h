@@ -4,6 +4,7 @@
 #pragma once
 
 #include <any>
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <map>
@@ -60,6 +61,17 @@ struct ControlConfig {
   std::string token;  // bearer token; required when host is not a loopback address
 };
 
+// DNS Cookies (RFC 7873, RFC 9018 server cookies; docs/configuration.md#cookies).
+struct CookieConfig {
+  bool enabled = true;
+  // BADCOOKIE for UDP queries that carry a client cookie but no valid server cookie.
+  bool require = false;
+  // Shared secrets, 16 bytes each as 32 hex digits: the first makes cookies, every one is
+  // accepted. Empty: a random secret per process, replaced every `rotate`.
+  std::vector<std::array<std::uint8_t, 16>> secrets;
+  std::chrono::milliseconds rotate{std::chrono::hours(24)};
+};
+
 struct Config {
   std::string source;  // the config file, or "<embedded>"
   std::vector<ListenConfig> listen;
@@ -68,6 +80,7 @@ struct Config {
   LogConfig log;
   std::string pid_file;
   ControlConfig control;
+  CookieConfig cookies;
   WritesConfig writes;  // journal and TSIG keys
   std::vector<ZoneConfig> zones;
   // The values of the keys owned by feature modules (config/section.h), by key; a key the

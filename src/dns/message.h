@@ -81,6 +81,9 @@ class NameCompressor {
   // Writes `name`, reusing the longest suffix already written; records new suffixes whose
   // offset fits in 14 bits.
   void write(const Name& name, base::ByteWriter& out);
+  // Writes `name` in full (rdata that must not be compressed, RFC 3597 §4, RFC 6672 §2.5) and
+  // records its suffixes, so that later names can still point into it.
+  void write_uncompressed(const Name& name, base::ByteWriter& out);
   void clear() { offsets_.clear(); }
   // Forgets suffixes recorded at or after `size` (used when a write is rolled back).
   void forget_from(std::size_t size);

@@ -278,3 +278,29 @@ TEST(MessageParse, EveryFuzzSeedIsAValidMessage) {
 
 }  // namespace
 }  // namespace cutover::dns
+
+namespace cutover::dns {
+namespace {
+
+TEST(Compression, NamesInUncompressedRdataAreTargetsForLaterNames) {
+  // A DNAME answer: the DNAME's target goes out whole (RFC 6672 §2.5), and the synthesized
+  // CNAME's target, which ends in it, points into it.
+  auto owner = *Name::from_text("old.example.test.");
+  auto target = *Name::from_text("a-rather-long-label-for-the-target.new-zone-name.example.test.");
+  auto synthesized = *Name::from_text("host.a-rather-long-label-for-the-target.new-zone-name.example.test.");
+  Message message;
+  message.questions.push_back({*Name::from_text("host.old.example.test."), RRType::A, RRClass::IN});
+  message.answers.push_back({owner, RRType::DNAME, RRClass::IN, 300, target.wire()});
+  message.answers.push_back({*Name::from_text("host.old.example.test."), RRType::CNAME, RRClass::IN, 300, synthesized.wire()});
+  auto wire = encode_message(message);
+  // The CNAME's rdata is "host" plus a pointer: 5 + 2 bytes.
+  EXPECT_EQ(wire[wire.size() - 9], 0);
+  EXPECT_EQ(wire[wire.size() - 8], 7);
+  auto parsed = parse_message(wire);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->answers[0].rdata, target.wire());  // the DNAME target itself stays whole
+  EXPECT_EQ(parsed->answers[1].rdata, synthesized.wire());
+}
+
+}  // namespace
+}  // namespace cutover::dns

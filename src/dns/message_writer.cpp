@@ -52,6 +52,18 @@ void NameCompressor::write(const Name& name, base::ByteWriter& out) {
   out.write_u8(0);
 }
 
+void NameCompressor::write_uncompressed(const Name& name, base::ByteWriter& out) {
+  const auto& wire = name.wire();
+  std::size_t pos = 0;
+  for (std::size_t labels = 0; wire[pos] != 0; ++labels) {
+    std::size_t at = out.size() + pos;
+    if (at > kMaxPointerOffset) break;
+    offsets_.emplace(name.parent(labels), static_cast<std::uint16_t>(at));  // an earlier copy is kept
+    pos += 1u + wire[pos];
+  }
+  out.write_bytes(wire);
+}
+
 void NameCompressor::forget_from(std::size_t size) {
   std::erase_if(offsets_, [size](const auto& entry) { return entry.second >= size; });
 }

@@ -299,9 +299,15 @@ void rdata_to_wire(RRType type, std::span<const std::uint8_t> rdata, base::ByteW
     return;
   }
   for (std::size_t i = 0; i < spans->count; ++i) {
-    if (layout->fields[i] == kCompressedName) {
+    FieldKind kind = layout->fields[i];
+    if (kind == kCompressedName || kind == kName || kind == kCaseName || kind == kLegacyName) {
       if (auto name = Name::from_uncompressed(spans->fields[i])) {
-        compressor.write(*name, out);
+        // Names that must go out whole are still targets for later names (as in BIND).
+        if (kind == kCompressedName) {
+          compressor.write(*name, out);
+        } else {
+          compressor.write_uncompressed(*name, out);
+        }
         continue;
       }
     }

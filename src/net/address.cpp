@@ -86,6 +86,18 @@ std::string format_address(const sockaddr_storage& address) {
   return "unknown";
 }
 
+std::span<const std::uint8_t> address_bytes(const sockaddr_storage& address) {
+  if (address.ss_family == AF_INET) {
+    const auto& v4 = reinterpret_cast<const sockaddr_in&>(address);
+    return {reinterpret_cast<const std::uint8_t*>(&v4.sin_addr), 4};
+  }
+  if (address.ss_family == AF_INET6) {
+    const auto& v6 = reinterpret_cast<const sockaddr_in6&>(address);
+    return {reinterpret_cast<const std::uint8_t*>(&v6.sin6_addr), 16};
+  }
+  return {};
+}
+
 bool is_loopback_address(const std::string& address) {
   in_addr v4{};
   if (::inet_pton(AF_INET, address.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,10 @@ base::Result<SocketAddress> parse_socket_address(std::string_view text);
 
 // "192.0.2.1:53" or "[2001:db8::1]:53".
 std::string format_address(const sockaddr_storage& address);
+
+// The address alone, in network order: 4 bytes for IPv4, 16 for IPv6, empty otherwise.
+// Points into `address`.
+std::span<const std::uint8_t> address_bytes(const sockaddr_storage& address);
 
 // True for 127.0.0.0/8, ::1 and "localhost".
 bool is_loopback_address(const std::string& address);

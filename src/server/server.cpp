@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <ctime>
 #include <stdexcept>
 
 #include "auth/answer_batch.h"
@@ -17,6 +18,9 @@ namespace {
 
 // Queries answered against one snapshot load; a received batch is never larger.
 constexpr std::size_t kMaxBatch = 32;
+
+// For server cookie timestamps (RFC 9018 §4.3); read through the vDSO, no system call.
+std::uint32_t unix_seconds() { return static_cast<std::uint32_t>(::time(nullptr)); }
 
 void log_zone_load(base::Logger& logger, const ZoneSetLoad& load) {
   for (const auto& diagnostic : load.diagnostics) {
@@ -45,7 +49,11 @@ net::NetOptions net_options(const config::Config& config) {
 }  // namespace
 
 Server::Server(ConfigSource source, config::Config initial, base::Logger& logger)
-    : source_(std::move(source)), config_(std::move(initial)), logger_(logger), query_log_(config_.log.queries) {}
+    : source_(std::move(source)),
+      config_(std::move(initial)),
+      logger_(logger),
+      query_log_(config_.log.queries),
+      cookies_(std::make_unique<CookieJar>(config_.cookies)) {}
 
 void Server::add_service(std::shared_ptr<Service> service) { services_.push_back(std::move(service)); }
 
@@ -176,8 +184,9 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
   std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
   std::shared_ptr<const auth::DynamicAnswers> dynamic = dynamic_.load();  // held until the outcome is used
   bool log_query = query_log_.load(std::memory_order_relaxed);
+  auth::ClientContext context{net::address_bytes(client), cookies_->current(), unix_seconds()};
   auth::QueryOutcome outcome = auth::answer_query(*zones, dynamic.get(), query, transport,
-                                                  response, log_query);
+                                                  response, log_query, &context);
   if (log_query) {
     logger_.info("query", {{"client", net::format_address(client)},
                            {"qname", outcome.qname ? outcome.qname->to_text() : "-"},
@@ -198,11 +207,14 @@ void Server::answer_batch(std::span<net::Datagram> batch) const {
   std::array<auth::QueryOutcome, kMaxBatch> outcomes;
   for (std::size_t start = 0; start < batch.size(); start += kMaxBatch) {
     auto part = batch.subspan(start, std::min(kMaxBatch, batch.size() - start));
-    for (std::size_t i = 0; i < part.size(); ++i) queries[i] = {part[i].query, part[i].response};
+    for (std::size_t i = 0; i < part.size(); ++i) {
+      queries[i] = {part[i].query, part[i].response, net::address_bytes(*part[i].client)};
+    }
     auto answered = std::span<auth::QueryOutcome>(outcomes.data(), part.size());
     std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
     std::shared_ptr<const auth::DynamicAnswers> dynamic = dynamic_.load();  // held until the outcomes are used
-    auth::answer_batch(*zones, dynamic.get(), std::span<const auth::BatchQuery>(queries.data(), part.size()), answered);
+    auth::answer_batch(*zones, dynamic.get(), std::span<const auth::BatchQuery>(queries.data(), part.size()), answered,
+                       cookies_->current(), unix_seconds());
     for (std::size_t i = 0; i < part.size(); ++i) part[i].reply = answered[i].respond;
     if (!observers_.empty()) observe(answered);
   }
@@ -243,6 +255,7 @@ void Server::reload() {
     return;
   }
   query_log_.store(next.log.queries, std::memory_order_relaxed);
+  cookies_->reload(next.cookies);
   for (const auto& service : services_) {
     auto reloaded = service->reload(next);
     if (!reloaded) {

@@ -21,6 +21,7 @@
 #include "config/config.h"
 #include "net/address.h"
 #include "net/handler.h"
+#include "server/cookie_jar.h"
 
 namespace cutover::server {
 
@@ -127,6 +128,7 @@ class Server {
   std::atomic<std::shared_ptr<const auth::ZoneSet>> zones_;
   std::atomic<std::shared_ptr<const auth::DynamicAnswers>> dynamic_;
   std::atomic<bool> query_log_;
+  std::unique_ptr<CookieJar> cookies_;
 };
 
 }  // namespace cutover::server

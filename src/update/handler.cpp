@@ -76,7 +76,8 @@ std::vector<std::uint8_t> UpdateHandler::handle(std::span<const std::uint8_t> re
     logger_.log(rcode == dns::Rcode::kNoError ? base::LogLevel::kInfo : base::LogLevel::kWarn, event,
                 {{"zone", zone_text}, {"client", client}, {"key", key_text}, {"rcode", dns::rcode_to_text(rcode)},
                  {"reason", reason}});
-    auto response = update_response(message->header, &message->zone, message->zone_class, rcode);
+    auto response = update_response(message->header, &message->zone, message->zone_class, rcode,
+                                    message->edns ? &*message->edns : nullptr, reason);
     tsig::ResponseSigner(*context, now).sign(response);
     return response;
   };

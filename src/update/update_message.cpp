@@ -1,6 +1,8 @@
 // Wire reader for UPDATE messages and their replies.
 #include "update/update_message.h"
 
+#include "dns/edns_options.h"
+
 namespace cutover::update {
 namespace {
 
@@ -62,17 +64,33 @@ base::Result<UpdateMessage> parse_update(std::span<const std::uint8_t> wire) {
     if (auto read = read_section(in, count, *section); !read) return read.error();
   }
   if (!in.at_end()) return make_error(ErrorCode::kMalformed, "trailing bytes", in.pos());
+  for (const auto& record : additional) {
+    if (record.type != dns::RRType::OPT) continue;
+    auto edns = dns::edns_from_opt_record(record);
+    if (!edns) return edns.error();
+    message.edns = std::move(*edns);
+  }
   return message;
 }
 
 std::vector<std::uint8_t> update_response(const dns::Header& request, const dns::Name* zone, dns::RRClass zone_class,
-                                          dns::Rcode rcode) {
+                                          dns::Rcode rcode, const dns::Edns* edns, std::string_view reason) {
   dns::Message response;
   response.header.id = request.id;
   response.header.qr = true;
   response.header.opcode = request.opcode;
   response.header.rcode = static_cast<std::uint8_t>(rcode);
   if (zone != nullptr) response.questions.push_back(dns::Question{*zone, dns::RRType::SOA, zone_class});
+  if (edns != nullptr) {
+    dns::Edns reply;
+    reply.dnssec_ok = edns->dnssec_ok;
+    if (rcode == dns::Rcode::kRefused && !reason.empty()) {
+      dns::add_extended_error(reply, dns::ExtendedError::kProhibited, reason);
+    } else if (rcode == dns::Rcode::kNotAuth && !reason.empty()) {
+      dns::add_extended_error(reply, dns::ExtendedError::kNotAuthoritative, reason);
+    }
+    response.edns = std::move(reply);
+  }
   return dns::encode_message(response);
 }
 

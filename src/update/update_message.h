@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -18,6 +20,7 @@ struct UpdateMessage {
   dns::RRClass zone_class = dns::RRClass::IN;  // ZCLASS
   std::vector<dns::ResourceRecord> prerequisites;
   std::vector<dns::ResourceRecord> updates;
+  std::optional<dns::Edns> edns;  // the request's OPT, if it had one
 };
 
 // True for a request (QR clear) with opcode UPDATE, read from the header bytes alone.
@@ -29,7 +32,10 @@ bool is_update_request(std::span<const std::uint8_t> wire);
 base::Result<UpdateMessage> parse_update(std::span<const std::uint8_t> wire);
 
 // The reply to `request`: same ID and opcode, QR set, the zone section echoed when known.
+// When the request had an OPT (`edns`), so does the reply, and a refusal (REFUSED, NOTAUTH)
+// carries `reason` as an Extended DNS Error (RFC 8914: Prohibited, Not Authoritative).
 std::vector<std::uint8_t> update_response(const dns::Header& request, const dns::Name* zone, dns::RRClass zone_class,
-                                          dns::Rcode rcode);
+                                          dns::Rcode rcode, const dns::Edns* edns = nullptr,
+                                          std::string_view reason = {});
 
 }  // namespace cutover::update

@@ -3,6 +3,8 @@
 #include "update/handler.h"
 
 #include <gtest/gtest.h>
+
+#include "dns/edns_options.h"
 #include <unistd.h>
 
 #include "base/bytes.h"
@@ -264,6 +266,28 @@ TEST(UpdateHandlerWithoutStore, RefusesEverything) {
   auto header = dns::parse_header(response);
   ASSERT_TRUE(header.ok());
   EXPECT_EQ(static_cast<dns::Rcode>(header->rcode), dns::Rcode::kRefused);
+}
+
+// RFC 8914: a refusal to a request with an OPT says why (18 Prohibited); without one, no OPT.
+TEST(UpdateHandlerWithoutStore, RefusalCarriesProhibitedWhenTheRequestHadAnOpt) {
+  base::Logger logger{nullptr, base::LogLevel::kError};
+  UpdateHandler handler(nullptr, tsig::KeyRing(), {}, logger);
+  auto request = build("example.test.", {}, {});
+  dns::Edns edns;
+  base::ByteWriter out(request);
+  dns::write_opt_record(edns, out);
+  request[11] = 1;  // ARCOUNT
+  auto reply = dns::parse_message(handler.handle(request, "test"));
+  ASSERT_TRUE(reply.ok());
+  ASSERT_TRUE(reply->edns.has_value());
+  ASSERT_EQ(reply->edns->options.size(), 1u);
+  const auto& option = reply->edns->options.front();
+  EXPECT_EQ(option.code, dns::kExtendedErrorOption);
+  EXPECT_EQ(option.data[0] << 8 | option.data[1], static_cast<int>(dns::ExtendedError::kProhibited));
+  EXPECT_EQ(std::string(option.data.begin() + 2, option.data.end()), "no journal configured: updates are off");
+  auto without = dns::parse_message(handler.handle(build("example.test.", {}, {}), "test"));
+  ASSERT_TRUE(without.ok());
+  EXPECT_FALSE(without->edns.has_value());
 }
 
 }  // namespace

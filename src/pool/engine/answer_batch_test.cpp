@@ -78,7 +78,7 @@ TEST_P(AnswerBatchTest, AnswersEveryQueryAsAnswerQueryDoes) {
   int dropped = 0;
   for (std::size_t start = 0; start < queries.size(); start += batch_size) {
     std::vector<BatchQuery> batch;
-    for (std::size_t i = start; i < std::min(queries.size(), start + batch_size); ++i) batch.push_back({queries[i], &responses[i]});
+    for (std::size_t i = start; i < std::min(queries.size(), start + batch_size); ++i) batch.push_back({queries[i], &responses[i], {}});
     std::vector<QueryOutcome> outcomes(batch.size());
     answer_batch(zones_, pools_->dynamic().get(), batch, outcomes);
     for (std::size_t k = 0; k < batch.size(); ++k) {

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "dns/edns_options.h"
 #include "net/address.h"
 
 namespace cutover::replication {
@@ -18,6 +19,23 @@ dns::Opcode opcode_of(std::span<const std::uint8_t> query) {
 }
 
 Messages error_reply(const dns::Message& query, dns::Rcode rcode) { return pack_messages(query, {}, rcode); }
+
+// A refusal that says why: with an OPT carrying an Extended DNS Error when the query had an
+// OPT (RFC 8914 §3; the DO bit copied, RFC 3225 §3).
+Messages error_reply(const dns::Message& query, dns::Rcode rcode, dns::ExtendedError code, std::string_view text) {
+  if (!query.edns) return error_reply(query, rcode);
+  dns::Message reply;
+  reply.header.id = query.header.id;
+  reply.header.qr = true;
+  reply.header.opcode = query.header.opcode;
+  reply.header.rcode = static_cast<std::uint8_t>(rcode);
+  reply.questions = query.questions;
+  dns::Edns edns;
+  edns.dnssec_ok = query.edns->dnssec_ok;
+  dns::add_extended_error(edns, code, text);
+  reply.edns = std::move(edns);
+  return {dns::encode_message(reply)};
+}
 
 // Same IP address, whatever the ports (a NOTIFY comes from any source port).
 bool same_host(const sockaddr_storage& a, const sockaddr_storage& b) {
@@ -122,14 +140,16 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
   auto zones = zones_();
   const zone::Zone* zone = zones->find(question.name);
   if (zone == nullptr || !(zone->origin() == question.name)) {
-    responses = error_reply(query, dns::Rcode::kNotAuth);
+    responses = error_reply(query, dns::Rcode::kNotAuth, dns::ExtendedError::kNotAuthoritative,
+                            "not the apex of a zone served here");
     return Intercept::kRespond;
   }
   const auto* config = settings(zone->origin());
   std::string peer = net::format_address(client);
   if (config == nullptr || !config::acl_allows(config->allow_transfer, client)) {
     logger_.warn("xfr.refused", {{"zone", zone->origin().to_text()}, {"client", peer}, {"reason", "not in allow-transfer"}});
-    responses = error_reply(query, dns::Rcode::kRefused);
+    responses = error_reply(query, dns::Rcode::kRefused, dns::ExtendedError::kProhibited,
+                            "transfer refused: client not in allow-transfer");
     return Intercept::kRespond;
   }
   std::shared_ptr<const zone::Zone> pinned;  // keep the zone alive while we read it
@@ -206,7 +226,9 @@ std::optional<Intercept> Responder::check_key(std::span<const std::uint8_t> wire
   }
   logger_.warn(notify_request ? "xfr.notify_refused" : "xfr.refused", {{"zone", query.questions.front().name.to_text()},
                                {"client", net::format_address(client)}, {"reason", reason}});
-  responses = error_reply(query, rcode);
+  responses = rcode == dns::Rcode::kRefused
+                  ? error_reply(query, rcode, dns::ExtendedError::kProhibited, (notify_request ? "notify refused: " : "transfer refused: ") + reason)
+                  : error_reply(query, rcode);
   tsig::ResponseSigner signer(context, now);
   for (auto& response : responses) signer.sign(response);
   return Intercept::kRespond;
@@ -216,14 +238,16 @@ Intercept Responder::notify(const dns::Message& query, const sockaddr_storage& c
   const dns::Question& question = query.questions.front();
   const auto* config = settings(question.name);
   if (config == nullptr || !config->primary) {
-    responses = error_reply(query, dns::Rcode::kNotAuth);
+    responses = error_reply(query, dns::Rcode::kNotAuth, dns::ExtendedError::kNotAuthoritative,
+                            "not a secondary zone served here");
     return Intercept::kRespond;
   }
   // RFC 1996 §3.10: a NOTIFY is acted on only when it comes from a known master.
   if (!same_host(config->primary->storage, client)) {
     logger_.warn("xfr.notify_refused", {{"zone", question.name.to_text()}, {"from", net::format_address(client)},
                                         {"reason", "not from the zone's primary"}});
-    responses = error_reply(query, dns::Rcode::kRefused);
+    responses = error_reply(query, dns::Rcode::kRefused, dns::ExtendedError::kProhibited,
+                            "notify refused: not from the zone's primary");
     return Intercept::kRespond;
   }
   logger_.info("xfr.notify_received", {{"zone", question.name.to_text()}, {"from", net::format_address(client)}});

@@ -126,7 +126,11 @@ void Secondary::publish_unusable() {
     }
   }
   unusable_now_ = unusable;
-  unusable_.set(std::move(unusable));
+  std::vector<dns::Name> expired;
+  for (const auto& zone : zones_) {
+    if (zone.timers.unusable(now) && zone.timers.has_copy()) expired.push_back(zone.config.origin);
+  }
+  unusable_.set(std::move(unusable), std::move(expired));
 }
 
 void Secondary::fail(ZoneState& zone, const std::string& stage, const std::string& reason) {

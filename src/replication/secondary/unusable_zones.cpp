@@ -1,13 +1,21 @@
 // SERVFAIL for names in secondary zones without a usable copy.
 #include "replication/secondary/unusable_zones.h"
 
+#include <algorithm>
+
+#include "dns/edns_options.h"
 #include "dns/message.h"
 
 namespace cutover::replication {
 
-void UnusableZones::set(std::vector<dns::Name> zones) {
+void UnusableZones::set(std::vector<dns::Name> zones, std::vector<dns::Name> expired) {
   bool any = !zones.empty();
-  zones_.publish(std::make_shared<const std::vector<dns::Name>>(std::move(zones)));
+  std::vector<Unusable> unusable;
+  for (auto& zone : zones) {
+    bool was_copied = std::find(expired.begin(), expired.end(), zone) != expired.end();
+    unusable.push_back({std::move(zone), was_copied});
+  }
+  zones_.publish(std::make_shared<const std::vector<Unusable>>(std::move(unusable)));
   any_.store(any, std::memory_order_release);
 }
 
@@ -21,15 +29,15 @@ bool UnusableZones::answer(std::span<const std::uint8_t> query, std::vector<std:
   auto zones = zones_.load();
   const dns::Name& name = message->questions.front().name;
   for (const auto& zone : *zones) {
-    if (name.is_subdomain_of(zone)) {
-      response = servfail_reply(*message);
+    if (name.is_subdomain_of(zone.origin)) {
+      response = servfail_reply(*message, zone.expired);
       return true;
     }
   }
   return false;
 }
 
-std::vector<std::uint8_t> servfail_reply(const dns::Message& query) {
+std::vector<std::uint8_t> servfail_reply(const dns::Message& query, bool expired) {
   dns::MessageWriter writer(dns::kClassicUdpSize);
   dns::Header header;
   header.id = query.header.id;
@@ -42,6 +50,12 @@ std::vector<std::uint8_t> servfail_reply(const dns::Message& query) {
   if (query.edns) {
     dns::Edns edns;
     edns.dnssec_ok = query.edns->dnssec_ok;  // RFC 3225 §3: copied into the response
+    if (expired) {
+      dns::add_extended_error(edns, dns::ExtendedError::kInvalidData,
+                              "secondary zone expired: no successful check of the primary within the SOA EXPIRE");
+    } else {
+      dns::add_extended_error(edns, dns::ExtendedError::kNotReady, "secondary zone not transferred yet");
+    }
     writer.set_edns(edns);
   }
   return writer.finish();

@@ -17,17 +17,25 @@ namespace cutover::replication {
 
 class UnusableZones {
  public:
-  void set(std::vector<dns::Name> zones);
+  // `zones`: every unusable zone; `expired`: those among them that had a copy (the rest
+  // never got one), which tells the Extended DNS Error of the SERVFAIL.
+  void set(std::vector<dns::Name> zones, std::vector<dns::Name> expired = {});
   // True, with a SERVFAIL reply in `response`, when `query` is a standard query (any qtype,
   // transfers included) for a name inside an unusable zone.
   bool answer(std::span<const std::uint8_t> query, std::vector<std::uint8_t>& response) const;
 
  private:
+  struct Unusable {
+    dns::Name origin;
+    bool expired = false;
+  };
   std::atomic<bool> any_{false};
-  base::Published<std::vector<dns::Name>> zones_;
+  base::Published<std::vector<Unusable>> zones_;
 };
 
-// The SERVFAIL reply to `query` (ID, opcode, RD and question copied; OPT when it had one).
-std::vector<std::uint8_t> servfail_reply(const dns::Message& query);
+// The SERVFAIL reply to `query` (ID, opcode, RD and question copied; OPT when it had one,
+// with an Extended DNS Error (RFC 8914): Not Ready (14) for a zone never transferred,
+// Invalid Data (24) for an expired one).
+std::vector<std::uint8_t> servfail_reply(const dns::Message& query, bool expired);
 
 }  // namespace cutover::replication

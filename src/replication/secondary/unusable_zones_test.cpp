@@ -1,6 +1,8 @@
 // UnusableZones: SERVFAIL inside an unusable zone only, nothing while every zone is usable.
 #include "replication/secondary/unusable_zones.h"
 
+#include "dns/edns_options.h"
+
 #include <gtest/gtest.h>
 
 #include "dns/message.h"
@@ -39,6 +41,26 @@ TEST(UnusableZonesTest, ServfailInsideUnusableZonesOnly) {
   EXPECT_TRUE(with_do->edns->dnssec_ok);  // RFC 3225 §3
   zones.set({});
   EXPECT_FALSE(zones.answer(query_for("www.example.test."), response));
+}
+
+// RFC 8914: Not Ready (14) before the first transfer, Invalid Data (24) once expired.
+TEST(UnusableZonesTest, TheServfailSaysWhetherTheZoneNeverArrivedOrExpired) {
+  UnusableZones zones;
+  auto never = *dns::Name::from_text("never.test.");
+  auto expired = *dns::Name::from_text("expired.test.");
+  zones.set({never, expired}, {expired});
+  auto code_of = [&](const char* name) {
+    std::vector<std::uint8_t> response;
+    EXPECT_TRUE(zones.answer(query_for(name), response));
+    auto reply = dns::parse_message(response);
+    EXPECT_TRUE(reply && reply->edns && reply->edns->options.size() == 1);
+    if (!reply || !reply->edns || reply->edns->options.empty()) return -1;
+    const auto& option = reply->edns->options.front();
+    EXPECT_EQ(option.code, dns::kExtendedErrorOption);
+    return option.data[0] << 8 | option.data[1];
+  };
+  EXPECT_EQ(code_of("www.never.test."), 14);
+  EXPECT_EQ(code_of("www.expired.test."), 24);
 }
 
 }  // namespace

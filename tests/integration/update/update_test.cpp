@@ -18,6 +18,7 @@
 #include "support/dig.h"
 #include "support/process.h"
 #include "support/server.h"
+#include "support/wire_client.h"
 
 namespace cutover::testing {
 namespace {
@@ -239,6 +240,20 @@ TEST_F(UpdateTest, TransferKeyIsRequiredForAxfrAndSignsTheResponse) {
   auto plain = dig(server_->port(), "example.test.", "AXFR");
   EXPECT_EQ(count_occurrences(plain.raw, "\tIN\tSOA\t"), 0U) << plain.raw;
   EXPECT_NE(plain.raw.find("Transfer failed"), std::string::npos) << plain.raw;
+
+  // The refusal says why in an Extended DNS Error (RFC 8914: 18 Prohibited).
+  TcpClient client(server_->port());
+  ASSERT_TRUE(client.connected());
+  ASSERT_TRUE(client.send_framed({make_query(7, "example.test.", dns::RRType::AXFR)}));
+  auto refused = client.receive();
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(static_cast<dns::Rcode>(refused->header.rcode), dns::Rcode::kRefused);
+  ASSERT_TRUE(refused->edns.has_value());
+  ASSERT_EQ(refused->edns->options.size(), 1u);
+  const auto& ede = refused->edns->options.front();
+  EXPECT_EQ(ede.code, 15);
+  EXPECT_EQ(ede.data[0] << 8 | ede.data[1], 18);
+  EXPECT_EQ(std::string(ede.data.begin() + 2, ede.data.end()), "transfer refused: unsigned: the zone's transfer-key is required");
 
   auto other_key = dig(server_->port(), "example.test.", "AXFR", {"-y", update_key()});
   EXPECT_EQ(count_occurrences(other_key.raw, "\tIN\tSOA\t"), 0U) << other_key.raw;

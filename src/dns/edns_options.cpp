@@ -1,0 +1,168 @@
+// DNS Cookies (RFC 7873 §5.2, RFC 9018 §4) and Extended DNS Errors (RFC 8914 §2).
+//
+// SipHash is written here rather than taken from OpenSSL: OpenSSL 3 offers it only through
+// EVP_MAC, whose per-call context set-up costs more than the hash of the 24 to 36 bytes a
+// cookie covers, and this runs on the answer path of every query that carries a cookie.
+#include "dns/edns_options.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cutover::dns {
+namespace {
+
+std::uint64_t load_le64(const std::uint8_t* p) {
+  std::uint64_t value = 0;
+  for (int i = 7; i >= 0; --i) value = (value << 8) | p[i];
+  return value;
+}
+
+std::uint64_t rotl(std::uint64_t x, int bits) { return (x << bits) | (x >> (64 - bits)); }
+
+struct SipState {
+  std::uint64_t v0, v1, v2, v3;
+
+  void round() {
+    v0 += v1;
+    v1 = rotl(v1, 13);
+    v1 ^= v0;
+    v0 = rotl(v0, 32);
+    v2 += v3;
+    v3 = rotl(v3, 16);
+    v3 ^= v2;
+    v0 += v3;
+    v3 = rotl(v3, 21);
+    v3 ^= v0;
+    v2 += v1;
+    v1 = rotl(v1, 17);
+    v1 ^= v2;
+    v2 = rotl(v2, 32);
+  }
+  void absorb(std::uint64_t block) {
+    v3 ^= block;
+    round();
+    round();
+    v0 ^= block;
+  }
+};
+
+constexpr std::uint8_t kCookieVersion = 1;
+constexpr std::size_t kMinServerCookie = 8;   // RFC 7873 §4: 8 to 32 bytes when present
+constexpr std::size_t kMaxServerCookie = 32;
+
+std::uint32_t read_u32(const std::uint8_t* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+}
+
+// Whether a server cookie stamped `stamp` is acceptable at `now` (serial arithmetic, RFC 1982).
+bool within_window(std::uint32_t stamp, std::uint32_t now) {
+  std::uint32_t age = now - stamp;
+  std::uint32_t ahead = stamp - now;
+  return age <= kCookieMaxAge || ahead <= kCookieMaxAhead;
+}
+
+}  // namespace
+
+std::uint64_t siphash24(const CookieSecret& key, std::span<const std::uint8_t> data) {
+  std::uint64_t k0 = load_le64(key.data());
+  std::uint64_t k1 = load_le64(key.data() + 8);
+  SipState s{0x736f6d6570736575ULL ^ k0, 0x646f72616e646f6dULL ^ k1, 0x6c7967656e657261ULL ^ k0,
+             0x7465646279746573ULL ^ k1};
+  std::size_t whole = data.size() & ~std::size_t{7};
+  for (std::size_t i = 0; i < whole; i += 8) s.absorb(load_le64(data.data() + i));
+  std::uint64_t last = static_cast<std::uint64_t>(data.size() & 0xFF) << 56;
+  for (std::size_t i = whole; i < data.size(); ++i) last |= std::uint64_t{data[i]} << (8 * (i - whole));
+  s.absorb(last);
+  s.v2 ^= 0xFF;
+  for (int i = 0; i < 4; ++i) s.round();
+  return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+}
+
+void make_server_cookie(const CookieSecret& secret, std::span<const std::uint8_t, kClientCookieSize> client_cookie,
+                        std::span<const std::uint8_t> client_ip, std::uint32_t now,
+                        std::span<std::uint8_t, kServerCookieSize> out) {
+  // Hashed: client cookie | version | reserved | timestamp | client IP (RFC 9018 §4.4).
+  std::array<std::uint8_t, kClientCookieSize + 8 + 16> input{};
+  std::memcpy(input.data(), client_cookie.data(), kClientCookieSize);
+  std::uint8_t* header = input.data() + kClientCookieSize;
+  header[0] = kCookieVersion;  // reserved bytes stay zero
+  header[4] = static_cast<std::uint8_t>(now >> 24);
+  header[5] = static_cast<std::uint8_t>(now >> 16);
+  header[6] = static_cast<std::uint8_t>(now >> 8);
+  header[7] = static_cast<std::uint8_t>(now);
+  std::size_t ip_size = std::min<std::size_t>(client_ip.size(), 16);
+  if (ip_size > 0) std::memcpy(header + 8, client_ip.data(), ip_size);
+  std::uint64_t hash = siphash24(secret, std::span<const std::uint8_t>(input.data(), kClientCookieSize + 8 + ip_size));
+  std::memcpy(out.data(), header, 8);
+  for (int i = 0; i < 8; ++i) out[8 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(hash >> (8 * i));
+}
+
+CookieAnswer answer_cookie(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
+                           std::span<const std::uint8_t> client_ip, std::uint32_t now) {
+  CookieAnswer answer;
+  std::size_t server_size = data.size() - std::min(data.size(), kClientCookieSize);
+  if (data.size() < kClientCookieSize || (server_size != 0 && server_size < kMinServerCookie) ||
+      server_size > kMaxServerCookie) {
+    return answer;  // RFC 7873 §5.2.2: FORMERR
+  }
+  auto client_cookie = data.first<kClientCookieSize>();
+  std::memcpy(answer.reply.data(), client_cookie.data(), kClientCookieSize);
+  auto server_out = std::span<std::uint8_t, kServerCookieSize>(answer.reply.data() + kClientCookieSize, kServerCookieSize);
+  answer.verdict = CookieVerdict::kNew;
+  if (server_size == kServerCookieSize && data[kClientCookieSize] == kCookieVersion) {
+    auto received = data.subspan(kClientCookieSize, kServerCookieSize);
+    std::uint32_t stamp = read_u32(received.data() + 4);
+    if (within_window(stamp, now)) {
+      for (std::size_t i = 0; i < secrets.secrets.size(); ++i) {
+        make_server_cookie(secrets.secrets[i], client_cookie, client_ip, stamp, server_out);
+        if (!std::equal(received.begin(), received.end(), server_out.begin())) continue;
+        answer.verdict = CookieVerdict::kValid;
+        // Kept while young and made with the current secret; otherwise replaced (RFC 9018 §4.3).
+        if (i == 0 && now - stamp < kCookieRefreshAge) return answer;
+        break;
+      }
+    }
+  }
+  make_server_cookie(secrets.secrets.front(), client_cookie, client_ip, now, server_out);
+  return answer;
+}
+
+CookieAnswer CookieCache::answer(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
+                                 std::span<const std::uint8_t> client_ip, std::uint32_t now) {
+  bool cacheable = secrets.generation != 0 && client_ip.size() <= 16 &&
+                   (data.size() == kClientCookieSize || data.size() == kCookieReplySize);
+  if (!cacheable) return answer_cookie(secrets, data, client_ip, now);
+  std::uint64_t key = load_le64(data.data());
+  Entry& entry = entries_[(key ^ (key >> 29) ^ (key >> 47)) & (entries_.size() - 1)];
+  bool same_client = entry.generation == secrets.generation && std::memcmp(entry.client.data(), data.data(), kClientCookieSize) == 0 &&
+                     entry.ip_size == client_ip.size() && std::memcmp(entry.ip.data(), client_ip.data(), client_ip.size()) == 0;
+  // Young: neither due for replacement nor stamped ahead of now (which wraps to a large age).
+  if (same_client && now - read_u32(entry.server.data() + 4) < kCookieRefreshAge) {
+    bool client_only = data.size() == kClientCookieSize;
+    if (client_only || std::memcmp(data.data() + kClientCookieSize, entry.server.data(), kServerCookieSize) == 0) {
+      CookieAnswer answer;
+      answer.verdict = client_only ? CookieVerdict::kNew : CookieVerdict::kValid;
+      std::memcpy(answer.reply.data(), data.data(), kClientCookieSize);
+      std::memcpy(answer.reply.data() + kClientCookieSize, entry.server.data(), kServerCookieSize);
+      return answer;
+    }
+  }
+  CookieAnswer answer = answer_cookie(secrets, data, client_ip, now);
+  entry.generation = secrets.generation;
+  std::memcpy(entry.client.data(), data.data(), kClientCookieSize);
+  std::memcpy(entry.ip.data(), client_ip.data(), client_ip.size());
+  entry.ip_size = client_ip.size();
+  std::memcpy(entry.server.data(), answer.reply.data() + kClientCookieSize, kServerCookieSize);
+  return answer;
+}
+
+void add_extended_error(Edns& edns, ExtendedError code, std::string_view text) {
+  EdnsOption option;
+  option.code = kExtendedErrorOption;
+  auto value = static_cast<std::uint16_t>(code);
+  option.data = {static_cast<std::uint8_t>(value >> 8), static_cast<std::uint8_t>(value)};
+  option.data.insert(option.data.end(), text.begin(), text.end());
+  edns.options.push_back(std::move(option));
+}
+
+}  // namespace cutover::dns

@@ -1,0 +1,101 @@
+// EDNS options the server answers with: DNS Cookies (RFC 7873, server cookies built the
+// interoperable way of RFC 9018, so servers sharing a secret accept each other's) and Extended
+// DNS Errors (RFC 8914). Pure functions over values; thread-safe.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "dns/message.h"
+
+namespace cutover::dns {
+
+constexpr std::uint16_t kCookieOption = 10;   // RFC 7873 §4
+constexpr std::uint16_t kExtendedErrorOption = 15;  // RFC 8914 §2
+constexpr std::size_t kClientCookieSize = 8;
+constexpr std::size_t kServerCookieSize = 16;  // RFC 9018 §4: version, reserved, timestamp, hash
+// The COOKIE option this server sends: client cookie then server cookie.
+constexpr std::size_t kCookieReplySize = kClientCookieSize + kServerCookieSize;
+constexpr std::size_t kCookieSecretSize = 16;  // SipHash-2-4's 128-bit key
+
+using CookieSecret = std::array<std::uint8_t, kCookieSecretSize>;
+
+// SipHash-2-4 (Aumasson and Bernstein) of `data` under `key`; RFC 9018 §4.4 names it.
+std::uint64_t siphash24(const CookieSecret& key, std::span<const std::uint8_t> data);
+
+// The RFC 9018 server cookie (version 1) for this client cookie, client address (4 or 16
+// bytes) and unix time, under `secret`, written into `out`.
+void make_server_cookie(const CookieSecret& secret, std::span<const std::uint8_t, kClientCookieSize> client_cookie,
+                        std::span<const std::uint8_t> client_ip, std::uint32_t now,
+                        std::span<std::uint8_t, kServerCookieSize> out);
+
+// What a server with cookies on holds: the secrets (the first makes new cookies, every one is
+// accepted, so a rotated-out secret keeps working until the cookies it made expire) and
+// whether UDP queries without a valid server cookie are answered BADCOOKIE.
+struct CookieSecrets {
+  std::vector<CookieSecret> secrets;
+  bool require = false;
+  // Set anew by whoever publishes a changed set (CookieCache keys on it); 0: not cached.
+  std::uint64_t generation = 0;
+};
+
+// RFC 7873 §5.2: a malformed option (FORMERR), no or an invalid server cookie (a new one is
+// made: BADCOOKIE when cookies are required), or a valid one.
+enum class CookieVerdict { kMalformed, kNew, kValid };
+
+struct CookieAnswer {
+  CookieVerdict verdict = CookieVerdict::kMalformed;
+  // The option data to send (client cookie, server cookie) unless kMalformed.
+  std::array<std::uint8_t, kCookieReplySize> reply{};
+};
+
+// A server cookie older than this is replaced by a fresh one (RFC 9018 §4.3: half an hour).
+constexpr std::uint32_t kCookieRefreshAge = 1800;
+// Accepted from one hour in the past to five minutes in the future (RFC 9018 §4.3).
+constexpr std::uint32_t kCookieMaxAge = 3600;
+constexpr std::uint32_t kCookieMaxAhead = 300;
+
+// Answers the COOKIE option `data` of a query from `client_ip` at unix time `now`.
+// `secrets.secrets` must not be empty.
+CookieAnswer answer_cookie(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
+                           std::span<const std::uint8_t> client_ip, std::uint32_t now);
+
+// A thread's memory of the server cookie it last gave each client (by client cookie and
+// address), so that a client sending back the cookie it was given, as resolvers do, is
+// answered without hashing: the answer is the one answer_cookie() would give, bit for bit,
+// while the cookie is younger than kCookieRefreshAge. Entries hold for one generation of
+// secrets (CookieSecrets::generation; 0 turns the cache off). One per thread; not thread-safe.
+class CookieCache {
+ public:
+  CookieAnswer answer(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
+                      std::span<const std::uint8_t> client_ip, std::uint32_t now);
+
+ private:
+  struct Entry {
+    std::uint64_t generation = 0;
+    std::array<std::uint8_t, kClientCookieSize> client{};
+    std::array<std::uint8_t, 16> ip{};
+    std::size_t ip_size = 0;
+    std::array<std::uint8_t, kServerCookieSize> server{};
+  };
+  std::array<Entry, 256> entries_{};
+};
+
+// RFC 8914 §4 info codes this server sends.
+enum class ExtendedError : std::uint16_t {
+  kOther = 0,
+  kNotReady = 14,
+  kProhibited = 18,
+  kNotAuthoritative = 20,
+  kNotSupported = 21,
+  kInvalidData = 24,
+};
+
+// Appends an Extended DNS Error option (info code, then the UTF-8 text without a terminator).
+void add_extended_error(Edns& edns, ExtendedError code, std::string_view text = {});
+
+}  // namespace cutover::dns

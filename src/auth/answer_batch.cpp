@@ -26,10 +26,11 @@ void answer_chunk(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     if (served[i] != nullptr) served[i]->fast.prefetch_entry(questions[i].hash);
   }
+  ClientContext client{{}, cookies, now};
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     const BatchQuery& query = chunk[i];
     outcomes[i] = QueryOutcome{};
-    ClientContext client{query.client_address, cookies, now};
+    client.address = query.client_address;
     if (served[i] == nullptr ||
         !answer_fast_query(*served[i], dynamic, query.packet, questions[i], *query.response, outcomes[i], false, &client)) {
       outcomes[i] = answer_query_general(zones, query.packet, Transport::kUdp, *query.response, dynamic, &client);

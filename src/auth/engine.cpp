@@ -4,6 +4,7 @@
 #include "auth/engine.h"
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 
 #include "auth/encode.h"
@@ -96,11 +97,12 @@ CookieStep answer_cookies(const dns::Edns& query, const ClientContext* client, T
     cookie = &option;
   }
   if (cookie == nullptr) return CookieStep::kNone;
-  dns::CookieAnswer answer = cookie_cache().answer(*client->cookies, cookie->data, client->address, client->now);
-  if (answer.verdict == dns::CookieVerdict::kMalformed) return CookieStep::kMalformed;
-  reply.options.push_back({dns::kCookieOption, {answer.reply.begin(), answer.reply.end()}});
+  std::array<std::uint8_t, dns::kCookieReplySize> data;
+  dns::CookieVerdict verdict = cookie_cache().answer(*client->cookies, cookie->data, client->address, client->now, data);
+  if (verdict == dns::CookieVerdict::kMalformed) return CookieStep::kMalformed;
+  reply.options.push_back({dns::kCookieOption, {data.begin(), data.end()}});
   bool required = client->cookies->require && transport == Transport::kUdp;
-  return answer.verdict == dns::CookieVerdict::kNew && required ? CookieStep::kBadCookie : CookieStep::kAnswered;
+  return verdict == dns::CookieVerdict::kNew && required ? CookieStep::kBadCookie : CookieStep::kAnswered;
 }
 
 }  // namespace

@@ -54,31 +54,34 @@ constexpr std::array<std::uint8_t, kBareOptSize> kOpt = {0, 0, 41, kMaxUdpPayloa
 constexpr std::size_t kOptFlagsFromEnd = 4;
 
 void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response) {
+  if (query.opt_size == kCookieOptSize) {
+    append(response, query.cookie_opt.data(), kCookieOptSize);
+    return;
+  }
   if (!query.edns) return;
   append(response, kOpt.data(), kOpt.size());
   response.end()[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
-  if (query.opt_size == kBareOptSize) return;
-  // Our COOKIE option: the OPT's rdata length, then code, length and data (RFC 7873 §4).
-  std::uint8_t* length = response.data() + response.size() - 2;
-  write_u16(length, static_cast<std::uint16_t>(4 + dns::kCookieReplySize));
-  std::array<std::uint8_t, 4> option = {0, dns::kCookieOption, 0, dns::kCookieReplySize};
-  append(response, option.data(), option.size());
-  append(response, query.cookie_reply.data(), query.cookie_reply.size());
 }
 
-// Settles the COOKIE option before anything is written: false sends the query the general
-// way (a malformed option, or BADCOOKIE).
+// Settles a COOKIE option before anything is written, preparing the whole OPT to send: false
+// sends the query the general way (a malformed option, or BADCOOKIE).
 bool settle_cookie(std::span<const std::uint8_t> packet, FastQuery& query, const ClientContext* client) {
-  query.opt_size = query.edns ? kBareOptSize : 0;
-  if (query.cookie_size == 0 || client == nullptr || client->cookies == nullptr || client->cookies->secrets.empty()) {
-    return true;  // no cookie, or cookies off: the option is ignored (RFC 7873 §5.1)
+  if (client == nullptr || client->cookies == nullptr || client->cookies->secrets.empty()) {
+    return true;  // cookies off: the option is ignored (RFC 7873 §5.1)
   }
-  dns::CookieAnswer answer =
-      cookie_cache().answer(*client->cookies, packet.subspan(query.cookie_at, query.cookie_size), client->address, client->now);
-  if (answer.verdict == dns::CookieVerdict::kMalformed) return false;
-  if (answer.verdict == dns::CookieVerdict::kNew && client->cookies->require && query.udp) return false;
-  query.cookie_reply = answer.reply;
-  query.opt_size = kBareOptSize + 4 + dns::kCookieReplySize;
+  std::uint8_t* opt = query.cookie_opt.data();
+  auto reply = std::span<std::uint8_t, dns::kCookieReplySize>(opt + kBareOptSize + 4, dns::kCookieReplySize);
+  dns::CookieVerdict verdict =
+      cookie_cache().answer(*client->cookies, packet.subspan(query.cookie_at, query.cookie_size), client->address, client->now, reply);
+  if (verdict == dns::CookieVerdict::kMalformed) return false;
+  if (verdict == dns::CookieVerdict::kNew && client->cookies->require && query.udp) return false;
+  // Our OPT with the rdata length set, DO copied (RFC 3225 §3), then the option's code and length.
+  std::memcpy(opt, kOpt.data(), kBareOptSize);
+  opt[kBareOptSize - kOptFlagsFromEnd] = query.dnssec_ok;
+  write_u16(opt + kBareOptSize - 2, static_cast<std::uint16_t>(4 + dns::kCookieReplySize));
+  write_u16(opt + kBareOptSize, dns::kCookieOption);
+  write_u16(opt + kBareOptSize + 2, static_cast<std::uint16_t>(dns::kCookieReplySize));
+  query.opt_size = kCookieOptSize;
   return true;
 }
 
@@ -197,7 +200,7 @@ bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query
 bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, std::span<const std::uint8_t> packet,
                        FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe,
                        const ClientContext* client) {
-  if (!settle_cookie(packet, query, client)) return false;
+  if (query.cookie_size != 0 && !settle_cookie(packet, query, client)) return false;
   dns::Rcode rcode = dns::Rcode::kNoError;
   std::size_t position =
       dynamic == nullptr || dynamic->empty() ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);

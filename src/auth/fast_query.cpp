@@ -57,6 +57,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   if (needs_general_path(query.qtype)) return false;
   query.question_end = pos + 4;
   query.cookie_size = 0;
+  query.opt_size = 0;
   if (read_u16(p + 10) == 1) {
     const std::uint8_t* opt = p + query.question_end;
     if (query.question_end + kBareOptSize > size || opt[0] != 0 || read_u16(opt + 1) != static_cast<std::uint16_t>(RRType::OPT) ||
@@ -77,6 +78,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
       query.cookie_size = length;
     }
     query.edns = true;
+    query.opt_size = kBareOptSize;
     query.dnssec_ok = static_cast<std::uint8_t>(opt[7] & 0x80);
   } else if (query.question_end != size) {
     return false;

@@ -15,6 +15,8 @@
 namespace cutover::auth {
 
 constexpr std::size_t kBareOptSize = 11;  // OPT with root owner, type, class, TTL, empty rdata
+// The same holding our COOKIE option: code, length, client cookie, server cookie.
+constexpr std::size_t kCookieOptSize = kBareOptSize + 4 + dns::kCookieReplySize;
 
 struct FastQuery {
   // Filled up to name_size / labels only: left uninitialised, as zeroing them costs more
@@ -36,10 +38,10 @@ struct FastQuery {
   // and its length (8: a client cookie alone, 24: with an RFC 9018 server cookie); 0: none.
   std::size_t cookie_at = 0;
   std::size_t cookie_size = 0;
-  // Set by answer_fast_query once it knows the server's cookie secrets: the COOKIE option's
-  // data to send, and the size of the OPT it goes in.
-  std::array<std::uint8_t, dns::kCookieReplySize> cookie_reply;
+  // The size of the response's OPT (0 without EDNS); with a COOKIE reply, answer_fast_query
+  // writes that whole OPT into `cookie_opt`.
   std::size_t opt_size = 0;
+  std::array<std::uint8_t, kCookieOptSize> cookie_opt;
 
   std::span<const std::uint8_t> name() const { return {lower.data(), name_size}; }
   std::span<const std::uint8_t> starts() const { return {label_starts.data(), labels}; }

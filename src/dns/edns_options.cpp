@@ -127,33 +127,17 @@ CookieAnswer answer_cookie(const CookieSecrets& secrets, std::span<const std::ui
   return answer;
 }
 
-CookieAnswer CookieCache::answer(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
-                                 std::span<const std::uint8_t> client_ip, std::uint32_t now) {
-  bool cacheable = secrets.generation != 0 && client_ip.size() <= 16 &&
-                   (data.size() == kClientCookieSize || data.size() == kCookieReplySize);
-  if (!cacheable) return answer_cookie(secrets, data, client_ip, now);
-  std::uint64_t key = load_le64(data.data());
-  Entry& entry = entries_[(key ^ (key >> 29) ^ (key >> 47)) & (entries_.size() - 1)];
-  bool same_client = entry.generation == secrets.generation && std::memcmp(entry.client.data(), data.data(), kClientCookieSize) == 0 &&
-                     entry.ip_size == client_ip.size() && std::memcmp(entry.ip.data(), client_ip.data(), client_ip.size()) == 0;
-  // Young: neither due for replacement nor stamped ahead of now (which wraps to a large age).
-  if (same_client && now - read_u32(entry.server.data() + 4) < kCookieRefreshAge) {
-    bool client_only = data.size() == kClientCookieSize;
-    if (client_only || std::memcmp(data.data() + kClientCookieSize, entry.server.data(), kServerCookieSize) == 0) {
-      CookieAnswer answer;
-      answer.verdict = client_only ? CookieVerdict::kNew : CookieVerdict::kValid;
-      std::memcpy(answer.reply.data(), data.data(), kClientCookieSize);
-      std::memcpy(answer.reply.data() + kClientCookieSize, entry.server.data(), kServerCookieSize);
-      return answer;
-    }
-  }
+CookieVerdict CookieCache::miss(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
+                                std::span<const std::uint8_t> client_ip, std::uint32_t now,
+                                std::span<std::uint8_t, kCookieReplySize> reply, Entry* entry) {
   CookieAnswer answer = answer_cookie(secrets, data, client_ip, now);
-  entry.generation = secrets.generation;
-  std::memcpy(entry.client.data(), data.data(), kClientCookieSize);
-  std::memcpy(entry.ip.data(), client_ip.data(), client_ip.size());
-  entry.ip_size = client_ip.size();
-  std::memcpy(entry.server.data(), answer.reply.data() + kClientCookieSize, kServerCookieSize);
-  return answer;
+  std::memcpy(reply.data(), answer.reply.data(), kCookieReplySize);
+  if (entry == nullptr || answer.verdict == CookieVerdict::kMalformed) return answer.verdict;
+  entry->generation = secrets.generation;
+  entry->key = key_of(data, client_ip);
+  entry->stamp = read_u32(answer.reply.data() + kClientCookieSize + 4);
+  std::memcpy(entry->server, answer.reply.data() + kClientCookieSize, kServerCookieSize);
+  return answer.verdict;
 }
 
 void add_extended_error(Edns& edns, ExtendedError code, std::string_view text) {

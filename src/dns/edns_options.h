@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -71,17 +72,65 @@ CookieAnswer answer_cookie(const CookieSecrets& secrets, std::span<const std::ui
 // secrets (CookieSecrets::generation; 0 turns the cache off). One per thread; not thread-safe.
 class CookieCache {
  public:
-  CookieAnswer answer(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
-                      std::span<const std::uint8_t> client_ip, std::uint32_t now);
+  // The verdict answer_cookie() gives, with the option data to send written into `reply`.
+  // A hit is answered inline; a miss hashes (answer_cookie) and remembers the result.
+  CookieVerdict answer(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
+                       std::span<const std::uint8_t> client_ip, std::uint32_t now,
+                       std::span<std::uint8_t, kCookieReplySize> reply) {
+    bool cacheable = secrets.generation != 0 && (client_ip.size() == 4 || client_ip.size() == 16) &&
+                     (data.size() == kClientCookieSize || data.size() == kCookieReplySize);
+    if (!cacheable) return miss(secrets, data, client_ip, now, reply, nullptr);
+    Key key = key_of(data, client_ip);
+    Entry& entry = entries_[(key.client ^ (key.client >> 29) ^ (key.client >> 47)) & (entries_.size() - 1)];
+    // Young: neither due for replacement nor stamped ahead of now (which wraps to a large age).
+    if (entry.generation == secrets.generation && entry.key == key && now - entry.stamp < kCookieRefreshAge) {
+      bool client_only = data.size() == kClientCookieSize;
+      if (client_only || (word(data.data() + 8) == entry.server[0] && word(data.data() + 16) == entry.server[1])) {
+        std::memcpy(reply.data(), data.data(), kClientCookieSize);
+        std::memcpy(reply.data() + kClientCookieSize, entry.server, kServerCookieSize);
+        return client_only ? CookieVerdict::kNew : CookieVerdict::kValid;
+      }
+    }
+    return miss(secrets, data, client_ip, now, reply, &entry);
+  }
 
  private:
+  // Words as they lie in memory: they are only compared and hashed, never interpreted.
+  static std::uint64_t word(const std::uint8_t* p) {
+    std::uint64_t value;
+    std::memcpy(&value, p, 8);
+    return value;
+  }
+  struct Key {
+    std::uint64_t client = 0;
+    std::uint64_t ip[2] = {0, 0};  // the address, zero-padded to 16 bytes
+    std::uint64_t ip_size = 0;
+    bool operator==(const Key&) const = default;
+  };
+  static Key key_of(std::span<const std::uint8_t> data, std::span<const std::uint8_t> client_ip) {
+    Key key;
+    key.client = word(data.data());
+    if (client_ip.size() == 4) {
+      std::uint32_t v4;
+      std::memcpy(&v4, client_ip.data(), 4);
+      key.ip[0] = v4;
+    } else {
+      key.ip[0] = word(client_ip.data());
+      key.ip[1] = word(client_ip.data() + 8);
+    }
+    key.ip_size = client_ip.size();
+    return key;
+  }
   struct Entry {
     std::uint64_t generation = 0;
-    std::array<std::uint8_t, kClientCookieSize> client{};
-    std::array<std::uint8_t, 16> ip{};
-    std::size_t ip_size = 0;
-    std::array<std::uint8_t, kServerCookieSize> server{};
+    Key key;
+    std::uint32_t stamp = 0;  // the server cookie's timestamp
+    std::uint64_t server[2] = {0, 0};
   };
+  CookieVerdict miss(const CookieSecrets& secrets, std::span<const std::uint8_t> data,
+                     std::span<const std::uint8_t> client_ip, std::uint32_t now,
+                     std::span<std::uint8_t, kCookieReplySize> reply, Entry* entry);
+
   std::array<Entry, 256> entries_{};
 };
 

@@ -125,27 +125,29 @@ TEST_F(AnswerCookieTest, TheCacheAnswersExactlyAsTheHashWouldWhileTheCookieIsYou
   for (std::uint32_t age : {0u, 1u, 100u, kCookieRefreshAge - 1, kCookieRefreshAge, kCookieMaxAge + 1}) {
     for (const auto& data : shapes) {
       auto direct = answer_cookie(secrets_, data, kClient, now_ + age);
-      auto cached = cache.answer(secrets_, data, kClient, now_ + age);
-      EXPECT_EQ(cached.verdict, direct.verdict) << age;
+      std::array<std::uint8_t, kCookieReplySize> reply{};
+      EXPECT_EQ(cache.answer(secrets_, data, kClient, now_ + age, reply), direct.verdict) << age;
       if (data.size() == kCookieReplySize) {
-        EXPECT_EQ(cached.reply, direct.reply) << age;  // a valid cookie is echoed, a bad one replaced
+        EXPECT_EQ(reply, direct.reply) << age;  // a valid cookie is echoed, a bad one replaced
       }
       // A client cookie alone may get the cookie given earlier instead of a fresh one, but
       // always one that the hash accepts.
-      std::vector<std::uint8_t> given(cached.reply.begin(), cached.reply.end());
+      std::vector<std::uint8_t> given(reply.begin(), reply.end());
       EXPECT_EQ(answer_cookie(secrets_, given, kClient, now_ + age).verdict, CookieVerdict::kValid) << age;
     }
   }
   // A new generation of secrets forgets everything: the old cookie is checked again.
   secrets_.secrets = {secret_from("00112233445566778899aabbccddeeff")};
   secrets_.generation = 2;
-  EXPECT_EQ(cache.answer(secrets_, sent, kClient, now_).verdict, CookieVerdict::kNew);
+  std::array<std::uint8_t, kCookieReplySize> reply{};
+  EXPECT_EQ(cache.answer(secrets_, sent, kClient, now_, reply), CookieVerdict::kNew);
   // Another address with the same client cookie is another client.
   secrets_.generation = 3;
-  auto mine = cache.answer(secrets_, client_cookie_, kClient, now_);
-  std::vector<std::uint8_t> mine_bytes(mine.reply.begin(), mine.reply.end());
+  cache.answer(secrets_, client_cookie_, kClient, now_, reply);
+  std::vector<std::uint8_t> mine(reply.begin(), reply.end());
   std::array<std::uint8_t, 4> other = {198, 51, 100, 101};
-  EXPECT_EQ(cache.answer(secrets_, mine_bytes, other, now_).verdict, CookieVerdict::kNew);
+  EXPECT_EQ(cache.answer(secrets_, mine, other, now_, reply), CookieVerdict::kNew);
+  EXPECT_EQ(cache.answer(secrets_, mine, kClient, now_, reply), CookieVerdict::kValid);
 }
 
 TEST(ExtendedError, IsCodeThenText) {

@@ -114,6 +114,32 @@ TEST(Config, ReportsEveryProblemWithItsPlace) {
   for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
 }
 
+TEST(Config, ReadsCookies) {
+  Config defaults = parse("threads: 1\n");
+  EXPECT_TRUE(defaults.cookies.enabled);
+  EXPECT_FALSE(defaults.cookies.require);
+  EXPECT_TRUE(defaults.cookies.secrets.empty());
+  EXPECT_EQ(defaults.cookies.rotate, std::chrono::hours(24));
+  Config set = parse(
+      "cookies:\n  require: true\n  rotate: 10m\n"
+      "  secrets: [\"e5e973e5a6b2a43f48e7dc849e37bfcf\", \"00112233445566778899AABBCCDDEEFF\"]\n");
+  EXPECT_TRUE(set.cookies.require);
+  EXPECT_EQ(set.cookies.rotate, std::chrono::minutes(10));
+  ASSERT_EQ(set.cookies.secrets.size(), 2u);
+  EXPECT_EQ(set.cookies.secrets[0][0], 0xe5);
+  EXPECT_EQ(set.cookies.secrets[1][15], 0xff);
+  EXPECT_FALSE(parse("cookies: {enabled: false}\n").cookies.enabled);
+
+  const BadCase cases[] = {
+      {"cookies:\n  secrets: [\"e5e973\"]\n", "test.yaml:2:13: cookies.secrets[0]: expected 32 hex digits"},
+      {"cookies:\n  secrets: [\"zz e973e5a6b2a43f48e7dc849e37bfcf\"]\n", "cookies.secrets[0]: expected 32 hex digits"},
+      {"cookies:\n  secrets: []\n", "cookies.secrets: expected a non-empty list"},
+      {"cookies:\n  rotate: never\n", "cookies.rotate: expected a positive duration"},
+      {"cookies:\n  requires: true\n", "test.yaml:2:3: cookies.requires: unknown key"},
+  };
+  for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
+}
+
 // The key names zones use must be writes.tsig-keys' (config/replication.cpp, check_zone_keys),
 // whether or not a journal is configured; names compare as DNS names (case-insensitively).
 TEST(Config, ZoneKeyNamesMustBeDefinedTsigKeys) {

@@ -31,14 +31,6 @@ base::Error token_error(std::size_t index, std::string message) {
   return make_error(ErrorCode::kMalformed, std::move(message), index);
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (ascii_lower(static_cast<std::uint8_t>(a[i])) != ascii_lower(static_cast<std::uint8_t>(b[i]))) return false;
-  }
-  return true;
-}
-
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

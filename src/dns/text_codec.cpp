@@ -86,6 +86,16 @@ void append_quoted(std::span<const std::uint8_t> bytes, std::string& out) {
   out.push_back('"');
 }
 
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i] >= 'a' && a[i] <= 'z' ? static_cast<char>(a[i] - 32) : a[i];
+    char y = b[i] >= 'a' && b[i] <= 'z' ? static_cast<char>(b[i] - 32) : b[i];
+    if (x != y) return false;
+  }
+  return true;
+}
+
 std::optional<std::uint32_t> parse_decimal(std::string_view text, std::uint32_t max) {
   if (text.empty() || text.size() > 10) return std::nullopt;
   std::uint64_t value = 0;

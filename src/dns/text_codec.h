@@ -19,6 +19,9 @@ bool decode_escapes(std::string_view text, std::string& out);
 // bytes outside 0x20..0x7E as \DDD (what BIND prints).
 void append_quoted(std::span<const std::uint8_t> bytes, std::string& out);
 
+// ASCII case-insensitive equality (mnemonics: types, classes, algorithms ...).
+bool iequals(std::string_view a, std::string_view b);
+
 // Plain decimal digits only, no sign, at most `max`.
 std::optional<std::uint32_t> parse_decimal(std::string_view text, std::uint32_t max);
 

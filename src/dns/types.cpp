@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "dns/text_codec.h"
+
 namespace cutover::dns {
 namespace {
 
@@ -112,16 +114,6 @@ constexpr std::array kClassNames{
     ClassName{RRClass::IN, "IN"},     ClassName{RRClass::CH, "CH"},   ClassName{RRClass::HS, "HS"},
     ClassName{RRClass::NONE, "NONE"}, ClassName{RRClass::ANY, "ANY"},
 };
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i] >= 'a' && a[i] <= 'z' ? static_cast<char>(a[i] - 32) : a[i];
-    char y = b[i] >= 'a' && b[i] <= 'z' ? static_cast<char>(b[i] - 32) : b[i];
-    if (x != y) return false;
-  }
-  return true;
-}
 
 // Parses PREFIXnnn (e.g. TYPE65534) into a 16-bit number.
 std::optional<std::uint16_t> parse_generic(std::string_view text, std::string_view prefix) {

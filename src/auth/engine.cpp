@@ -89,7 +89,7 @@ enum class CookieStep { kNone, kMalformed, kAnswered, kBadCookie };
 
 CookieStep answer_cookies(const dns::Edns& query, const ClientContext* client, Transport transport,
                           dns::Edns& reply) {
-  if (client == nullptr || client->cookies == nullptr || client->cookies->secrets.empty()) return CookieStep::kNone;
+  if (active_cookies(client) == nullptr) return CookieStep::kNone;
   const dns::EdnsOption* cookie = nullptr;
   for (const auto& option : query.options) {
     if (option.code != dns::kCookieOption) continue;

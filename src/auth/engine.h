@@ -71,6 +71,13 @@ struct ClientContext {
   std::uint32_t now = 0;  // unix seconds, for server cookie timestamps (RFC 9018 §4.3)
 };
 
+// The secrets to answer COOKIE options with, or nullptr when cookies are off for this query
+// (no client context, no secrets): both answer paths ask here, so they cannot disagree.
+inline const dns::CookieSecrets* active_cookies(const ClientContext* client) {
+  if (client == nullptr || client->cookies == nullptr || client->cookies->secrets.empty()) return nullptr;
+  return client->cookies;
+}
+
 // This thread's memory of the server cookies it gave (both answer paths share it).
 dns::CookieCache& cookie_cache();
 

@@ -66,7 +66,7 @@ void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response
 // Settles a COOKIE option before anything is written, preparing the whole OPT to send: false
 // sends the query the general way (a malformed option, or BADCOOKIE).
 bool settle_cookie(std::span<const std::uint8_t> packet, FastQuery& query, const ClientContext* client) {
-  if (client == nullptr || client->cookies == nullptr || client->cookies->secrets.empty()) {
+  if (active_cookies(client) == nullptr) {
     return true;  // cookies off: the option is ignored (RFC 7873 §5.1)
   }
   std::uint8_t* opt = query.cookie_opt.data();

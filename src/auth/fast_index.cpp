@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "base/bytes.h"
+#include "base/load.h"
 #include "dns/answer_record.h"
 
 namespace cutover::auth {
@@ -14,7 +15,6 @@ namespace {
 
 constexpr std::uint16_t kGeneralCount = 0xFFFF;
 
-std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
 
 std::size_t encoded_size(const zone::RRset& rrset) {
   std::size_t size = 0;
@@ -67,9 +67,9 @@ FastEntry::Answer FastEntry::find(std::uint16_t type) const {
   const std::uint8_t* p = at_ + 1 + at_[0] + 1;
   unsigned types = *p++;
   for (unsigned i = 0; i < types; ++i) {
-    std::uint16_t count = read_u16(p + 2);
-    std::uint16_t size = read_u16(p + 4);
-    if (read_u16(p) == type) {
+    std::uint16_t count = base::load_u16(p + 2);
+    std::uint16_t size = base::load_u16(p + 4);
+    if (base::load_u16(p) == type) {
       if (count == kGeneralCount) return {true, true, 0, {}};
       return {true, false, count, {p + 6, size}};
     }

@@ -4,14 +4,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/load.h"
 #include "zone/name_index.h"
 
 namespace cutover::auth {
 namespace {
 
 using dns::RRType;
-
-std::uint16_t read_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
 
 // Qtypes the general path treats specially: ANY, transfers, meta types, DS (answered from
 // the parent side of a cut) and the types that pull in additional-section addresses.
@@ -36,7 +35,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   const std::uint8_t* p = packet.data();
   std::size_t size = packet.size();
   if (size < dns::kHeaderSize + 5 || (p[2] & 0xF8) != 0) return false;  // QR and opcode
-  if (read_u16(p + 4) != 1 || read_u16(p + 6) != 0 || read_u16(p + 8) != 0 || read_u16(p + 10) > 1) return false;
+  if (base::load_u16(p + 4) != 1 || base::load_u16(p + 6) != 0 || base::load_u16(p + 8) != 0 || base::load_u16(p + 10) > 1) return false;
   // The next length byte must lie inside the packet and leave room for the root label
   // within the name's 255 bytes: one bound checks both.
   std::size_t limit = std::min<std::size_t>(size, dns::kHeaderSize + dns::Name::kMaxWireLength);
@@ -52,26 +51,26 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   zone::ascii_lower_in_place(query.lower.data(), query.name_size);
   query.hash = zone::hash_lower_wire(query.name());
   pos += 1;
-  if (pos + 4 > size || read_u16(p + pos + 2) != static_cast<std::uint16_t>(dns::RRClass::IN)) return false;
-  query.qtype = read_u16(p + pos);
+  if (pos + 4 > size || base::load_u16(p + pos + 2) != static_cast<std::uint16_t>(dns::RRClass::IN)) return false;
+  query.qtype = base::load_u16(p + pos);
   if (needs_general_path(query.qtype)) return false;
   query.question_end = pos + 4;
   query.cookie_size = 0;
   query.opt_size = 0;
-  if (read_u16(p + 10) == 1) {
+  if (base::load_u16(p + 10) == 1) {
     const std::uint8_t* opt = p + query.question_end;
-    if (query.question_end + kBareOptSize > size || opt[0] != 0 || read_u16(opt + 1) != static_cast<std::uint16_t>(RRType::OPT) ||
+    if (query.question_end + kBareOptSize > size || opt[0] != 0 || base::load_u16(opt + 1) != static_cast<std::uint16_t>(RRType::OPT) ||
         opt[6] != 0) {
       return false;  // not a version-0 OPT: BADVERS goes the general way
     }
-    std::size_t options = read_u16(opt + 9);
+    std::size_t options = base::load_u16(opt + 9);
     if (query.question_end + kBareOptSize + options != size) return false;
     if (options != 0) {
       // One COOKIE option, client cookie alone or with a 16-byte server cookie; other options
       // go the general way.
       std::size_t length = options - 4;
       if ((options != 4 + dns::kClientCookieSize && options != 4 + dns::kCookieReplySize) ||
-          read_u16(opt + kBareOptSize) != dns::kCookieOption || read_u16(opt + kBareOptSize + 2) != length) {
+          base::load_u16(opt + kBareOptSize) != dns::kCookieOption || base::load_u16(opt + kBareOptSize + 2) != length) {
         return false;
       }
       query.cookie_at = query.question_end + kBareOptSize + 4;
@@ -87,7 +86,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   if (transport == Transport::kTcp) {
     query.max_size = 65535;
   } else if (query.edns) {
-    std::size_t requested = read_u16(p + query.question_end + 3);
+    std::size_t requested = base::load_u16(p + query.question_end + 3);
     query.max_size = std::min<std::size_t>(std::max<std::size_t>(requested, dns::kClassicUdpSize), kMaxUdpPayload);
   }
   return true;

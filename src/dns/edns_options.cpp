@@ -8,14 +8,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/load.h"
+
 namespace cutover::dns {
 namespace {
-
-std::uint64_t load_le64(const std::uint8_t* p) {
-  std::uint64_t value = 0;
-  for (int i = 7; i >= 0; --i) value = (value << 8) | p[i];
-  return value;
-}
 
 std::uint64_t rotl(std::uint64_t x, int bits) { return (x << bits) | (x >> (64 - bits)); }
 
@@ -50,9 +46,6 @@ constexpr std::uint8_t kCookieVersion = 1;
 constexpr std::size_t kMinServerCookie = 8;   // RFC 7873 §4: 8 to 32 bytes when present
 constexpr std::size_t kMaxServerCookie = 32;
 
-std::uint32_t read_u32(const std::uint8_t* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
-}
 
 // Whether a server cookie stamped `stamp` is acceptable at `now` (serial arithmetic, RFC 1982).
 bool within_window(std::uint32_t stamp, std::uint32_t now) {
@@ -64,12 +57,12 @@ bool within_window(std::uint32_t stamp, std::uint32_t now) {
 }  // namespace
 
 std::uint64_t siphash24(const CookieSecret& key, std::span<const std::uint8_t> data) {
-  std::uint64_t k0 = load_le64(key.data());
-  std::uint64_t k1 = load_le64(key.data() + 8);
+  std::uint64_t k0 = base::load_le64(key.data());
+  std::uint64_t k1 = base::load_le64(key.data() + 8);
   SipState s{0x736f6d6570736575ULL ^ k0, 0x646f72616e646f6dULL ^ k1, 0x6c7967656e657261ULL ^ k0,
              0x7465646279746573ULL ^ k1};
   std::size_t whole = data.size() & ~std::size_t{7};
-  for (std::size_t i = 0; i < whole; i += 8) s.absorb(load_le64(data.data() + i));
+  for (std::size_t i = 0; i < whole; i += 8) s.absorb(base::load_le64(data.data() + i));
   std::uint64_t last = static_cast<std::uint64_t>(data.size() & 0xFF) << 56;
   for (std::size_t i = whole; i < data.size(); ++i) last |= std::uint64_t{data[i]} << (8 * (i - whole));
   s.absorb(last);
@@ -111,7 +104,7 @@ CookieAnswer answer_cookie(const CookieSecrets& secrets, std::span<const std::ui
   answer.verdict = CookieVerdict::kNew;
   if (server_size == kServerCookieSize && data[kClientCookieSize] == kCookieVersion) {
     auto received = data.subspan(kClientCookieSize, kServerCookieSize);
-    std::uint32_t stamp = read_u32(received.data() + 4);
+    std::uint32_t stamp = base::load_u32(received.data() + 4);
     if (within_window(stamp, now)) {
       for (std::size_t i = 0; i < secrets.secrets.size(); ++i) {
         make_server_cookie(secrets.secrets[i], client_cookie, client_ip, stamp, server_out);
@@ -135,7 +128,7 @@ CookieVerdict CookieCache::miss(const CookieSecrets& secrets, std::span<const st
   if (entry == nullptr || answer.verdict == CookieVerdict::kMalformed) return answer.verdict;
   entry->generation = secrets.generation;
   entry->key = key_of(data, client_ip);
-  entry->stamp = read_u32(answer.reply.data() + kClientCookieSize + 4);
+  entry->stamp = base::load_u32(answer.reply.data() + kClientCookieSize + 4);
   std::memcpy(entry->server, answer.reply.data() + kClientCookieSize, kServerCookieSize);
   return answer.verdict;
 }

@@ -106,13 +106,14 @@ void Secondary::run() {
 
 void Secondary::publish_unusable() {
   auto now = clock_->now();
-  std::vector<dns::Name> unusable;
+  std::vector<UnusableZone> unusable;
   for (const auto& zone : zones_) {
-    if (zone.timers.unusable(now)) unusable.push_back(zone.config.origin);
+    if (zone.timers.unusable(now)) unusable.push_back({zone.config.origin, zone.timers.has_copy()});
   }
   if (unusable == unusable_now_) return;
   for (const auto& zone : zones_) {
-    bool was = std::find(unusable_now_.begin(), unusable_now_.end(), zone.config.origin) != unusable_now_.end();
+    bool was = std::any_of(unusable_now_.begin(), unusable_now_.end(),
+                           [&](const UnusableZone& listed) { return listed.origin == zone.config.origin; });
     bool is = zone.timers.unusable(now);
     if (was == is) continue;
     if (is && zone.timers.has_copy()) {
@@ -126,11 +127,7 @@ void Secondary::publish_unusable() {
     }
   }
   unusable_now_ = unusable;
-  std::vector<dns::Name> expired;
-  for (const auto& zone : zones_) {
-    if (zone.timers.unusable(now) && zone.timers.has_copy()) expired.push_back(zone.config.origin);
-  }
-  unusable_.set(std::move(unusable), std::move(expired));
+  unusable_.set(std::move(unusable));
 }
 
 void Secondary::fail(ZoneState& zone, const std::string& stage, const std::string& reason) {

@@ -84,7 +84,7 @@ class Secondary {
   std::map<std::string, std::shared_ptr<const zone::Zone>> first_copies_;
   std::vector<ZoneState> zones_;  // the worker thread's, after start()
   UnusableZones unusable_;
-  std::vector<dns::Name> unusable_now_;  // the set last published (worker thread)
+  std::vector<UnusableZone> unusable_now_;  // the set last published (worker thread)
 
   std::mutex mutex_;
   std::condition_variable wake_;

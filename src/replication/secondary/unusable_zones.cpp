@@ -1,21 +1,14 @@
 // SERVFAIL for names in secondary zones without a usable copy.
 #include "replication/secondary/unusable_zones.h"
 
-#include <algorithm>
-
 #include "dns/edns_options.h"
 #include "dns/message.h"
 
 namespace cutover::replication {
 
-void UnusableZones::set(std::vector<dns::Name> zones, std::vector<dns::Name> expired) {
+void UnusableZones::set(std::vector<UnusableZone> zones) {
   bool any = !zones.empty();
-  std::vector<Unusable> unusable;
-  for (auto& zone : zones) {
-    bool was_copied = std::find(expired.begin(), expired.end(), zone) != expired.end();
-    unusable.push_back({std::move(zone), was_copied});
-  }
-  zones_.publish(std::make_shared<const std::vector<Unusable>>(std::move(unusable)));
+  zones_.publish(std::make_shared<const std::vector<UnusableZone>>(std::move(zones)));
   any_.store(any, std::memory_order_release);
 }
 

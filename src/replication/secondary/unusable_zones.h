@@ -15,22 +15,25 @@
 
 namespace cutover::replication {
 
+// A zone that must not be answered from; `expired` when it had a copy (else it never got
+// one), which tells the Extended DNS Error of the SERVFAIL.
+struct UnusableZone {
+  dns::Name origin;
+  bool expired = false;
+  bool operator==(const UnusableZone&) const = default;
+};
+
 class UnusableZones {
  public:
-  // `zones`: every unusable zone; `expired`: those among them that had a copy (the rest
-  // never got one), which tells the Extended DNS Error of the SERVFAIL.
-  void set(std::vector<dns::Name> zones, std::vector<dns::Name> expired = {});
+  // Replaces the set with `zones` (empty: every zone is usable).
+  void set(std::vector<UnusableZone> zones);
   // True, with a SERVFAIL reply in `response`, when `query` is a standard query (any qtype,
   // transfers included) for a name inside an unusable zone.
   bool answer(std::span<const std::uint8_t> query, std::vector<std::uint8_t>& response) const;
 
  private:
-  struct Unusable {
-    dns::Name origin;
-    bool expired = false;
-  };
   std::atomic<bool> any_{false};
-  base::Published<std::vector<Unusable>> zones_;
+  base::Published<std::vector<UnusableZone>> zones_;
 };
 
 // The SERVFAIL reply to `query` (ID, opcode, RD and question copied; OPT when it had one,

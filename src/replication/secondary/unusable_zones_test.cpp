@@ -24,7 +24,7 @@ TEST(UnusableZonesTest, ServfailInsideUnusableZonesOnly) {
   UnusableZones zones;
   std::vector<std::uint8_t> response;
   EXPECT_FALSE(zones.answer(query_for("www.example.test."), response));
-  zones.set({*dns::Name::from_text("example.test.")});
+  zones.set({{*dns::Name::from_text("example.test."), false}});
   EXPECT_FALSE(zones.answer(query_for("www.other.test."), response));
   ASSERT_TRUE(zones.answer(query_for("www.example.test."), response));
   auto reply = dns::parse_message(response);
@@ -48,7 +48,7 @@ TEST(UnusableZonesTest, TheServfailSaysWhetherTheZoneNeverArrivedOrExpired) {
   UnusableZones zones;
   auto never = *dns::Name::from_text("never.test.");
   auto expired = *dns::Name::from_text("expired.test.");
-  zones.set({never, expired}, {expired});
+  zones.set({{never, false}, {expired, true}});
   auto code_of = [&](const char* name) {
     std::vector<std::uint8_t> response;
     EXPECT_TRUE(zones.answer(query_for(name), response));

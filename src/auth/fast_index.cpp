@@ -15,7 +15,6 @@ namespace {
 
 constexpr std::uint16_t kGeneralCount = 0xFFFF;
 
-
 std::size_t encoded_size(const zone::RRset& rrset) {
   std::size_t size = 0;
   for (const auto& rdata : rrset.rdatas) size += dns::kAnswerRecordHeader + rdata.size();

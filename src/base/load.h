@@ -1,6 +1,6 @@
-// Unchecked loads of fixed-width integers from raw bytes, for hot paths that have already
-// checked the bounds once for a whole structure (the fast query parser, the fast index, the
-// cookie code). Everything else reads with base::ByteReader, which checks each read.
+// Unchecked loads of fixed-width integers from raw bytes, for code that has already checked
+// the bounds once for a whole structure (the fast query parser, the fast index, the cookie
+// code). Code that reads field by field should use base::ByteReader, which checks each read.
 #pragma once
 
 #include <cstdint>

@@ -46,7 +46,6 @@ constexpr std::uint8_t kCookieVersion = 1;
 constexpr std::size_t kMinServerCookie = 8;   // RFC 7873 §4: 8 to 32 bytes when present
 constexpr std::size_t kMaxServerCookie = 32;
 
-
 // Whether a server cookie stamped `stamp` is acceptable at `now` (serial arithmetic, RFC 1982).
 bool within_window(std::uint32_t stamp, std::uint32_t now) {
   std::uint32_t age = now - stamp;

@@ -29,6 +29,11 @@ std::string resolver_label(const std::string& name, const std::string& variant) 
   return variant.empty() ? name : name + " + `" + variant + "`";
 }
 
+// A number field of an introspection entry as JSON writes it ("?" when it is missing).
+std::string number_text(const nlohmann::json& item, const char* key) {
+  return item.contains(key) && !item[key].is_null() ? item[key].dump() : "?";
+}
+
 // One case's introspection as one line: its cache entries and failure/negative messages.
 std::string introspection_line(const nlohmann::json& state) {
   std::string out;
@@ -36,14 +41,22 @@ std::string introspection_line(const nlohmann::json& state) {
     std::string data;
     for (const auto& item : rrset.value("data", nlohmann::json::array())) data += " " + item.get<std::string>();
     out += fmt::format("{}{} {}{} TTL {} ({})", out.empty() ? "" : "; ", rrset.value("name", ""), rrset.value("type", ""),
-                       data, rrset.value("ttl", 0), rrset.value("trust_name", ""));
+                       data, number_text(rrset, "ttl"), rrset.value("trust_name", ""));
   }
   for (const auto& message : state.value("messages", nlohmann::json::array())) {
     out += fmt::format("{}message {} {} {} TTL {}", out.empty() ? "" : "; ", message.value("name", ""),
-                       message.value("type", ""), message.value("rcode", ""), message.value("ttl", 0));
+                       message.value("type", ""), message.value("rcode", ""), number_text(message, "ttl"));
+  }
+  for (const auto& packet : state.value("packet_cache", nlohmann::json::array())) {
+    out += fmt::format("{}packet cache {} {} TTL {}", out.empty() ? "" : "; ", packet.value("name", ""),
+                       packet.value("type", ""), number_text(packet, "ttl"));
   }
   for (const auto& server : state.value("infra", nlohmann::json::array())) {
-    out += fmt::format("{}server {} rtt {} ms", out.empty() ? "" : "; ", server.value("address", ""), server.value("rtt", 0));
+    out += fmt::format("{}server {} rtt {} ms", out.empty() ? "" : "; ", server.value("address", ""),
+                       number_text(server, "rtt"));
+  }
+  for (const auto& [name, value] : state.value("settings", nlohmann::json::object()).items()) {
+    out += fmt::format("{}{} {}", out.empty() ? "" : "; ", name, value.dump());
   }
   return out.empty() ? "nothing cached for the case's names" : out;
 }

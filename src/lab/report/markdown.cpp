@@ -55,7 +55,8 @@ std::string introspection_line(const nlohmann::json& state) {
     out += fmt::format("{}server {} rtt {} ms", out.empty() ? "" : "; ", server.value("address", ""),
                        number_text(server, "rtt"));
   }
-  for (const auto& [name, value] : state.value("settings", nlohmann::json::object()).items()) {
+  nlohmann::json settings = state.value("settings", nlohmann::json::object());
+  for (const auto& [name, value] : settings.items()) {
     out += fmt::format("{}{} {}", out.empty() ? "" : "; ", name, value.dump());
   }
   return out.empty() ? "nothing cached for the case's names" : out;

@@ -2,7 +2,8 @@
 // must run with every case measured, and its report must follow from its raw observations;
 // E3's poll pattern is the client's view (a reply after the 1.8 s client timeout is a failure);
 // every resolver's Debian package version and generated configuration are recorded, and
-// Unbound's cache state after each case is read through unbound-control;
+// each resolver's cache state after a case is read through its own control interface
+// (Unbound, BIND here; Knot Resolver, the PowerDNS Recursor and dnsmasq in one short run);
 // E10 drives a real `cutover serve` pool whose detection D must fall in the formula's window;
 // the lab authority's control API changes answers at runtime. Needs unbound and named (Debian
 // packages unbound, bind9); skipped with a message when they are missing.
@@ -65,21 +66,17 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
       EXPECT_FALSE(item["observations"].empty()) << where;
     }
     if (item["experiment"] == "E1" && item["verdict"] != "error") {
-      // After the case the resolver's own state is read: Unbound through unbound-control (the
-      // case's record, holding the new address, with its remaining TTL and trust); BIND says
-      // why it is not read.
+      // After the case the resolver's own state is read (Unbound through unbound-control,
+      // BIND through rndc dumpdb): the case's record, holding the new address, with its
+      // remaining TTL and trust, and the lab server in the resolver's server state.
       const auto& state = item["details"]["introspection"];
-      if (item["resolver"] == "unbound") {
-        ASSERT_TRUE(state["available"].get<bool>()) << where << ": " << state.dump();
-        ASSERT_FALSE(state["rrsets"].empty()) << where << ": " << state.dump();
-        EXPECT_EQ(state["rrsets"][0]["type"], "A") << where;
-        EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2") << where;
-        EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 20) << where;
-        EXPECT_FALSE(state["infra"].empty()) << where;
-      } else {
-        EXPECT_FALSE(state["available"].get<bool>()) << where;
-        EXPECT_FALSE(state["reason"].get<std::string>().empty()) << where;
-      }
+      ASSERT_TRUE(state["available"].get<bool>()) << where << ": " << state.dump();
+      ASSERT_FALSE(state["rrsets"].empty()) << where << ": " << state.dump();
+      EXPECT_EQ(state["rrsets"][0]["type"], "A") << where;
+      EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2") << where;
+      EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 20) << where;
+      EXPECT_FALSE(state["rrsets"][0]["trust_name"].get<std::string>().empty()) << where;
+      EXPECT_FALSE(state["infra"].empty()) << where;
     }
     if (item["experiment"] == "E3" && item["verdict"] != "error") {
       // The client's view: one letter per poll, 'o' only for an answer within the client
@@ -200,6 +197,104 @@ TEST(Lab, FailureCacheIsMeasuredFromTheFailedReplyWhateverTheHeal) {
   }
   CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
   EXPECT_EQ(check.exit_code, 0) << check.out;
+}
+
+// Introspection of the other resolvers, from one E1 case (TTL 5, about 8 s) run on all four
+// at once: each test reads that resolver's state after the case from results.json.
+class LabIntrospection : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string list;
+    for (const char* name : {"bind", "kresd", "pdns-recursor", "dnsmasq"}) {
+      const char* program = std::string(name) == "bind" ? "named" : std::string(name) == "pdns-recursor" ? "pdns_recursor" : name;
+      if (installed(program)) list += (list.empty() ? "" : ",") + std::string(name);
+    }
+    if (list.empty()) return;
+    std::string out = make_temp_dir("lab-introspect");
+    run_ = new CommandResult(run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", list, "--experiments", "E1",
+                                          "--cases", "ttl5-default", "--out", out},
+                                         90s));
+    if (run_->exit_code == 0) results_ = new nlohmann::json(nlohmann::json::parse(read_file(out + "/results.json")));
+  }
+  static void TearDownTestSuite() {
+    delete run_;
+    delete results_;
+    run_ = nullptr;
+    results_ = nullptr;
+  }
+  // The introspection of `resolver`'s case (the caller skips when it is not installed).
+  static nlohmann::json state_of(const std::string& resolver) {
+    EXPECT_NE(run_, nullptr);
+    if (run_ == nullptr) return {};
+    EXPECT_FALSE(run_->timed_out) << run_->out;
+    EXPECT_EQ(run_->exit_code, 0) << run_->out << run_->err;
+    if (results_ == nullptr) return {};
+    for (const auto& item : (*results_)["cases"]) {
+      if (item["resolver"] == resolver) {
+        EXPECT_NE(item["verdict"], "error") << item["note"];
+        return item["details"]["introspection"];
+      }
+    }
+    ADD_FAILURE() << resolver << " ran no case";
+    return {};
+  }
+  static std::string name_of(const std::string& resolver) { return "e1-ttl5-default." + resolver + ".cutover-lab."; }
+  static inline CommandResult* run_ = nullptr;
+  static inline nlohmann::json* results_ = nullptr;
+};
+
+#define SKIP_UNLESS_INSTALLED(program) \
+  if (!installed(program)) GTEST_SKIP() << program << " is needed (scripts/install-deps.sh)"
+
+TEST_F(LabIntrospection, BindDumpdbHoldsTheCaseRecord) {
+  SKIP_UNLESS_INSTALLED("named");
+  nlohmann::json state = state_of("bind");
+  ASSERT_TRUE(state.value("available", false)) << state.dump();
+  EXPECT_EQ(state["source"], "rndc dumpdb -cache");
+  ASSERT_EQ(state["rrsets"].size(), 1u) << state.dump();
+  EXPECT_EQ(state["rrsets"][0]["name"], name_of("bind"));
+  EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2");
+  EXPECT_EQ(state["rrsets"][0]["trust_name"], "authanswer");
+  EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 5);
+  ASSERT_FALSE(state["infra"].empty());
+  EXPECT_EQ(state["infra"][0]["address"], "127.0.0.1");
+}
+
+TEST_F(LabIntrospection, PdnsRecursorDumpCacheHoldsTheCaseRecord) {
+  SKIP_UNLESS_INSTALLED("pdns_recursor");
+  nlohmann::json state = state_of("pdns-recursor");
+  ASSERT_TRUE(state.value("available", false)) << state.dump();
+  ASSERT_EQ(state["rrsets"].size(), 1u) << state.dump();
+  EXPECT_EQ(state["rrsets"][0]["name"], name_of("pdns-recursor"));
+  EXPECT_EQ(state["rrsets"][0]["orig_ttl"], 5);
+  EXPECT_EQ(state["rrsets"][0]["trust_name"], "auth");
+  EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2");
+  EXPECT_FALSE(state["packet_cache"].empty()) << state.dump();
+  EXPECT_FALSE(state["infra"].empty()) << state.dump();
+}
+
+TEST_F(LabIntrospection, DnsmasqSigusr1TableHoldsTheCaseRecord) {
+  SKIP_UNLESS_INSTALLED("dnsmasq");
+  nlohmann::json state = state_of("dnsmasq");
+  ASSERT_TRUE(state.value("available", false)) << state.dump();
+  ASSERT_EQ(state["rrsets"].size(), 1u) << state.dump();
+  // dnsmasq prints 30 characters of the name.
+  EXPECT_EQ(name_of("dnsmasq").rfind(state["rrsets"][0]["name"].get<std::string>().substr(0, 30), 0), 0u);
+  EXPECT_EQ(state["rrsets"][0]["type"], "A");
+  EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2");
+  EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 5);
+  ASSERT_FALSE(state["infra"].empty());
+  EXPECT_GE(state["infra"][0]["queries_sent"].get<int>(), 1);
+}
+
+TEST_F(LabIntrospection, KresdControlSocketGivesItsCacheSettings) {
+  SKIP_UNLESS_INSTALLED("kresd");
+  nlohmann::json state = state_of("kresd");
+  ASSERT_TRUE(state.value("available", false)) << state.dump();
+  // Knot Resolver 5's own default floor (cache.min_ttl()), the lab having set none.
+  EXPECT_EQ(state["settings"]["min_ttl"], 5) << state.dump();
+  EXPECT_EQ(state["settings"]["max_ttl"], 86400);
+  EXPECT_GE(state["cache_count"].get<int>(), 1);
 }
 
 TEST(Lab, CheckRejectsAReportThatDoesNotFollowFromTheObservations) {

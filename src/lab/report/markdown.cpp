@@ -67,14 +67,14 @@ std::string introspection_markdown(const RunResults& results, const std::string&
   std::string out;
   for (const auto& result : results.cases) {
     if (result.experiment != id) continue;
-    for (const char* key : {"introspection_at_heal", "introspection"}) {
+    for (const char* key : {"introspection_at_move", "introspection_at_heal", "introspection"}) {
       if (!result.details.contains(key)) continue;
       const auto& state = result.details[key];
       if (!state.value("available", false)) continue;
-      if (out.empty()) out = "\nWhat the resolver held (remaining TTL, trust), after each case and, for E9, at the heal:\n\n";
+      if (out.empty()) out = "\nWhat the resolver held (remaining TTL, trust), after each case, for E8 also at the move and for E9 at the heal:\n\n";
       out += fmt::format("- {} {}{}{}: {}\n", result.resolver, result.name,
                          result.variant.empty() ? "" : " [" + result.variant + "]",
-                         std::string(key) == "introspection" ? "" : " at the heal", escape(introspection_line(state)));
+                         std::string(key) == "introspection" ? "" : std::string(key) == "introspection_at_move" ? " at the move" : " at the heal", escape(introspection_line(state)));
     }
   }
   return out;

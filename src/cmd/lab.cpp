@@ -4,6 +4,7 @@
 // be measured or the run could not start; with --json its progress goes to stderr.
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -167,6 +168,10 @@ void add_lab_command(CLI::App& app) {
   checked->output.add_json_flag(*check, "Print the problems as one JSON document");
   check->callback([checked] {
     const Output& output = checked->output;
+    // No results to check is no inconsistency: the check could not run.
+    if (!std::ifstream(checked->dir + "/results.json")) {
+      output.fail(ExitCode::kCouldNotRun, "cannot read " + checked->dir + "/results.json");
+    }
     auto problems = lab::check_reports(checked->dir);
     if (output.json()) {
       output.document({{"command", output.command()}, {"dir", checked->dir}, {"consistent", problems.empty()},

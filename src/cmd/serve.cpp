@@ -188,7 +188,7 @@ void run_serve(const ServeOptions& options, const ServeFlags& flags, const Outpu
     output.fail(ExitCode::kCouldNotRun, e.what());
   }
   // The server logged why (serve.failed: a zone, a service or a listener).
-  if (status != 0) output.fail(ExitCode::kCouldNotRun, "the server stopped with an error (its log says why)");
+  if (status != 0) output.fail(ExitCode::kCouldNotRun, "the server failed; its log says why (serve.failed)");
 }
 
 }  // namespace

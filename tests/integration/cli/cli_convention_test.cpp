@@ -147,7 +147,9 @@ TEST(CliConvention, EverySubcommandFollowsTheConvention) {
 
     CommandResult help = run_command(with(base, {"--help"}), 10s);
     EXPECT_EQ(help.exit_code, 0) << help.err;
-    if (!command.group) EXPECT_NE(help.out.find("--json"), std::string::npos) << "--help lists no --json:\n" << help.out;
+    if (!command.group) {
+      EXPECT_NE(help.out.find("--json"), std::string::npos) << "--help lists no --json:\n" << help.out;
+    }
 
     CommandResult bad = run_command(with(base, {"--no-such-flag"}), 10s);
     EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
@@ -164,7 +166,9 @@ TEST(CliConvention, EverySubcommandFollowsTheConvention) {
     EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1 || run.exit_code == 2) << run.exit_code << "\n" << run.err;
     nlohmann::json document = one_document(run, "--json");
     // Exit 2 means it could not run: stdout then holds the error document.
-    if (run.exit_code == 2) expect_error_document(document, name, 2, "--json");
+    if (run.exit_code == 2) {
+      expect_error_document(document, name, 2, "--json");
+    }
   }
 }
 

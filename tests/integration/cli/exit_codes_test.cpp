@@ -36,9 +36,16 @@ TEST(ExitCodes, VersionPrintsTheBuild) {
     // The text and the JSON tell the same build.
     EXPECT_NE(text.out.find(version[key].get<std::string>()), std::string::npos) << key;
   }
-  // Built from a git checkout (this test runs from one), the commit is known.
-  CommandResult head = run_command({"git", "-C", CUTOVER_SOURCE_DIR, "rev-parse", "HEAD"}, 10s);
-  if (head.exit_code == 0) EXPECT_EQ(version["commit"], head.out.substr(0, head.out.find('\n')));
+  // Built from a git checkout, the commit is one of its history: HEAD when it was configured
+  // (HEAD itself, unless something was committed since the build).
+  CommandResult inside = run_command({"git", "-C", CUTOVER_SOURCE_DIR, "rev-parse", "--is-inside-work-tree"}, 10s);
+  if (inside.exit_code == 0) {
+    std::string commit = version["commit"].get<std::string>();
+    ASSERT_NE(commit, "unknown") << "built from a git checkout";
+    CommandResult ancestor =
+        run_command({"git", "-C", CUTOVER_SOURCE_DIR, "merge-base", "--is-ancestor", commit, "HEAD"}, 10s);
+    EXPECT_EQ(ancestor.exit_code, 0) << commit << " is not in this checkout's history";
+  }
 }
 
 TEST(ExitCodes, LintTakesJsonAndKeepsFormatJson) {
@@ -94,7 +101,7 @@ TEST(ExitCodes, ExplainOfAnUnknownPoolIsCouldNotRun) {
   EXPECT_NE(unknown.err.find("no pool named no-such-pool"), std::string::npos) << unknown.err;
 }
 
-TEST(ExitCodes, LabCompareOfUnreadableResultsIsCouldNotRun) {
+TEST(ExitCodes, LabCompareAndCheckOfUnreadableResultsAreCouldNotRun) {
   std::string dir = make_temp_dir("cli-lab");
   write_file(dir + "/bad.json", "{not json");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "compare", dir + "/bad.json", dir + "/missing.json"}, 10s);
@@ -102,6 +109,9 @@ TEST(ExitCodes, LabCompareOfUnreadableResultsIsCouldNotRun) {
   CommandResult json = run_command({CUTOVER_BINARY, "lab", "compare", dir + "/bad.json", dir + "/missing.json", "--json"}, 10s);
   EXPECT_EQ(json.exit_code, 2);
   EXPECT_EQ(parse_one(json.out).value("command", std::string()), "lab compare") << json.out;
+  // A directory without results.json has nothing to check: could not run, not an inconsistency.
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", dir}, 10s);
+  EXPECT_EQ(check.exit_code, 2) << check.out << check.err;
 }
 
 TEST(ExitCodes, ParseErrorsAreTwoNotTheParsersOwnCodes) {

@@ -194,7 +194,7 @@ TEST(ServeCheck, RefusesWhatServeWouldRefuse) {
       {"unknown key", "thread: 2\n", "", ":1:1: thread: unknown key"},
       {"broken zone", "", good + "bad  IN A  not-an-address\n", "zone.db:7:"},
       {"pool outside the zones", "pools:\n  web:\n    name: web.other.test\n    endpoints: [{address: 127.0.0.1, port: 1}]\n",
-       "", "pools.web.name: web.other.test. is outside every served zone"},
+       "", ":3:11: pools.web.name: web.other.test. is outside every zone"},
       {"pool on zone data", "pools:\n  web:\n    name: www.serve.test\n    endpoints: [{address: 127.0.0.1, port: 1}]\n",
        "", "pools.web.name: www.serve.test. also has static records in zone serve.test."},
       {"log file in a missing directory", "log: {file: /nonexistent/dir/cutover.log}\n", "",

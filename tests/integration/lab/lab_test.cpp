@@ -33,8 +33,8 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
                                    "E1,E2,E3,E4,E10", "--out", out},
                                   240s);
   ASSERT_FALSE(run.timed_out) << run.out;
-  // Exit 3 means a case could not be measured: that fails CI; findings (exit 0) do not.
-  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  // Exit 2 means a case could not be measured: that fails CI; findings (exit 1) do not.
+  ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.exit_code << "\n" << run.out << run.err;
 
   auto results = nlohmann::json::parse(read_file(out + "/results.json"));
   ASSERT_EQ(results["resolvers"].size(), 2u);
@@ -127,10 +127,19 @@ TEST(Lab, ResolverOptionAddsAConfigurationBesideTheDefault) {
   std::string out = make_temp_dir("lab-option");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments", "E1",
                                    "--cases", "ttl20-default", "--resolver-option", "unbound:cache-max-ttl: 3",
-                                   "--resolver-option", "bind:no-such-statement yes;", "--out", out},
+                                   "--resolver-option", "bind:no-such-statement yes;", "--out", out, "--json"},
                                   120s);
   ASSERT_FALSE(run.timed_out) << run.out;
-  EXPECT_EQ(run.exit_code, 3) << run.out << run.err;  // BIND's extra configuration could not be measured
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;  // BIND's extra configuration could not be measured
+  // With --json stdout is the summary alone; the progress went to stderr.
+  auto summary = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_TRUE(summary.is_object()) << run.out;
+  EXPECT_EQ(summary["command"], "lab run");
+  EXPECT_EQ(summary["exit_code"], 2);
+  EXPECT_EQ(summary["cases"], 4);
+  EXPECT_GE(summary["unmeasured"].get<int>(), 1);
+  EXPECT_TRUE(summary["error"].is_string());
+  EXPECT_FALSE(run.err.empty());
 
   auto results = nlohmann::json::parse(read_file(out + "/results.json"));
   ASSERT_EQ(results["cases"].size(), 4u) << run.out;
@@ -180,7 +189,8 @@ TEST(Lab, FailureCacheIsMeasuredFromTheFailedReplyWhateverTheHeal) {
                                    "servfail*", "--resolver-option", "bind:servfail-ttl 3;", "--out", out},
                                   120s);
   ASSERT_FALSE(run.timed_out) << run.out;
-  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  // 1 would be a finding (a case outside the expectation's tolerance); the bounds below decide.
+  ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.exit_code << "\n" << run.out << run.err;
   auto results = nlohmann::json::parse(read_file(out + "/results.json"));
   ASSERT_EQ(results["cases"].size(), 4u) << run.out;
   for (const auto& item : results["cases"]) {

@@ -14,7 +14,7 @@ server=""
 cleanup() { if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then kill "$server"; wait "$server" || true; fi; }
 trap cleanup EXIT
 
-DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" >/tmp/package-test-install.log 2>&1 ||
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "$deb" >/tmp/package-test-install.log 2>&1 ||
   { cat /tmp/package-test-install.log >&2; fail "apt-get install"; }
 for file in /usr/bin/cutover /etc/cutover/cutover.yaml /etc/cutover/example.test.zone "$unit" \
   /usr/share/man/man1/cutover.1.gz /usr/share/man/man5/cutover.yaml.5.gz /usr/share/bash-completion/completions/cutover; do
@@ -24,6 +24,14 @@ getent passwd cutover >/dev/null || fail "user cutover not created"
 [ "$(stat -c %U /var/lib/cutover)" = cutover ] || fail "/var/lib/cutover is not owned by cutover"
 grep -qx /etc/cutover/cutover.yaml /var/lib/dpkg/info/cutover.conffiles || fail "cutover.yaml is not a conffile"
 man -l /usr/share/man/man5/cutover.yaml.5.gz 2>/dev/null | grep -q "idle-timeout" || fail "cutover.yaml(5) lacks the keys"
+
+# The installed completion offers every subcommand the binary lists, and serve's flags.
+expected="$(cutover --help | awk '/^Subcommands:/ {on = 1; next} on && /^  [a-z]/ {print $1}' | sort | tr '\n' ' ')"
+offered="$(bash -c 'source /usr/share/bash-completion/completions/cutover; COMP_WORDS=(cutover ""); COMP_CWORD=1; _cutover
+  printf "%s\n" "${COMPREPLY[@]}"' | grep -v '^-' | sort | tr '\n' ' ')"
+[ -n "$expected" ] && [ "$offered" = "$expected" ] || fail "completion offers '$offered', cutover --help lists '$expected'"
+bash -c 'source /usr/share/bash-completion/completions/cutover; COMP_WORDS=(cutover serve --con); COMP_CWORD=2; _cutover
+  printf "%s\n" "${COMPREPLY[@]}"' | grep -qx -- --config || fail "completion does not offer serve --config"
 
 systemd-analyze verify "$unit" || fail "systemd-analyze verify $unit"
 
@@ -58,7 +66,7 @@ wait "$server" || fail "the server did not exit 0 on SIGTERM"
 server=""
 echo "package-test.sh: served www.example.test A = $answer as cutover with CAP_NET_BIND_SERVICE"
 
-DEBIAN_FRONTEND=noninteractive apt-get purge -y cutover >/tmp/package-test-purge.log 2>&1 ||
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y cutover >/tmp/package-test-purge.log 2>&1 ||
   { cat /tmp/package-test-purge.log >&2; fail "apt-get purge"; }
 for file in /usr/bin/cutover /etc/cutover "$unit" /var/lib/cutover /usr/share/man/man5/cutover.yaml.5.gz; do
   [ ! -e "$file" ] || fail "$file left after purge"

@@ -42,6 +42,12 @@ exec_start="$(sed -n 's/^ExecStart=//p' "$unit")"
 ambient="$(sed -n 's/^AmbientCapabilities=//p' "$unit" | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')"
 bounding="$(sed -n 's/^CapabilityBoundingSet=//p' "$unit" | tr 'A-Z' 'a-z' | sed 's/cap_/+/g; s/ /,/g')"
 install -d -o cutover -g cutover -m 0755 /run/cutover
+# ExecStartPre= (serve --check) passes on the packaged config, as the packaged user.
+exec_start_pre="$(sed -n 's/^ExecStartPre=//p' "$unit")"
+[ -n "$exec_start_pre" ] || fail "the unit has no ExecStartPre="
+# shellcheck disable=SC2086
+setpriv --reuid cutover --regid cutover --init-groups --no-new-privs $exec_start_pre >/tmp/package-test-check.log 2>&1 ||
+  { cat /tmp/package-test-check.log >&2; fail "ExecStartPre ($exec_start_pre) failed"; }
 # shellcheck disable=SC2086
 setpriv --reuid cutover --regid cutover --init-groups --no-new-privs --inh-caps "$ambient" \
   --ambient-caps "$ambient" --bounding-set "-all,$bounding" \

@@ -11,8 +11,25 @@ port="${PORT:-26153}"
 unit=/lib/systemd/system/cutover.service
 fail() { echo "package-test.sh: FAIL: $*" >&2; exit 1; }
 server=""
-cleanup() { if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then kill "$server"; wait "$server" || true; fi; }
+# On a failure the package is purged too, so the next run (or another engineer's on a shared
+# machine) starts from a machine without cutover.
+cleanup() {
+  local rc=$?
+  if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then kill "$server"; wait "$server" || true; fi
+  if [ "$rc" -ne 0 ] && dpkg-query -W -f='${Status}' cutover 2>/dev/null | grep -q installed; then
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y cutover >/dev/null 2>&1 || true
+  fi
+  exit "$rc"
+}
 trap cleanup EXIT
+
+# The test owns the cutover package and user while it runs: it refuses to start over an
+# installed one (someone else's test, or a real install) instead of purging it.
+if dpkg-query -W -f='${Status}' cutover 2>/dev/null | grep -q "install ok installed"; then
+  echo "package-test.sh: cutover is installed already; purge it first (apt-get purge cutover)" >&2
+  trap - EXIT
+  exit 1
+fi
 
 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "$deb" >/tmp/package-test-install.log 2>&1 ||
   { cat /tmp/package-test-install.log >&2; fail "apt-get install"; }
@@ -64,13 +81,22 @@ for _ in $(seq 50); do
 done
 [ "$answer" = "192.0.2.10 192.0.2.11 192.0.2.12 " ] || { cat /tmp/package-test-serve.log >&2; fail "dig answered '$answer'"; }
 [ "$(stat -c %U /proc/$server)" = cutover ] || fail "the server does not run as cutover"
-grep -q '^CapAmb:.*0000000000000400$' "/proc/$server/status" || fail "CAP_NET_BIND_SERVICE is not ambient"
+# Effective, ambient and bounding sets: CAP_NET_BIND_SERVICE (bit 10) and nothing else.
+for set in CapEff CapAmb CapBnd; do
+  grep -q "^$set:.*0000000000000400$" "/proc/$server/status" || fail "$set is not CAP_NET_BIND_SERVICE alone"
+done
 grep -q '^NoNewPrivs:.*1' "/proc/$server/status" || fail "NoNewPrivs is not set"
 [ -s /run/cutover/cutover.pid ] || fail "no pid file"
+# ExecReload= is SIGHUP: the server reloads and keeps answering.
+kill -HUP "$server"
+for _ in $(seq 50); do grep -q 'reload.ok' /tmp/package-test-serve.log && break; sleep 0.2; done
+grep -q 'reload.ok' /tmp/package-test-serve.log || { cat /tmp/package-test-serve.log >&2; fail "no reload.ok after SIGHUP"; }
+dig @127.0.0.1 -p "$port" mail.example.test A +short +time=1 +tries=2 | grep -qx 192.0.2.25 ||
+  fail "no answer after the SIGHUP reload"
 kill "$server"
 wait "$server" || fail "the server did not exit 0 on SIGTERM"
 server=""
-echo "package-test.sh: served www.example.test A = $answer as cutover with CAP_NET_BIND_SERVICE"
+echo "package-test.sh: served www.example.test A = $answer as cutover with CAP_NET_BIND_SERVICE only; reloaded on SIGHUP"
 
 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y cutover >/tmp/package-test-purge.log 2>&1 ||
   { cat /tmp/package-test-purge.log >&2; fail "apt-get purge"; }

@@ -11,6 +11,7 @@ port="${PORT:-26153}"
 unit=/lib/systemd/system/cutover.service
 fail() { echo "package-test.sh: FAIL: $*" >&2; exit 1; }
 server=""
+logs="$(mktemp -d /tmp/package-test.XXXXXX)"  # this run's logs, removed at the end
 # On a failure the package is purged too, so the next run (or another engineer's on a shared
 # machine) starts from a machine without cutover.
 cleanup() {
@@ -19,6 +20,7 @@ cleanup() {
   if [ "$rc" -ne 0 ] && dpkg-query -W -f='${Status}' cutover 2>/dev/null | grep -q installed; then
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y cutover >/dev/null 2>&1 || true
   fi
+  rm -rf "$logs"
   exit "$rc"
 }
 trap cleanup EXIT
@@ -27,12 +29,13 @@ trap cleanup EXIT
 # installed one (someone else's test, or a real install) instead of purging it.
 if dpkg-query -W -f='${Status}' cutover 2>/dev/null | grep -q "install ok installed"; then
   echo "package-test.sh: cutover is installed already; purge it first (apt-get purge cutover)" >&2
+  rm -rf "$logs"
   trap - EXIT
   exit 1
 fi
 
-DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "$deb" >/tmp/package-test-install.log 2>&1 ||
-  { cat /tmp/package-test-install.log >&2; fail "apt-get install"; }
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "$deb" >"$logs"/install.log 2>&1 ||
+  { cat "$logs"/install.log >&2; fail "apt-get install"; }
 for file in /usr/bin/cutover /etc/cutover/cutover.yaml /etc/cutover/example.test.zone "$unit" \
   /usr/share/man/man1/cutover.1.gz /usr/share/man/man5/cutover.yaml.5.gz /usr/share/bash-completion/completions/cutover; do
   [ -e "$file" ] || fail "$file not installed"
@@ -65,12 +68,12 @@ install -d -o cutover -g cutover -m 0755 /run/cutover
 exec_start_pre="$(sed -n 's/^ExecStartPre=//p' "$unit")"
 [ -n "$exec_start_pre" ] || fail "the unit has no ExecStartPre="
 # shellcheck disable=SC2086
-setpriv --reuid cutover --regid cutover --init-groups --no-new-privs $exec_start_pre >/tmp/package-test-check.log 2>&1 ||
-  { cat /tmp/package-test-check.log >&2; fail "ExecStartPre ($exec_start_pre) failed"; }
+setpriv --reuid cutover --regid cutover --init-groups --no-new-privs $exec_start_pre >"$logs"/check.log 2>&1 ||
+  { cat "$logs"/check.log >&2; fail "ExecStartPre ($exec_start_pre) failed"; }
 # shellcheck disable=SC2086
 setpriv --reuid cutover --regid cutover --init-groups --no-new-privs --inh-caps "$ambient" \
   --ambient-caps "$ambient" --bounding-set "-all,$bounding" \
-  $exec_start --listen "127.0.0.1:$port" >/tmp/package-test-serve.log 2>&1 &
+  $exec_start --listen "127.0.0.1:$port" >"$logs"/serve.log 2>&1 &
 server=$!
 answer=""
 for _ in $(seq 50); do
@@ -78,10 +81,10 @@ for _ in $(seq 50); do
   answer="$(dig @127.0.0.1 -p "$port" www.example.test A +short +time=1 +tries=1 2>/dev/null |
     grep -E '^[0-9.]+$' | sort | tr '\n' ' ')" || true
   [ -n "$answer" ] && break
-  kill -0 "$server" 2>/dev/null || { cat /tmp/package-test-serve.log >&2; fail "the server exited"; }
+  kill -0 "$server" 2>/dev/null || { cat "$logs"/serve.log >&2; fail "the server exited"; }
   sleep 0.2
 done
-[ "$answer" = "192.0.2.10 192.0.2.11 192.0.2.12 " ] || { cat /tmp/package-test-serve.log >&2; fail "dig answered '$answer'"; }
+[ "$answer" = "192.0.2.10 192.0.2.11 192.0.2.12 " ] || { cat "$logs"/serve.log >&2; fail "dig answered '$answer'"; }
 [ "$(stat -c %U /proc/$server)" = cutover ] || fail "the server does not run as cutover"
 # Effective, ambient and bounding sets: CAP_NET_BIND_SERVICE (bit 10) and nothing else.
 for set in CapEff CapAmb CapBnd; do
@@ -91,8 +94,8 @@ grep -q '^NoNewPrivs:.*1' "/proc/$server/status" || fail "NoNewPrivs is not set"
 [ -s /run/cutover/cutover.pid ] || fail "no pid file"
 # ExecReload= is SIGHUP: the server reloads and keeps answering.
 kill -HUP "$server"
-for _ in $(seq 50); do grep -q 'reload.ok' /tmp/package-test-serve.log && break; sleep 0.2; done
-grep -q 'reload.ok' /tmp/package-test-serve.log || { cat /tmp/package-test-serve.log >&2; fail "no reload.ok after SIGHUP"; }
+for _ in $(seq 50); do grep -q 'reload.ok' "$logs"/serve.log && break; sleep 0.2; done
+grep -q 'reload.ok' "$logs"/serve.log || { cat "$logs"/serve.log >&2; fail "no reload.ok after SIGHUP"; }
 dig @127.0.0.1 -p "$port" mail.example.test A +short +time=1 +tries=2 | grep -x 192.0.2.25 >/dev/null ||
   fail "no answer after the SIGHUP reload"
 kill "$server"
@@ -100,8 +103,8 @@ wait "$server" || fail "the server did not exit 0 on SIGTERM"
 server=""
 echo "package-test.sh: served www.example.test A = $answer as cutover with CAP_NET_BIND_SERVICE only; reloaded on SIGHUP"
 
-DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y cutover >/tmp/package-test-purge.log 2>&1 ||
-  { cat /tmp/package-test-purge.log >&2; fail "apt-get purge"; }
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 purge -y cutover >"$logs"/purge.log 2>&1 ||
+  { cat "$logs"/purge.log >&2; fail "apt-get purge"; }
 for file in /usr/bin/cutover /etc/cutover "$unit" /var/lib/cutover /usr/share/man/man5/cutover.yaml.5.gz; do
   [ ! -e "$file" ] || fail "$file left after purge"
 done

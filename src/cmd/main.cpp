@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   cutover::cmd::add_pool_command(app);
   cutover::cmd::add_undo_command(app);
   cutover::cmd::add_journal_command(app);
+  cutover::cmd::add_monitor_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,120 @@
+// `cutover monitor --config FILE [--once] [--json]`: watches names across their
+// authoritatives and resolvers during a change window (docs/operations.md, "Monitor").
+// Without --once it runs until SIGINT/SIGTERM and serves /metrics and /status. With --once
+// it runs one round, prints it and exits 0 all agree, 1 a mismatch or a firing alert,
+// 2 could not run (bad config, metrics address taken).
+#include <signal.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "base/clock.h"
+#include "cmd/commands.h"
+#include "config/config.h"
+#include "monitor/monitor.h"
+
+namespace cutover::cmd {
+namespace {
+
+struct MonitorOptions {
+  std::string config;
+  bool once = false;
+  bool json = false;
+};
+
+constexpr int kCouldNotRun = 2;
+
+std::string round_to_text(const monitor::RoundReport& report) {
+  std::string out;
+  for (const auto& outcome : report.outcomes) {
+    out += fmt::format("{} {}: {}\n", outcome.name, outcome.type, outcome.mismatch ? "MISMATCH" : "no mismatch");
+    out += tools::sweep_round_to_text(outcome.round);
+  }
+  for (const auto& alert : report.alerts) {
+    out += fmt::format("alert {} {} {}: {}\n", alert.firing ? "firing" : "pending", alert.rule, alert.subject,
+                       alert.message);
+  }
+  return out;
+}
+
+void log_events(const std::vector<monitor::AlertEvent>& events) {
+  for (const auto& event : events) {
+    fmt::print(stderr, "monitor.alert state={} rule={} subject=\"{}\" message=\"{}\"\n", event.state, event.rule,
+               event.subject, event.message);
+  }
+}
+
+int run_once(monitor::Monitor& watcher, const monitor::MonitorConfig& config, bool json) {
+  monitor::RoundReport report = watcher.run_round();
+  log_events(report.events);
+  if (json) {
+    monitor::MonitorSnapshot snapshot = watcher.snapshot();
+    fmt::print("{}\n", monitor::status_json(snapshot).dump(2));
+  } else {
+    fmt::print("{}", round_to_text(report));
+  }
+  if (config.webhook) {
+    // Every attempt and every backoff, with a second to spare: bounded by the config.
+    auto limit = config.webhook->timeout * (config.webhook->retries + 1) * 2 +
+                 config.webhook->backoff * ((1 << config.webhook->retries) - 1) + std::chrono::seconds(1);
+    if (!watcher.flush_webhook(std::chrono::duration_cast<std::chrono::milliseconds>(limit))) {
+      fmt::print(stderr, "cutover monitor: the webhook did not take every alert in time\n");
+    }
+  }
+  return report.all_agree && !report.any_firing ? 0 : 1;
+}
+
+int run_monitor(const MonitorOptions& options) {
+  monitor::MonitorConfig config;
+  try {
+    config = monitor::read_monitor_config(options.config);
+  } catch (const config::ConfigError& e) {
+    fmt::print(stderr, "cutover monitor: {}\n", e.what());
+    return kCouldNotRun;
+  }
+  base::RealClock clock;
+  if (options.once) {
+    monitor::Monitor watcher(config, clock);
+    return run_once(watcher, config, options.json);
+  }
+  // Blocked before any thread starts, so only sigwait below sees them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  monitor::Monitor watcher(config, clock);
+  if (auto started = watcher.start_http(); !started) {
+    fmt::print(stderr, "cutover monitor: {}\n", started.error().message);
+    return kCouldNotRun;
+  }
+  fmt::print(stderr, "monitor.listen address={}:{} watches={} interval={}ms\n", config.metrics_host,
+             watcher.metrics_port(), config.watches.size(), config.interval.count());
+  std::thread rounds([&watcher] { watcher.run(); });
+  int signo = 0;
+  sigwait(&signals, &signo);
+  fmt::print(stderr, "monitor.stop signal={}\n", signo);
+  watcher.stop();
+  rounds.join();
+  return 0;
+}
+
+}  // namespace
+
+void add_monitor_command(CLI::App& app) {
+  auto options = std::make_shared<MonitorOptions>();
+  CLI::App* command = app.add_subcommand("monitor", "Watch names across authoritatives and resolvers; metrics and alerts");
+  command->add_option("--config", options->config, "monitor.yaml (docs/operations.md, Monitor)")->required();
+  command->add_flag("--once", options->once, "Run one round, print it and exit (0 agree, 1 mismatch or alert)");
+  command->add_flag("--json", options->json, "With --once: print the round as JSON");
+  command->callback([options] {
+    int code = run_monitor(*options);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace cutover::cmd

@@ -2,6 +2,9 @@
 // as Prometheus text and JSON.
 #include "monitor/metrics.h"
 
+#include <set>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "monitor/watch_outcome.h"
@@ -131,6 +134,23 @@ TEST(Metrics, RendersEveryFamilyInTextFormat) {
   EXPECT_EQ(text.find(R"(latency_seconds{name="www.example.test.",type="A",server="127.0.0.1:5303"})"), std::string::npos);
   EXPECT_EQ(text.find(R"(ttl_seconds{name="www.example.test.",type="A",resolver="127.0.0.1:5305"})"), std::string::npos);
   EXPECT_EQ(text.back(), '\n');
+}
+
+// The text format wants all lines of one metric in one group, after its # TYPE line.
+TEST(Metrics, EveryFamilyIsOneGroup) {
+  std::string text = render_metrics(split_snapshot());
+  std::set<std::string> closed;
+  std::string current;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::string family = line.rfind("# ", 0) == 0 ? line.substr(7, line.find(' ', 7) - 7)
+                                                  : line.substr(0, line.find_first_of("{ "));
+    if (family == current) continue;
+    EXPECT_EQ(closed.count(family), 0U) << family << " appears in two groups:\n" << text;
+    if (!current.empty()) closed.insert(current);
+    current = family;
+  }
+  EXPECT_GT(closed.size(), 15U);
 }
 
 TEST(Metrics, EscapesLabelValues) {

@@ -89,7 +89,7 @@ int run_monitor(const MonitorOptions& options) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   monitor::Monitor watcher(config, clock);
   if (auto started = watcher.start_http(); !started) {
-    fmt::print(stderr, "cutover monitor: {}\n", started.error().message);
+    fmt::print(stderr, "cutover monitor: metrics listener: {}\n", started.error().message);
     return kCouldNotRun;
   }
   fmt::print(stderr, "monitor.listen address={}:{} watches={} interval={}ms\n", config.metrics_host,

@@ -192,6 +192,28 @@ TEST(Monitor, SeesAWriteSplitTheAuthoritativesAndTheResolverAndPostsTheAlert) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
+// Without listed authoritatives the monitor asks the zone's NS set, found through the
+// resolver (the sweep's discovery): ns1.example.test. is 127.0.0.1, on auth-port.
+TEST(Monitor, FindsTheAuthoritativesThroughTheNsSet) {
+  std::string dir = make_temp_dir("cutover-monitor-ns");
+  write_file(dir + "/zone.db", kZone);
+  CutoverServer server(ServerSpec{.zones = {{"example.test.", dir + "/zone.db"}}});
+  std::uint16_t unbound_port = free_port();
+  auto unbound = start_unbound(dir, unbound_port,
+                               "  local-zone: \"test.\" nodefault\nstub-zone:\n  name: \"example.test.\"\n"
+                               "  stub-addr: 127.0.0.1@" + std::to_string(server.port()) + "\n");
+  write_file(dir + "/monitor.yaml", "timeout: 500ms\ntries: 1\nauth-port: " + std::to_string(server.port()) +
+                                        "\nresolvers: [\"127.0.0.1:" + std::to_string(unbound_port) + "\"]\n"
+                                        "watch:\n  - name: www.example.test\n    expect: 192.0.2.10\n");
+  CommandResult run = run_cutover({"monitor", "--config", dir + "/monitor.yaml", "--once", "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  json status = json::parse(run.out);
+  ASSERT_EQ(status["watches"][0]["sources"].size(), 2U) << run.out;
+  EXPECT_EQ(status["watches"][0]["sources"][0]["role"], "authoritative");
+  EXPECT_EQ(status["watches"][0]["sources"][0]["server"], "127.0.0.1:" + std::to_string(server.port()));
+  EXPECT_EQ(status["watches"][0]["expected_matches"], true);
+}
+
 TEST(Monitor, BadConfigExitsTwoWithFileLineColumn) {
   std::string dir = make_temp_dir("cutover-monitor-bad");
   write_file(dir + "/monitor.yaml", "resolvers: [127.0.0.1]\nwatch:\n  - name: www.example.test\n    tpye: A\n");

@@ -41,8 +41,15 @@ std::string round_to_text(const monitor::RoundReport& report) {
   return out;
 }
 
-void log_events(const std::vector<monitor::AlertEvent>& events) {
+// One line per alert transition on stderr: key=value, or with --json one JSON object.
+void log_events(const std::vector<monitor::AlertEvent>& events, bool json) {
   for (const auto& event : events) {
+    if (json) {
+      nlohmann::json line = monitor::alert_event_to_json(event);
+      line["event"] = "monitor.alert";
+      fmt::print(stderr, "{}\n", line.dump());
+      continue;
+    }
     fmt::print(stderr, "monitor.alert state={} rule={} subject=\"{}\" message=\"{}\"\n", event.state, event.rule,
                event.subject, event.message);
   }
@@ -50,7 +57,7 @@ void log_events(const std::vector<monitor::AlertEvent>& events) {
 
 int run_once(monitor::Monitor& watcher, const monitor::MonitorConfig& config, bool json) {
   monitor::RoundReport report = watcher.run_round();
-  log_events(report.events);
+  log_events(report.events, json);
   if (json) {
     monitor::MonitorSnapshot snapshot = watcher.snapshot();
     fmt::print("{}\n", monitor::status_json(snapshot).dump(2));
@@ -94,7 +101,10 @@ int run_monitor(const MonitorOptions& options) {
   }
   fmt::print(stderr, "monitor.listen address={}:{} watches={} interval={}ms\n", config.metrics_host,
              watcher.metrics_port(), config.watches.size(), config.interval.count());
-  std::thread rounds([&watcher] { watcher.run(); });
+  const bool json = options.json;
+  std::thread rounds([&watcher, json] {
+    watcher.run([json](const monitor::RoundReport& report) { log_events(report.events, json); });
+  });
   int signo = 0;
   sigwait(&signals, &signo);
   fmt::print(stderr, "monitor.stop signal={}\n", signo);
@@ -110,7 +120,7 @@ void add_monitor_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("monitor", "Watch names across authoritatives and resolvers; metrics and alerts");
   command->add_option("--config", options->config, "monitor.yaml (docs/operations.md, Monitor)")->required();
   command->add_flag("--once", options->once, "Run one round, print it and exit (0 agree, 1 mismatch or alert)");
-  command->add_flag("--json", options->json, "With --once: print the round as JSON");
+  command->add_flag("--json", options->json, "Print the round (--once) and the alert log lines as JSON");
   command->callback([options] {
     int code = run_monitor(*options);
     if (code != 0) throw CLI::RuntimeError(code);

@@ -105,14 +105,15 @@ base::Status Monitor::start_http() {
 
 std::uint16_t Monitor::metrics_port() const { return http_ ? http_->port() : 0; }
 
-void Monitor::run() {
+void Monitor::run(const std::function<void(const RoundReport&)>& after_round) {
   auto next = std::chrono::steady_clock::now();
   while (true) {
     {
       std::lock_guard lock(mutex_);
       if (stopping_) return;
     }
-    run_round();
+    RoundReport report = run_round();
+    if (after_round) after_round(report);
     next += config_.interval;
     auto now = std::chrono::steady_clock::now();
     if (next < now) next = now;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -42,8 +43,8 @@ class Monitor {
   std::uint16_t metrics_port() const;
 
   // Rounds every interval until stop(); a round that overruns the interval is followed by
-  // the next at once.
-  void run();
+  // the next at once. `after_round` (optional) sees each round's report on this thread.
+  void run(const std::function<void(const RoundReport&)>& after_round = {});
   void stop();
 
   MonitorSnapshot snapshot() const;

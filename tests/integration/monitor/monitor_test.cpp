@@ -177,6 +177,9 @@ TEST(Monitor, SeesAWriteSplitTheAuthoritativesAndTheResolverAndPostsTheAlert) {
   EXPECT_EQ(alert["subject"], "www.example.test. A");
   EXPECT_NE(alert["message"].get<std::string>().find(old_addr), std::string::npos) << alert.dump();
   EXPECT_EQ(webhook.bodies().size(), 1U);  // once per transition, not once per round
+  EXPECT_TRUE(eventually([&] { return monitor.log().find("monitor.alert state=firing rule=mismatch") != std::string::npos; }))
+      << monitor.log();
+  EXPECT_EQ(count_occurrences(monitor.log(), "monitor.alert state=firing rule=mismatch"), 1U) << monitor.log();
 
   json status = json::parse(get(metrics_port, "/status"));
   EXPECT_EQ(status["all_agree"], false);

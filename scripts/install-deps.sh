@@ -15,6 +15,7 @@ packages=(
   nsd knot bind9 sqlite3
   openssl iproute2
   unbound bind9 knot-resolver pdns-recursor dnsmasq
+  debhelper dpkg-dev lintian systemd man-db passwd util-linux
 )
 
 missing=()

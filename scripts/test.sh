@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: installs dependencies, builds everything with warnings as errors and runs
-# the unit and integration tests with ctest and a bench smoke run; then one build with clang,
+# the unit and integration tests with ctest, a bench smoke run and the Debian package test; then one build with clang,
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer coverage serves both the fuzz
 # stage (every libFuzzer target for FUZZ_SECONDS each: 9 x 30 s, under the 6 minutes
 # docs/testing.md allows) and the unit tests and the integration areas that fit the CI
@@ -29,6 +29,14 @@ stage "ctest"
 # A 3 s run of the benchmark against cutover alone, so bench/compare cannot rot.
 "$root/bench/compare" --build "$build" --smoke 3
 stage "bench smoke"
+
+# The Debian package from the build above (copied, not compiled again), installed, run as its
+# user with the unit's capabilities, queried and purged (docs/operations.md); about 70 s.
+BUILD_DIR="$build" "$root/scripts/package.sh"
+as_root=()
+[ "$(id -u)" != 0 ] && as_root=(sudo)
+PORT="${PACKAGE_TEST_PORT:-26153}" "${as_root[@]}" "$root/scripts/package-test.sh" "$build"/package/cutover_*.deb
+stage "package"
 
 fuzz_seconds="${FUZZ_SECONDS:-30}"
 sanitize="${SANITIZE:-1}"

@@ -1,6 +1,7 @@
 // Wiring: journal + store, zone load handler, API routes, NOTIFY, transfer responder, DNS UPDATE.
 #include "app/replication.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "net/address.h"
@@ -65,6 +66,11 @@ server::Intercept answer_update(const update::UpdateHandler& handler, std::span<
 
 }  // namespace
 
+bool Replication::writes_through_store(const config::Config& config) {
+  if (!config.writes.journal.empty()) return true;
+  return std::any_of(config.zones.begin(), config.zones.end(), [](const auto& zone) { return zone.replication.primary.has_value(); });
+}
+
 std::shared_ptr<Replication> Replication::install(server::Server& server, server::ControlService* control,
                                                   const config::Config& config, base::Logger& logger) {
   std::shared_ptr<Replication> service(new Replication(server, logger));
@@ -86,7 +92,7 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
   auto secondary_zones = secondary_zones_of(config, keys);
   // Secondary zones are written through the store even without a journal; their transfers
   // then live in an in-memory journal, and a restart transfers the zone again.
-  std::string journal_path = config.writes.journal.empty() && !secondary_zones.empty() ? ":memory:" : config.writes.journal;
+  std::string journal_path = config.writes.journal.empty() && writes_through_store(config) ? ":memory:" : config.writes.journal;
   if (!journal_path.empty()) {
     auto journal = store::Journal::open(journal_path);
     if (!journal) throw config::ConfigError("writes.journal: " + journal.error().message);

@@ -31,6 +31,10 @@ class Replication : public server::Service {
   static std::shared_ptr<Replication> install(server::Server& server, server::ControlService* control,
                                               const config::Config& config, base::Logger& logger);
 
+  // True when `config` makes zones go through the store (a journal, or a secondary zone with
+  // an in-memory one): then materialized pools are written into their zones.
+  static bool writes_through_store(const config::Config& config);
+
   // "writes", the config section it serves (the name in the service.started log line).
   std::string name() const override { return "writes"; }
   base::Status start() override;

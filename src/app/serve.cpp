@@ -16,7 +16,7 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   const config::ControlConfig& control = server_.config().control;
   if (!control.host.empty()) control_ = std::make_shared<server::ControlService>(control, logger);
   if (features.lab) {
-    if (!control_) throw config::ConfigError("--lab needs the control API (--control ADDRESS:PORT)");
+    if (!control_) throw config::ConfigError(kLabNeedsControl);
     // Added before the control service so the lab zones are published before its API opens.
     server_.add_service(std::make_shared<lab::LabAuthority>(server_, control_->http()));
   }

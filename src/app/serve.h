@@ -23,6 +23,9 @@ struct ServeFeatures {
   bool demo_endpoints = false;  // the HTTP endpoints behind the embedded default's pool
 };
 
+// Why Serve refuses --lab without a control API.
+inline constexpr const char* kLabNeedsControl = "--lab needs the control API (--control ADDRESS:PORT)";
+
 class Serve {
  public:
   // `resolve` re-reads the config on reload (SIGHUP); `config` is the first one. Throws

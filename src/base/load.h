@@ -1,6 +1,7 @@
 // Unchecked loads of fixed-width integers from raw bytes, for code that has already checked
-// the bounds once for a whole structure (the fast query parser, the fast index, the cookie
-// code). Code that reads field by field should use base::ByteReader, which checks each read.
+// the bounds once for a whole structure: the fast query parser, the fast index, the cookie
+// code, a message header (TSIG), an RDATA of fixed or already validated length (LOC, SVCB
+// parameters). Code that reads field by field should use base::ByteReader, which checks each read.
 #pragma once
 
 #include <cstdint>

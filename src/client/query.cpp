@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "net/deadline_io.h"
 #include "net/socket.h"
 
 namespace cutover::client {
@@ -33,18 +34,6 @@ std::uint16_t random_id() {
 Error io_error(const net::SocketAddress& server, std::string_view what) {
   return make_error(ErrorCode::kIo, fmt::format("{}: {}: {}", net::format_address(server.storage), what,
                                                 std::strerror(errno)));
-}
-
-// Waits until `fd` is ready for `events` or the deadline passes.
-bool wait_ready(int fd, short events, Clock::time_point deadline) {
-  while (true) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) return false;
-    pollfd entry{fd, events, 0};
-    int ready = ::poll(&entry, 1, static_cast<int>(left));
-    if (ready > 0) return true;
-    if (ready < 0 && errno != EINTR) return false;
-  }
 }
 
 bool matches(const dns::Message& request, const dns::Message& reply) {
@@ -76,7 +65,7 @@ Result<QueryResult> exchange_udp(const net::SocketAddress& server, const dns::Me
   auto deadline = start + timeout;
   if (::send(fd, wire.data(), wire.size(), 0) < 0) return io_error(server, "send");
   std::vector<std::uint8_t> buffer(65535);
-  while (wait_ready(fd, POLLIN, deadline)) {
+  while (net::wait_ready(fd, POLLIN, deadline)) {
     ssize_t got = ::recv(fd, buffer.data(), buffer.size(), 0);
     if (got < 0) {
       if (errno == EAGAIN || errno == EINTR) continue;
@@ -96,19 +85,6 @@ Result<QueryResult> exchange_udp(const net::SocketAddress& server, const dns::Me
                                 timeout.count()));
 }
 
-// Writes or reads exactly `size` bytes before the deadline.
-bool transfer_all(int fd, std::uint8_t* data, std::size_t size, bool writing, Clock::time_point deadline) {
-  std::size_t done = 0;
-  while (done < size) {
-    if (!wait_ready(fd, writing ? POLLOUT : POLLIN, deadline)) return false;
-    ssize_t n = writing ? ::send(fd, data + done, size - done, MSG_NOSIGNAL) : ::recv(fd, data + done, size - done, 0);
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 base::Status stream_tcp(const net::SocketAddress& server, const dns::Message& request,
                         const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout,
                         const ReplyHandler& on_reply) {
@@ -120,7 +96,7 @@ base::Status stream_tcp(const net::SocketAddress& server, const dns::Message& re
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&server.storage), server.length) != 0 && errno != EINPROGRESS) {
     return io_error(server, "connect over TCP");
   }
-  if (!wait_ready(fd, POLLOUT, deadline)) {
+  if (!net::wait_ready(fd, POLLOUT, deadline)) {
     return make_error(ErrorCode::kTimeout, fmt::format("{}: TCP connect timed out", net::format_address(server.storage)));
   }
   int socket_error = 0;
@@ -139,12 +115,12 @@ base::Status stream_tcp(const net::SocketAddress& server, const dns::Message& re
     return make_error(ErrorCode::kTimeout, fmt::format("{}: no complete reply over TCP within {} ms",
                                                        net::format_address(server.storage), timeout.count()));
   };
-  if (!transfer_all(fd, framed.data(), framed.size(), true, deadline)) return timed_out();
+  if (!net::send_all(fd, framed.data(), framed.size(), deadline)) return timed_out();
   while (true) {
     std::uint8_t length_bytes[2];
-    if (!transfer_all(fd, length_bytes, 2, false, deadline)) return timed_out();
+    if (!net::receive_exactly(fd, length_bytes, 2, deadline)) return timed_out();
     std::vector<std::uint8_t> reply_wire((std::size_t{length_bytes[0]} << 8) | length_bytes[1]);
-    if (!transfer_all(fd, reply_wire.data(), reply_wire.size(), false, deadline)) return timed_out();
+    if (!net::receive_exactly(fd, reply_wire.data(), reply_wire.size(), deadline)) return timed_out();
     auto reply = dns::parse_message(reply_wire);
     if (!reply) {
       return make_error(ErrorCode::kMalformed, fmt::format("{}: malformed reply over TCP: {}",

@@ -1,7 +1,6 @@
 // HTTP calls to the control API for the write subcommands.
 #include "cmd/api_client.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 
@@ -30,13 +29,10 @@ void put_fence(const FenceOptions& fence, nlohmann::json& body) {
   body["who"] = fence.who.empty() ? "cli" : fence.who;
 }
 
-ApiReply api_call(const std::string& command, const ApiOptions& options, const std::string& method,
-                  const std::string& path, const nlohmann::json& body) {
+ApiReply api_call(const Output& output, const ApiOptions& options, const std::string& method, const std::string& path,
+                  const nlohmann::json& body) {
   auto colon = options.control.rfind(':');
-  if (colon == std::string::npos) {
-    std::fprintf(stderr, "cutover %s: --control must be ADDRESS:PORT\n", command.c_str());
-    throw CLI::RuntimeError(2);
-  }
+  if (colon == std::string::npos) output.fail(ExitCode::kCouldNotRun, "--control must be ADDRESS:PORT");
   std::string host = options.control.substr(0, colon);
   if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
   int port = std::atoi(options.control.c_str() + colon + 1);
@@ -53,18 +49,26 @@ ApiReply api_call(const std::string& command, const ApiOptions& options, const s
                 : method == "DELETE" ? client.Delete(path, text, "application/json")
                                      : client.Post(path, text, "application/json");
   if (!result) {
-    std::fprintf(stderr, "cutover %s: cannot reach %s: %s\n", command.c_str(), options.control.c_str(),
-                 httplib::to_string(result.error()).c_str());
-    throw CLI::RuntimeError(2);
+    output.fail(ExitCode::kCouldNotRun,
+                "cannot reach " + options.control + ": " + httplib::to_string(result.error()));
   }
   ApiReply reply;
   reply.status = result->status;
   reply.body = nlohmann::json::parse(result->body, nullptr, false);
   if (reply.body.is_discarded()) {
-    std::fprintf(stderr, "cutover %s: HTTP %d: %s\n", command.c_str(), result->status, result->body.c_str());
-    throw CLI::RuntimeError(2);
+    output.fail(ExitCode::kCouldNotRun, "HTTP " + std::to_string(result->status) + ": " + result->body,
+                {{"status", result->status}});
   }
   return reply;
+}
+
+const nlohmann::json& read_reply(const Output& output, const ApiReply& reply) {
+  if (reply.status != 200) {
+    std::string message = reply.body.is_object() ? reply.body.value("error", std::string("failed")) : "failed";
+    output.fail(ExitCode::kCouldNotRun, "HTTP " + std::to_string(reply.status) + ": " + message,
+                {{"status", reply.status}, {"reply", reply.body}});
+  }
+  return reply.body;
 }
 
 std::string utc_time(long long at_ms) {
@@ -76,13 +80,18 @@ std::string utc_time(long long at_ms) {
   return std::string(text) + "." + std::to_string(1000 + at_ms % 1000).substr(1) + "Z";
 }
 
-void print_write_reply(const std::string& command, const ApiReply& reply) {
-  std::printf("%s\n", reply.body.dump(2).c_str());
-  if (reply.status != 200) {
-    std::string message = reply.body.value("message", reply.body.value("error", std::string("refused")));
-    std::fprintf(stderr, "cutover %s: %s\n", command.c_str(), message.c_str());
-    throw CLI::RuntimeError(1);
+void print_write_reply(const Output& output, const ApiReply& reply) {
+  if (reply.status == 200) {
+    output.document(reply.body);
+    return;
   }
+  std::string message = "refused";
+  if (reply.body.is_object()) message = reply.body.value("message", reply.body.value("error", message));
+  ExitCode code = reply.status >= 400 && reply.status < 500 ? ExitCode::kFindings : ExitCode::kCouldNotRun;
+  // Without --json the reply stays on stdout, as a successful one would be.
+  if (!output.json()) output.document(reply.body);
+  output.fail(code, "HTTP " + std::to_string(reply.status) + ": " + message,
+              {{"status", reply.status}, {"reply", reply.body}});
 }
 
 }  // namespace cutover::cmd

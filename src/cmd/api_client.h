@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cmd/output.h"
+
 namespace cutover::cmd {
 
 struct ApiOptions {
@@ -34,15 +36,20 @@ struct ApiReply {
   nlohmann::json body;
 };
 
-// GET, POST, PUT, PATCH or DELETE `path`; throws CLI::RuntimeError(2) after printing why when the server cannot
-// be reached or does not answer JSON. `command` names the subcommand in messages.
-ApiReply api_call(const std::string& command, const ApiOptions& options, const std::string& method,
-                  const std::string& path, const nlohmann::json& body = nullptr);
+// GET, POST, PUT, PATCH or DELETE `path`; exits 2 through `output` when the server cannot be
+// reached or does not answer JSON.
+ApiReply api_call(const Output& output, const ApiOptions& options, const std::string& method, const std::string& path,
+                  const nlohmann::json& body = nullptr);
+
+// The body of a read's reply; exits 2 through `output` unless the server answered 200.
+const nlohmann::json& read_reply(const Output& output, const ApiReply& reply);
 
 // A journal time (Unix ms) as 2026-11-29T23:40:01.250Z.
 std::string utc_time(long long at_ms);
 
-// Prints a write reply; throws CLI::RuntimeError(1) when the write was refused.
-void print_write_reply(const std::string& command, const ApiReply& reply);
+// Prints a write reply (the API's JSON, also with --json). A write the server refused (HTTP
+// 4xx: the fence, the floor, a bad request) exits 1, a server error (5xx) 2; with --json the
+// error document then carries the reply as "reply" and the HTTP status as "status".
+void print_write_reply(const Output& output, const ApiReply& reply);
 
 }  // namespace cutover::cmd

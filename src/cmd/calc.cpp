@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "tools/calc/client_profiles.h"
 #include "tools/calc/cutover_calc.h"
 #include "tools/report/finding.h"
@@ -19,11 +20,24 @@ struct CalcOptions {
   tools::CalcInput input;
   std::string client;  // a number of seconds or a profile name
   double floor = -1, cap = -1;
-  bool json = false;
   bool list_profiles = false;
+  Output output{"calc"};
 };
 
-void print_profiles() {
+void print_profiles(const Output& output) {
+  if (output.json()) {
+    nlohmann::json profiles = nlohmann::json::array();
+    for (const auto& profile : tools::client_profiles()) {
+      profiles.push_back({{"name", profile.name},
+                          {"cache_seconds", profile.cache_seconds ? nlohmann::json(*profile.cache_seconds) : nullptr},
+                          {"runtime", profile.runtime},
+                          {"setting", profile.setting},
+                          {"measured", profile.measured},
+                          {"source", profile.source}});
+    }
+    output.document({{"command", output.command()}, {"profiles", profiles}});
+    return;
+  }
   for (const auto& profile : tools::client_profiles()) {
     std::string cache = profile.cache_seconds ? fmt::format("{:g} s", *profile.cache_seconds) : "unbounded";
     fmt::print("{:<20} {:>9}  {} ({}): {}\n", profile.name, cache, profile.runtime, profile.setting, profile.measured);
@@ -31,10 +45,11 @@ void print_profiles() {
   fmt::print("source: {}\n", tools::client_profiles().front().source);
 }
 
-int run_calc(CalcOptions& options) {
+void run_calc(CalcOptions& options) {
+  const Output& output = options.output;
   if (options.list_profiles) {
-    print_profiles();
-    return 0;
+    print_profiles(output);
+    return;
   }
   tools::CalcInput& input = options.input;
   if (!options.client.empty()) {
@@ -45,25 +60,19 @@ int run_calc(CalcOptions& options) {
       try {
         input.client_cache = std::stod(options.client);
       } catch (const std::exception&) {
-        fmt::print(stderr, "cutover calc: --client '{}' is neither seconds nor a profile (see --profiles)\n",
-                   options.client);
-        return static_cast<int>(tools::ExitCode::kCouldNotRun);
+        output.fail(ExitCode::kCouldNotRun, "--client '" + options.client + "' is neither seconds nor a profile (see --profiles)");
       }
     }
   }
   if (options.floor >= 0) input.resolver_floor = options.floor;
   if (options.cap >= 0) input.resolver_cap = options.cap;
-  if (auto problem = tools::validate(input)) {
-    fmt::print(stderr, "cutover calc: {}\n", *problem);
-    return static_cast<int>(tools::ExitCode::kCouldNotRun);
-  }
+  if (auto problem = tools::validate(input)) output.fail(ExitCode::kCouldNotRun, *problem);
   tools::CalcResult result = tools::compute_cutover(input);
-  if (options.json) {
-    fmt::print("{}\n", tools::calc_to_json(input, result).dump(2));
+  if (output.json()) {
+    output.document(tools::calc_to_json(input, result));
   } else {
     fmt::print("{}", tools::calc_to_text(input, result));
   }
-  return 0;
 }
 
 }  // namespace
@@ -83,12 +92,9 @@ void add_calc_command(CLI::App& app) {
   command->add_option("--resolver-floor", options->floor, "Resolver TTL floor (cache-min-ttl), seconds");
   command->add_option("--resolver-cap", options->cap, "Resolver TTL cap (cache-max-ttl), seconds");
   command->add_option("--stale-window", input.stale_window, "Resolver serve-stale window, seconds");
-  command->add_flag("--json", options->json, "Print JSON");
+  options->output.add_json_flag(*command, "Print the result (or the profiles) as one JSON document");
   command->add_flag("--profiles", options->list_profiles, "List the client profiles and their source");
-  command->callback([options] {
-    int code = run_calc(*options);
-    if (code != 0) throw CLI::RuntimeError(code);
-  });
+  command->callback([options] { run_calc(*options); });
 }
 
 }  // namespace cutover::cmd

@@ -1,8 +1,13 @@
 // `cutover check-zone ORIGIN FILE [--dump]`: loads a zone file the way the server would,
 // prints every diagnostic to stderr and a summary (or, with --dump, the zone in canonical
-// order) to stdout. Exit 0 when the zone loads, 1 when it has errors, 2 for a bad origin.
+// order) to stdout; --json puts all of it in one document. Exit 0 when the zone loads, 1 when
+// it has errors, 2 for a bad origin or a file that cannot be read.
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -10,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "dns/name.h"
 #include "dns/rdata.h"
 #include "dns/types.h"
@@ -22,6 +28,7 @@ struct CheckZoneOptions {
   std::string origin;
   std::string file;
   bool dump = false;
+  Output output{"check-zone"};
 };
 
 // RFC 4034 §6.1 owner order, then type number, then canonical rdata octets (§6.3).
@@ -38,36 +45,65 @@ std::vector<dns::ResourceRecord> canonical_records(const zone::Zone& zone) {
   return records;
 }
 
-void print_dump(const zone::Zone& zone) {
+std::vector<std::string> dump_lines(const zone::Zone& zone) {
+  std::vector<std::string> lines;
   for (const auto& record : canonical_records(zone)) {
-    fmt::print("{} {} IN {} {}\n", record.owner.lowercased().to_text(), record.ttl, dns::type_to_text(record.type),
-               dns::rdata_to_text(record.type, record.rdata));
+    lines.push_back(fmt::format("{} {} IN {} {}", record.owner.lowercased().to_text(), record.ttl,
+                                dns::type_to_text(record.type), dns::rdata_to_text(record.type, record.rdata)));
   }
+  return lines;
 }
 
-int run_check_zone(const CheckZoneOptions& options) {
+nlohmann::json diagnostic_json(const zone::Diagnostic& diagnostic) {
+  return {{"severity", diagnostic.severity == zone::Severity::kError ? "error" : "warning"},
+          {"file", diagnostic.location.file},
+          {"line", diagnostic.location.line},
+          {"column", diagnostic.location.column},
+          {"message", diagnostic.message},
+          {"text", diagnostic.to_string()}};
+}
+
+ExitCode run_check_zone(const CheckZoneOptions& options) {
+  const Output& output = options.output;
   std::string origin_text = options.origin.ends_with('.') ? options.origin : options.origin + ".";
   auto origin = dns::Name::from_text(origin_text);
-  if (!origin) {
-    fmt::print(stderr, "cutover check-zone: bad origin '{}': {}\n", options.origin, origin.error().message);
-    return 2;
-  }
+  if (!origin) output.fail(ExitCode::kCouldNotRun, "bad origin '" + options.origin + "': " + origin.error().message);
+  // A file that cannot be read is no finding about the zone: the check did not run.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(options.file, ignored)) output.fail(ExitCode::kCouldNotRun, options.file + ": is a directory");
+  if (!std::ifstream(options.file)) output.fail(ExitCode::kCouldNotRun, options.file + ": cannot read: " + std::strerror(errno));
   zone::ZoneLoad load = zone::load_zone_file(*origin, options.file);
   std::size_t errors = 0;
+  nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& diagnostic : load.diagnostics) {
-    fmt::print(stderr, "{}\n", diagnostic.to_string());
+    if (!output.json()) fmt::print(stderr, "{}\n", diagnostic.to_string());
+    diagnostics.push_back(diagnostic_json(diagnostic));
     if (diagnostic.severity == zone::Severity::kError) ++errors;
   }
+  if (load.zone == nullptr) errors = std::max<std::size_t>(errors, 1);
+  if (output.json()) {
+    nlohmann::json report = {{"command", output.command()}, {"origin", origin->to_text()}, {"file", options.file},
+                             {"loaded", load.zone != nullptr}, {"errors", errors}, {"diagnostics", diagnostics}};
+    if (load.zone) {
+      report["serial"] = load.zone->soa_fields().serial;
+      report["records"] = load.zone->records().size();
+      if (options.dump) report["dump"] = dump_lines(*load.zone);
+    }
+    output.document(report);
+    return load.zone ? ExitCode::kOk : ExitCode::kFindings;
+  }
   if (!load.zone) {
-    fmt::print("{}: {} errors\n", origin->to_text(), std::max<std::size_t>(errors, 1));
-    return 1;
+    fmt::print("{}: {} errors\n", origin->to_text(), errors);
+    return ExitCode::kFindings;
   }
   // With --dump stdout carries only the records, so the summary moves to stderr.
   std::FILE* summary = options.dump ? stderr : stdout;
-  if (options.dump) print_dump(*load.zone);
+  if (options.dump) {
+    for (const auto& line : dump_lines(*load.zone)) fmt::print("{}\n", line);
+  }
   fmt::print(summary, "{}: loaded serial {}, {} records\n", origin->to_text(), load.zone->soa_fields().serial,
              load.zone->records().size());
-  return 0;
+  return ExitCode::kOk;
 }
 
 }  // namespace
@@ -78,10 +114,8 @@ void add_check_zone_command(CLI::App& app) {
   command->add_option("origin", options->origin, "Zone origin, e.g. example.test")->required();
   command->add_option("file", options->file, "Master file to load")->required();
   command->add_flag("--dump", options->dump, "Print the loaded zone in canonical order, one record a line");
-  command->callback([options] {
-    int code = run_check_zone(*options);
-    if (code != 0) throw CLI::RuntimeError(code);
-  });
+  options->output.add_json_flag(*command, "Print the result and every diagnostic as one JSON document");
+  command->callback([options] { Output::finish(run_check_zone(*options)); });
 }
 
 }  // namespace cutover::cmd

@@ -1,5 +1,6 @@
 // Registration of the cutover subcommands. Each add_*_command() adds one subcommand to the
-// app; its callback signals a non-zero exit by throwing CLI::RuntimeError(code).
+// app; its callback exits non-zero through cmd/output.h (Output::fail, Output::finish), which
+// throw CLI::RuntimeError(code) with a code of docs/cli.md.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -15,6 +15,7 @@ struct DeleteOptions {
   FenceOptions fence;
   std::string zone, name, type;
   std::vector<std::string> data;
+  Output output{"delete"};
 };
 
 }  // namespace
@@ -28,6 +29,7 @@ void add_delete_command(CLI::App& app) {
   command->add_option("data", options->data, "Records to delete (omit to delete the RRset)");
   add_api_options(*command, options->api);
   add_fence_options(*command, options->fence);
+  options->output.add_json_flag(*command, "Print the API's reply as one JSON document (errors too)");
   command->callback([options] {
     nlohmann::json edit = {{"op", "delete"}, {"name", options->name}};
     if (!options->type.empty()) edit["type"] = options->type;
@@ -35,7 +37,7 @@ void add_delete_command(CLI::App& app) {
     nlohmann::json body;
     body["edits"] = nlohmann::json::array({edit});
     put_fence(options->fence, body);
-    print_write_reply("delete", api_call("delete", options->api, "POST", "/zones/" + options->zone + "/records", body));
+    print_write_reply(options->output, api_call(options->output, options->api, "POST", "/zones/" + options->zone + "/records", body));
   });
 }
 

@@ -1,6 +1,7 @@
 // `cutover explain [NAME]`: the cutover arithmetic of each pool, from the configuration
 // alone: detection D in [(F-1)·I + T, F·I + T], the answer TTL (the worst resolver cache
-// term K) and the worst case D + K the server is responsible for.
+// term K) and the worst case D + K the server is responsible for. Exit 2 for a bad config or
+// an unknown pool.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "cmd/serve_config.h"
 #include "pool/config/pool_config.h"
 #include "pool/pool_detection.h"
@@ -18,6 +20,7 @@ namespace {
 struct ExplainOptions {
   std::string config;
   std::string name;
+  Output output{"explain"};
 };
 
 double seconds(std::chrono::milliseconds value) { return static_cast<double>(value.count()) / 1000.0; }
@@ -43,29 +46,55 @@ void explain_pool(const pool::PoolSpec& spec) {
   std::printf("  not counted propagation, client caches and open connections (P, C, R: docs/tools.md#cutover-calc)\n");
 }
 
+nlohmann::json pool_json(const pool::PoolSpec& spec) {
+  health::DetectionWindow window = pool::detection_window(spec);
+  const health::CheckSettings& check = spec.check;
+  return {{"pool", spec.name},
+          {"name", spec.owner.to_text()},
+          {"shape", spec.shape},
+          {"endpoints", spec.endpoints.size()},
+          {"check", {{"type", check.type},
+                     {"interval_ms", check.interval.count()},
+                     {"timeout_ms", check.timeout.count()},
+                     {"fall", check.fall},
+                     {"rise", check.rise}}},
+          {"d_min_ms", window.d_min.count()},
+          {"d_max_ms", window.d_max.count()},
+          {"ttl_s", spec.ttl},
+          {"worst_d_plus_k_ms", window.worst_d_plus_k.count()},
+          {"suspicion_ttl", spec.suspicion_ttl},
+          {"when_all_down", pool::all_down_to_text(spec.when_all_down)}};
+}
+
 void run_explain(const ExplainOptions& options) {
+  const Output& output = options.output;
   ServeOptions serve;
   serve.config = options.config;
   config::Config config;
   try {
     config = resolve_serve_config(serve);
   } catch (const config::ConfigError& e) {
-    std::fprintf(stderr, "cutover explain: %s\n", e.what());
-    throw CLI::RuntimeError(2);
+    output.fail(ExitCode::kCouldNotRun, e.what());
   }
-  bool found = false;
+  std::vector<pool::PoolSpec> chosen;
   for (const auto& spec : pool::config_pools(config)) {
     bool named = options.name.empty() || options.name == spec.name || options.name == spec.owner.to_text() ||
                  options.name + "." == spec.owner.to_text();
-    if (!named) continue;
-    if (found) std::printf("\n");
-    explain_pool(spec);
-    found = true;
+    if (named) chosen.push_back(spec);
   }
-  if (!found) {
-    std::fprintf(stderr, "cutover explain: %s\n",
-                 options.name.empty() ? "the configuration has no pools" : ("no pool named " + options.name).c_str());
-    throw CLI::RuntimeError(1);
+  if (chosen.empty()) {
+    output.fail(ExitCode::kCouldNotRun,
+                options.name.empty() ? "the configuration has no pools" : "no pool named " + options.name);
+  }
+  if (output.json()) {
+    nlohmann::json pools = nlohmann::json::array();
+    for (const auto& spec : chosen) pools.push_back(pool_json(spec));
+    output.document({{"command", output.command()}, {"pools", pools}});
+    return;
+  }
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    if (i > 0) std::printf("\n");
+    explain_pool(chosen[i]);
   }
 }
 
@@ -77,6 +106,7 @@ void add_explain_command(CLI::App& app) {
   command->add_option("name", options->name, "Pool id or DNS name (default: every pool)");
   command->add_option("--config", options->config, "YAML config file (default: the embedded one)")
       ->check(CLI::ExistingFile);
+  options->output.add_json_flag(*command, "Print each pool's terms as JSON (milliseconds)");
   command->callback([options] { run_explain(*options); });
 }
 

@@ -15,7 +15,7 @@ namespace {
 struct GetOptions {
   ApiOptions api;
   std::string zone, name, type;
-  bool json = false;
+  Output output{"get"};
 };
 
 }  // namespace
@@ -26,7 +26,7 @@ void add_get_command(CLI::App& app) {
   command->add_option("zone", options->zone, "Zone origin")->required();
   command->add_option("name", options->name, "Only this owner name");
   command->add_option("type", options->type, "Only this RR type");
-  command->add_flag("--json", options->json, "Print the API's JSON reply");
+  options->output.add_json_flag(*command, "Print the API's JSON reply");
   add_api_options(*command, options->api);
   command->callback([options] {
     std::string path = "/zones/" + options->zone + "/records";
@@ -34,18 +34,16 @@ void add_get_command(CLI::App& app) {
     if (!options->name.empty()) query += "name=" + httplib::detail::encode_query_param(options->name);
     if (!options->type.empty()) query += (query.empty() ? "" : "&") + std::string("type=") + options->type;
     if (!query.empty()) path += "?" + query;
-    ApiReply reply = api_call("get", options->api, "GET", path);
-    if (reply.status != 200) {
-      std::fprintf(stderr, "cutover get: %s\n", reply.body.value("error", std::string("failed")).c_str());
-      throw CLI::RuntimeError(1);
-    }
-    if (options->json) {
-      std::printf("%s\n", reply.body.dump(2).c_str());
+    const Output& output = options->output;
+    ApiReply reply = api_call(output, options->api, "GET", path);
+    const nlohmann::json& body = read_reply(output, reply);
+    if (output.json()) {
+      output.document(body);
       return;
     }
-    std::printf("; zone %s version %llu serial %llu\n", reply.body["zone"].get<std::string>().c_str(),
-                reply.body["version"].get<unsigned long long>(), reply.body["serial"].get<unsigned long long>());
-    for (const auto& record : reply.body["records"]) {
+    std::printf("; zone %s version %llu serial %llu\n", body["zone"].get<std::string>().c_str(),
+                body["version"].get<unsigned long long>(), body["serial"].get<unsigned long long>());
+    for (const auto& record : body["records"]) {
       std::printf("%s %u IN %s %s\n", record["name"].get<std::string>().c_str(), record["ttl"].get<unsigned>(),
                   record["type"].get<std::string>().c_str(), record["data"].get<std::string>().c_str());
     }

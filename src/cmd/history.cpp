@@ -13,7 +13,7 @@ namespace {
 struct HistoryOptions {
   ApiOptions api;
   std::string zone;
-  bool json = false;
+  Output output{"history"};
 };
 
 }  // namespace
@@ -22,19 +22,17 @@ void add_history_command(CLI::App& app) {
   auto options = std::make_shared<HistoryOptions>();
   auto* command = app.add_subcommand("history", "List a zone's versions: who changed what, when");
   command->add_option("zone", options->zone, "Zone origin")->required();
-  command->add_flag("--json", options->json, "Print the API's JSON reply");
+  options->output.add_json_flag(*command, "Print the API's JSON reply");
   add_api_options(*command, options->api);
   command->callback([options] {
-    ApiReply reply = api_call("history", options->api, "GET", "/zones/" + options->zone + "/history");
-    if (reply.status != 200) {
-      std::fprintf(stderr, "cutover history: %s\n", reply.body.value("error", std::string("failed")).c_str());
-      throw CLI::RuntimeError(1);
-    }
-    if (options->json) {
-      std::printf("%s\n", reply.body.dump(2).c_str());
+    const Output& output = options->output;
+    ApiReply reply = api_call(output, options->api, "GET", "/zones/" + options->zone + "/history");
+    const nlohmann::json& body = read_reply(output, reply);
+    if (output.json()) {
+      output.document(body);
       return;
     }
-    for (const auto& entry : reply.body["entries"]) {
+    for (const auto& entry : body["entries"]) {
       std::printf("version %llu  serial %llu  %s  who=%s  what=%s\n", entry["version"].get<unsigned long long>(),
                   entry["serial"].get<unsigned long long>(), utc_time(entry["at_ms"].get<long long>()).c_str(),
                   entry["who"].get<std::string>().c_str(), entry["what"].get<std::string>().c_str());

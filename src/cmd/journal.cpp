@@ -13,6 +13,7 @@ namespace {
 struct JournalOptions {
   ApiOptions api;
   std::string zone;
+  Output output{"journal compact"};
 };
 
 }  // namespace
@@ -24,14 +25,17 @@ void add_journal_command(CLI::App& app) {
   auto* compact = command->add_subcommand("compact", "Fold a zone's journal into its zone file");
   compact->add_option("zone", options->zone, "Zone origin")->required();
   add_api_options(*compact, options->api);
+  options->output.add_json_flag(*compact, "Print the API's JSON reply");
   compact->callback([options] {
-    ApiReply reply = api_call("journal compact", options->api, "POST", "/zones/" + options->zone + "/compact");
-    if (reply.status != 200) {
-      std::fprintf(stderr, "cutover journal compact: %s\n", reply.body.value("error", std::string("failed")).c_str());
-      throw CLI::RuntimeError(1);
+    const Output& output = options->output;
+    ApiReply reply = api_call(output, options->api, "POST", "/zones/" + options->zone + "/compact");
+    const nlohmann::json& body = read_reply(output, reply);
+    if (output.json()) {
+      output.document(body);
+      return;
     }
-    std::printf("compacted %s up to version %llu\n", reply.body["zone"].get<std::string>().c_str(),
-                reply.body["compacted_to_version"].get<unsigned long long>());
+    std::printf("compacted %s up to version %llu\n", body["zone"].get<std::string>().c_str(),
+                body["compacted_to_version"].get<unsigned long long>());
   });
 }
 

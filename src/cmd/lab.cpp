@@ -1,13 +1,18 @@
 // `cutover lab`: run the resolver-clock experiments against real resolvers (run), re-check a
 // saved run's reports against its raw observations (check), compare two runs (compare).
+// `lab run` exits 1 when a case is outside its tolerance (a finding), 2 when a case could not
+// be measured or the run could not start; with --json its progress goes to stderr.
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "lab/experiments/experiment.h"
 #include "lab/process.h"
 #include "lab/authority/authority_process.h"
@@ -28,6 +33,7 @@ struct LabRunOptions {
   int repeat = 1;
   std::vector<std::string> resolver_options;
   std::string cases;
+  Output output{"lab run"};
 };
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -40,12 +46,9 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
-void fail(const std::string& message, int code = 2) {
-  std::fprintf(stderr, "cutover lab: %s\n", message.c_str());
-  throw CLI::RuntimeError(code);
-}
-
 void run_lab_command(const LabRunOptions& options) {
+  const Output& output = options.output;
+  auto fail = [&](const std::string& message) { output.fail(ExitCode::kCouldNotRun, message); };
   lab::RunOptions run;
   run.resolvers = options.resolvers == "all" ? lab::builtin_resolver_names() : split_list(options.resolvers);
   for (const auto& resolver : run.resolvers) {
@@ -73,31 +76,53 @@ void run_lab_command(const LabRunOptions& options) {
     run.resolver_options[option->first].push_back(option->second);
   }
   run.cases = options.cases;
+  // The earlier run is read first: a bad --compare file should not cost a whole run.
+  std::optional<lab::RunResults> before;
+  if (!options.compare.empty()) {
+    auto read = lab::read_results(options.compare);
+    if (!read) fail(read.error().message);
+    before = std::move(*read);
+  }
   lab::install_interrupt_handler();
-  auto results = lab::run_lab(run, stdout);
-  if (!results) fail(results.error().message, 1);
+  // With --json stdout holds only the final document; the progress lines go to stderr.
+  auto results = lab::run_lab(run, output.json() ? stderr : stdout);
+  if (!results) fail(results.error().message);
   auto written = lab::write_reports(*results, options.out_dir);
-  if (!written) fail(written.error().message, 1);
+  if (!written) fail(written.error().message);
   int errors = 0, findings = 0;
   for (const auto& result : results->cases) {
     errors += result.verdict == lab::Verdict::kError;
     findings += result.verdict == lab::Verdict::kFail;
   }
-  std::printf("wall time %.1f s; %zu cases, %d outside tolerance (findings), %d could not be measured\n"
-              "wrote %s/results.json, report.md, report.html\n",
-              results->wall_seconds, results->cases.size(), findings, errors, options.out_dir.c_str());
-  if (!options.compare.empty()) {
-    auto before = lab::read_results(options.compare);
-    if (!before) fail(before.error().message, 1);
-    std::string text = lab::render_compare(*before, *results);
+  std::string compare_text;
+  if (before) {
+    compare_text = lab::render_compare(*before, *results);
     std::FILE* file = std::fopen((options.out_dir + "/compare.md").c_str(), "w");
     if (file != nullptr) {
-      std::fputs(text.c_str(), file);
+      std::fputs(compare_text.c_str(), file);
       std::fclose(file);
     }
-    std::fputs(text.c_str(), stdout);
   }
-  if (errors > 0) throw CLI::RuntimeError(3);
+  ExitCode code = errors > 0 ? ExitCode::kCouldNotRun : findings > 0 ? ExitCode::kFindings : ExitCode::kOk;
+  if (output.json()) {
+    nlohmann::json summary = {{"command", output.command()},
+                              {"exit_code", static_cast<int>(code)},
+                              {"wall_seconds", results->wall_seconds},
+                              {"cases", results->cases.size()},
+                              {"findings", findings},
+                              {"unmeasured", errors},
+                              {"out", options.out_dir},
+                              {"files", {"results.json", "report.md", "report.html"}}};
+    if (before) summary["compare"] = compare_text;
+    if (errors > 0) summary["error"] = std::to_string(errors) + " cases could not be measured";
+    output.document(summary);
+  } else {
+    std::printf("wall time %.1f s; %zu cases, %d outside tolerance (findings), %d could not be measured\n"
+                "wrote %s/results.json, report.md, report.html\n",
+                results->wall_seconds, results->cases.size(), findings, errors, options.out_dir.c_str());
+    std::fputs(compare_text.c_str(), stdout);
+  }
+  Output::finish(code);
 }
 
 }  // namespace
@@ -108,7 +133,8 @@ void add_lab_command(CLI::App& app) {
   lab->require_subcommand(1);
 
   auto options = std::make_shared<LabRunOptions>();
-  auto* run = lab->add_subcommand("run", "Run experiments; exit 3 when a case could not be measured");
+  auto* run = lab->add_subcommand("run", "Run experiments; exit 1 when a case is outside its tolerance, 2 when a case "
+                                         "could not be measured");
   run->add_option("--resolvers", options->resolvers,
                   "Comma list: " + lab::resolver_usage() + " or all");
   std::string experiment_ids;
@@ -129,26 +155,56 @@ void add_lab_command(CLI::App& app) {
                   "ADAPTER:LINE, a line in that resolver's own config syntax; the selected cases also run with it "
                   "(all lines of one adapter together), beside the default configuration. Repeatable");
   run->add_option("--cases", options->cases, "Comma list of globs over case names within --experiments (e.g. 'ttl20-*')");
+  options->output.add_json_flag(*run, "Print the run's summary as one JSON document (progress goes to stderr)");
   run->callback([options] { run_lab_command(*options); });
 
-  auto dir = std::make_shared<std::string>();
+  struct CheckOptions {
+    std::string dir;
+    Output output{"lab check"};
+  };
+  auto checked = std::make_shared<CheckOptions>();
   auto* check = lab->add_subcommand("check", "Re-derive every measured value and report.md from results.json");
-  check->add_option("DIR", *dir, "A lab output directory")->required();
-  check->callback([dir] {
-    auto problems = lab::check_reports(*dir);
-    for (const auto& problem : problems) std::printf("inconsistent: %s\n", problem.c_str());
-    if (!problems.empty()) throw CLI::RuntimeError(1);
-    std::printf("%s: results.json and report.md agree with the raw observations\n", dir->c_str());
+  check->add_option("DIR", checked->dir, "A lab output directory")->required();
+  checked->output.add_json_flag(*check, "Print the problems as one JSON document");
+  check->callback([checked] {
+    const Output& output = checked->output;
+    // No results to check is no inconsistency: the check could not run.
+    if (!std::ifstream(checked->dir + "/results.json")) {
+      output.fail(ExitCode::kCouldNotRun, "cannot read " + checked->dir + "/results.json");
+    }
+    auto problems = lab::check_reports(checked->dir);
+    if (output.json()) {
+      output.document({{"command", output.command()}, {"dir", checked->dir}, {"consistent", problems.empty()},
+                       {"problems", problems}});
+    } else {
+      for (const auto& problem : problems) std::printf("inconsistent: %s\n", problem.c_str());
+      if (problems.empty()) {
+        std::printf("%s: results.json and report.md agree with the raw observations\n", checked->dir.c_str());
+      }
+    }
+    Output::finish(problems.empty() ? ExitCode::kOk : ExitCode::kFindings);
   });
 
-  auto files = std::make_shared<std::vector<std::string>>();
+  struct CompareOptions {
+    std::vector<std::string> files;
+    Output output{"lab compare"};
+  };
+  auto compared = std::make_shared<CompareOptions>();
   auto* compare = lab->add_subcommand("compare", "Show the cases that differ between two runs");
-  compare->add_option("BEFORE_AFTER", *files, "Two results.json files")->required()->expected(2);
-  compare->callback([files] {
-    auto before = lab::read_results((*files)[0]);
-    auto after = lab::read_results((*files)[1]);
-    if (!before || !after) fail(!before ? before.error().message : after.error().message, 1);
-    std::fputs(lab::render_compare(*before, *after).c_str(), stdout);
+  compare->add_option("BEFORE_AFTER", compared->files, "Two results.json files")->required()->expected(2);
+  compared->output.add_json_flag(*compare, "Print the comparison (Markdown) inside one JSON document");
+  compare->callback([compared] {
+    const Output& output = compared->output;
+    auto before = lab::read_results(compared->files[0]);
+    auto after = lab::read_results(compared->files[1]);
+    if (!before || !after) output.fail(ExitCode::kCouldNotRun, !before ? before.error().message : after.error().message);
+    std::string text = lab::render_compare(*before, *after);
+    if (output.json()) {
+      output.document({{"command", output.command()}, {"before", compared->files[0]}, {"after", compared->files[1]},
+                       {"markdown", text}});
+    } else {
+      std::fputs(text.c_str(), stdout);
+    }
   });
 }
 

@@ -1,10 +1,10 @@
-// Entry point of the cutover binary: parses the command line and runs one subcommand.
-#include <cstdio>
-#include <exception>
-
+// Entry point of the cutover binary: parses the command line and runs one subcommand, with the
+// exit codes and --json rules of docs/cli.md (cmd/output.h).
 #include <CLI/CLI.hpp>
 
+#include "cmd/build_info.h"
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "pool/config/pool_config.h"
 
 int main(int argc, char** argv) {
@@ -12,7 +12,9 @@ int main(int argc, char** argv) {
   cutover::pool::register_config_section();
   CLI::App app{"cutover: authoritative DNS with health-checked failover, a resolver-clock lab and cutover planning"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "cutover 0.1.0");
+  app.set_version_flag("--version", cutover::cmd::version_text(), "Print the version and build (with --json: as JSON)");
+  bool version_json = false;  // read by run_command_line from the arguments; declared for --help and the parser
+  app.add_flag("--json", version_json, "With --version: print it as JSON");
   cutover::cmd::add_serve_command(app);
   cutover::cmd::add_status_command(app);
   cutover::cmd::add_explain_command(app);
@@ -32,13 +34,5 @@ int main(int argc, char** argv) {
   cutover::cmd::add_undo_command(app);
   cutover::cmd::add_journal_command(app);
   cutover::cmd::add_monitor_command(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cutover: %s\n", e.what());
-    return 2;
-  }
-  return 0;
+  return cutover::cmd::run_command_line(app, argc, argv);
 }

@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "config/config.h"
 #include "monitor/monitor.h"
 
@@ -23,10 +24,8 @@ namespace {
 struct MonitorOptions {
   std::string config;
   bool once = false;
-  bool json = false;
+  Output output{"monitor"};
 };
-
-constexpr int kCouldNotRun = 2;
 
 std::string round_to_text(const monitor::RoundReport& report) {
   std::string out;
@@ -55,12 +54,13 @@ void log_events(const std::vector<monitor::AlertEvent>& events, bool json) {
   }
 }
 
-int run_once(monitor::Monitor& watcher, const monitor::MonitorConfig& config, bool json) {
+ExitCode run_once(monitor::Monitor& watcher, const monitor::MonitorConfig& config, const Output& output) {
+  const bool json = output.json();
   monitor::RoundReport report = watcher.run_round();
   log_events(report.events, json);
   if (json) {
     monitor::MonitorSnapshot snapshot = watcher.snapshot();
-    fmt::print("{}\n", monitor::status_json(snapshot).dump(2));
+    output.document(monitor::status_json(snapshot));
   } else {
     fmt::print("{}", round_to_text(report));
   }
@@ -72,21 +72,21 @@ int run_once(monitor::Monitor& watcher, const monitor::MonitorConfig& config, bo
       fmt::print(stderr, "cutover monitor: the webhook did not take every alert in time\n");
     }
   }
-  return report.all_agree && !report.any_firing ? 0 : 1;
+  return report.all_agree && !report.any_firing ? ExitCode::kOk : ExitCode::kFindings;
 }
 
-int run_monitor(const MonitorOptions& options) {
+ExitCode run_monitor(const MonitorOptions& options) {
+  const Output& output = options.output;
   monitor::MonitorConfig config;
   try {
     config = monitor::read_monitor_config(options.config);
   } catch (const config::ConfigError& e) {
-    fmt::print(stderr, "cutover monitor: {}\n", e.what());
-    return kCouldNotRun;
+    output.fail(ExitCode::kCouldNotRun, e.what());
   }
   base::RealClock clock;
   if (options.once) {
     monitor::Monitor watcher(config, clock);
-    return run_once(watcher, config, options.json);
+    return run_once(watcher, config, output);
   }
   // Blocked before any thread starts, so only sigwait below sees them.
   sigset_t signals;
@@ -96,12 +96,11 @@ int run_monitor(const MonitorOptions& options) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   monitor::Monitor watcher(config, clock);
   if (auto started = watcher.start_http(); !started) {
-    fmt::print(stderr, "cutover monitor: metrics listener: {}\n", started.error().message);
-    return kCouldNotRun;
+    output.fail(ExitCode::kCouldNotRun, "metrics listener: " + started.error().message);
   }
   fmt::print(stderr, "monitor.listen address={}:{} watches={} interval={}ms\n", config.metrics_host,
              watcher.metrics_port(), config.watches.size(), config.interval.count());
-  const bool json = options.json;
+  const bool json = output.json();
   std::thread rounds([&watcher, json] {
     watcher.run([json](const monitor::RoundReport& report) { log_events(report.events, json); });
   });
@@ -110,7 +109,9 @@ int run_monitor(const MonitorOptions& options) {
   fmt::print(stderr, "monitor.stop signal={}\n", signo);
   watcher.stop();
   rounds.join();
-  return 0;
+  // With --json stdout holds one document: the state at the stop.
+  if (json) output.document(monitor::status_json(watcher.snapshot()));
+  return ExitCode::kOk;
 }
 
 }  // namespace
@@ -120,11 +121,8 @@ void add_monitor_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("monitor", "Watch names across authoritatives and resolvers; metrics and alerts");
   command->add_option("--config", options->config, "monitor.yaml (docs/operations.md, Monitor)")->required();
   command->add_flag("--once", options->once, "Run one round, print it and exit (0 agree, 1 mismatch or alert)");
-  command->add_flag("--json", options->json, "Print the round (--once) and the alert log lines as JSON");
-  command->callback([options] {
-    int code = run_monitor(*options);
-    if (code != 0) throw CLI::RuntimeError(code);
-  });
+  options->output.add_json_flag(*command, "Print the round (--once; at the stop otherwise) and the alert log lines as JSON");
+  command->callback([options] { Output::finish(run_monitor(*options)); });
 }
 
 }  // namespace cutover::cmd

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "tools/report/zone_origin.h"
 #include "tools/plan/runbook.h"
 #include "tools/plan/runbook_output.h"
@@ -29,27 +30,27 @@ struct PlanOptions {
   std::string inventory;
   std::string start;
   std::string resolvers;
-  std::string output;
+  std::string output_file;
   std::uint32_t parent_ns_ttl = 0;
   std::uint32_t low_ttl = 300;
-  bool json = false;
   bool force = false;
+  Output output{"plan"};
 };
 
-constexpr int kCouldNotRun = static_cast<int>(tools::ExitCode::kCouldNotRun);
-
-int fail(const std::string& message) {
-  fmt::print(stderr, "cutover plan: {}\n", message);
-  return kCouldNotRun;
-}
-
-int run_plan(const PlanOptions& options) {
+ExitCode run_plan(const PlanOptions& options) {
+  const Output& output = options.output;
+  auto fail = [&](const std::string& message) -> ExitCode { output.fail(ExitCode::kCouldNotRun, message); };
   auto origin = tools::zone_origin(options.origin, options.file);
   if (!origin) return fail(origin.error().message);
   zone::ZoneLoad load = zone::load_zone_file(*origin, options.file);
   if (!load.zone) {
-    for (const auto& diagnostic : load.diagnostics) fmt::print(stderr, "{}\n", diagnostic.to_string());
-    return fail(fmt::format("{}: the zone does not load", options.file));
+    std::vector<std::string> diagnostics;
+    for (const auto& diagnostic : load.diagnostics) diagnostics.push_back(diagnostic.to_string());
+    if (!output.json()) {
+      for (const auto& line : diagnostics) fmt::print(stderr, "{}\n", line);
+    }
+    output.fail(ExitCode::kCouldNotRun, fmt::format("{}: the zone does not load", options.file),
+                {{"diagnostics", diagnostics}});
   }
 
   tools::PlanRequest request;
@@ -95,18 +96,24 @@ int run_plan(const PlanOptions& options) {
   }
 
   tools::Runbook book = tools::build_runbook(*load.zone, request);
-  std::string text = options.json ? tools::runbook_to_json(book).dump(2) + "\n" : tools::runbook_to_markdown(book);
-  if (options.output.empty()) {
+  std::string text = output.json() ? tools::runbook_to_json(book).dump(2) + "\n" : tools::runbook_to_markdown(book);
+  if (options.output_file.empty()) {
     fmt::print("{}", text);
   } else {
-    std::ofstream out(options.output);
-    if (!(out << text)) return fail(options.output + ": cannot write");
+    std::ofstream out(options.output_file);
+    if (!(out << text)) return fail(options.output_file + ": cannot write");
+    // stdout still holds one document: where the runbook went.
+    if (output.json()) {
+      output.document({{"command", output.command()}, {"written", options.output_file}, {"refused", book.refused},
+                       {"refusal", book.refusal}});
+    }
   }
   if (book.refused) {
-    fmt::print(stderr, "cutover plan: {}\n", book.refusal);
-    return static_cast<int>(tools::ExitCode::kFindings);
+    // The runbook (on stdout or in the file) says why too; this line is for a person.
+    if (!output.json()) fmt::print(stderr, "cutover plan: {}\n", book.refusal);
+    return ExitCode::kFindings;
   }
-  return 0;
+  return ExitCode::kOk;
 }
 
 }  // namespace
@@ -124,13 +131,10 @@ void add_plan_command(CLI::App& app) {
   command->add_option("--low-ttl", options->low_ttl, "TTL to lower to before the change (default 300)");
   command->add_option("--start", options->start, "T+0 in UTC, YYYY-MM-DDTHH:MMZ (default: now)");
   command->add_option("--resolvers", options->resolvers, "Resolvers for the verification commands, comma-separated");
-  command->add_option("--output,-o", options->output, "Write the runbook to this file");
-  command->add_flag("--json", options->json, "JSON instead of Markdown");
+  command->add_option("--output,-o", options->output_file, "Write the runbook to this file");
+  options->output.add_json_flag(*command, "JSON instead of Markdown (errors too)");
   command->add_flag("--force", options->force, "Allow name servers and records to change in one step");
-  command->callback([options] {
-    int code = run_plan(*options);
-    if (code != 0) throw CLI::RuntimeError(code);
-  });
+  command->callback([options] { Output::finish(run_plan(*options)); });
 }
 
 }  // namespace cutover::cmd

@@ -20,25 +20,21 @@ struct PoolOptions {
   std::string settings;  // JSON text
   std::string file;      // or a file holding it
   long long to = -1;
-  bool json = false;
+  Output output{"pool"};
 };
 
-nlohmann::json settings_from(const std::string& command, const PoolOptions& options) {
+nlohmann::json settings_from(const PoolOptions& options) {
   std::string text = options.settings;
   if (!options.file.empty()) {
     std::ifstream in(options.file);
-    if (!in) {
-      std::fprintf(stderr, "cutover pool %s: cannot read %s\n", command.c_str(), options.file.c_str());
-      throw CLI::RuntimeError(2);
-    }
+    if (!in) options.output.fail(ExitCode::kCouldNotRun, "cannot read " + options.file);
     std::stringstream buffer;
     buffer << in.rdbuf();
     text = buffer.str();
   }
   auto settings = nlohmann::json::parse(text, nullptr, false);
   if (settings.is_discarded() || !settings.is_object()) {
-    std::fprintf(stderr, "cutover pool %s: the settings must be a JSON object\n", command.c_str());
-    throw CLI::RuntimeError(2);
+    options.output.fail(ExitCode::kCouldNotRun, "the settings must be a JSON object");
   }
   return settings;
 }
@@ -46,16 +42,17 @@ nlohmann::json settings_from(const std::string& command, const PoolOptions& opti
 CLI::App* add_pool_sub(CLI::App& parent, const std::string& name, const std::string& help,
                        std::shared_ptr<PoolOptions>& options) {
   options = std::make_shared<PoolOptions>();
+  options->output = Output("pool " + name);
   auto* command = parent.add_subcommand(name, help);
   command->add_option("pool", options->pool, "Pool id")->required();
   add_api_options(*command, options->api);
+  options->output.add_json_flag(*command, "Print the API's reply as one JSON document (errors too)");
   return command;
 }
 
-void write_call(const std::string& command, const PoolOptions& options, const std::string& method,
-                const std::string& path, nlohmann::json body) {
+void write_call(const PoolOptions& options, const std::string& method, const std::string& path, nlohmann::json body) {
   put_fence(options.fence, body);
-  print_write_reply("pool " + command, api_call("pool " + command, options.api, method, path, body));
+  print_write_reply(options.output, api_call(options.output, options.api, method, path, body));
 }
 
 void print_pool_line(const nlohmann::json& pool) {
@@ -79,23 +76,22 @@ void print_pool_line(const nlohmann::json& pool) {
 
 void add_get(CLI::App& parent) {
   auto options = std::make_shared<PoolOptions>();
+  options->output = Output("pool get");
   auto* command = parent.add_subcommand("get", "List pools, or show one: source, version, settings, overrides");
   command->add_option("pool", options->pool, "Pool id (omit to list every pool)");
-  command->add_flag("--json", options->json, "Print the API's JSON reply");
+  options->output.add_json_flag(*command, "Print the API's JSON reply");
   add_api_options(*command, options->api);
   command->callback([options] {
+    const Output& output = options->output;
     std::string path = options->pool.empty() ? "/pools" : "/pools/" + options->pool;
-    ApiReply reply = api_call("pool get", options->api, "GET", path);
-    if (reply.status != 200) {
-      std::fprintf(stderr, "cutover pool get: %s\n", reply.body.value("error", std::string("failed")).c_str());
-      throw CLI::RuntimeError(1);
-    }
-    if (options->json || !options->pool.empty()) {
-      std::printf("%s\n", reply.body.dump(2).c_str());
+    ApiReply reply = api_call(output, options->api, "GET", path);
+    const nlohmann::json& body = read_reply(output, reply);
+    if (output.json() || !options->pool.empty()) {
+      output.document(body);
       return;
     }
     std::printf("%-16s %-7s %-8s %-28s %-34s %s\n", "POOL", "SOURCE", "VERSION", "NAME", "ENDPOINTS", "OVERRIDES");
-    for (const auto& pool : reply.body["pools"]) print_pool_line(pool);
+    for (const auto& pool : body["pools"]) print_pool_line(pool);
   });
 }
 
@@ -105,7 +101,7 @@ void add_set_and_patch(CLI::App& parent) {
   put->add_option("settings", set->settings, "The settings as a JSON object");
   put->add_option("--file", set->file, "Read the settings from this JSON file");
   add_fence_options(*put, set->fence);
-  put->callback([set] { write_call("set", *set, "PUT", "/pools/" + set->pool, {{"pool", settings_from("set", *set)}}); });
+  put->callback([set] { write_call(*set, "PUT", "/pools/" + set->pool, {{"pool", settings_from(*set)}}); });
 
   std::shared_ptr<PoolOptions> patch;
   auto* merge = add_pool_sub(parent, "patch", "Change some settings of a pool (a JSON merge patch: {\"ttl\": 30})", patch);
@@ -113,21 +109,21 @@ void add_set_and_patch(CLI::App& parent) {
   merge->add_option("--file", patch->file, "Read the patch from this JSON file");
   add_fence_options(*merge, patch->fence);
   merge->callback(
-      [patch] { write_call("patch", *patch, "PATCH", "/pools/" + patch->pool, {{"patch", settings_from("patch", *patch)}}); });
+      [patch] { write_call(*patch, "PATCH", "/pools/" + patch->pool, {{"patch", settings_from(*patch)}}); });
 }
 
 void add_delete_and_undo(CLI::App& parent) {
   std::shared_ptr<PoolOptions> remove;
   auto* del = add_pool_sub(parent, "delete", "Delete a pool made through the API (refused by the floor unless --allow-empty)", remove);
   add_fence_options(*del, remove->fence);
-  del->callback([remove] { write_call("delete", *remove, "DELETE", "/pools/" + remove->pool, nlohmann::json::object()); });
+  del->callback([remove] { write_call(*remove, "DELETE", "/pools/" + remove->pool, nlohmann::json::object()); });
 
   std::shared_ptr<PoolOptions> undo;
   auto* back = add_pool_sub(parent, "undo", "Return a pool (settings and overrides) to an earlier version, as a new write", undo);
   back->add_option("--to", undo->to, "The version to return to (0: before the pool's first write)")->required();
   add_fence_options(*back, undo->fence);
   back->callback([undo] {
-    write_call("undo", *undo, "POST", "/pools/" + undo->pool + "/undo", {{"to", static_cast<std::uint64_t>(undo->to)}});
+    write_call(*undo, "POST", "/pools/" + undo->pool + "/undo", {{"to", static_cast<std::uint64_t>(undo->to)}});
   });
 }
 
@@ -139,7 +135,7 @@ void add_overrides(CLI::App& parent) {
     command->add_option("address", options->address, "Endpoint address")->required();
     add_fence_options(*command, options->fence);
     command->callback([options, name = std::string(action)] {
-      write_call(name, *options, "POST", "/pools/" + options->pool + "/endpoints/" + options->address + "/" + name,
+      write_call(*options, "POST", "/pools/" + options->pool + "/endpoints/" + options->address + "/" + name,
                  nlohmann::json::object());
     });
   }
@@ -148,18 +144,15 @@ void add_overrides(CLI::App& parent) {
 void add_pool_history(CLI::App& parent) {
   std::shared_ptr<PoolOptions> options;
   auto* command = add_pool_sub(parent, "history", "List a pool's versions: who changed what, when", options);
-  command->add_flag("--json", options->json, "Print the API's JSON reply");
   command->callback([options] {
-    ApiReply reply = api_call("pool history", options->api, "GET", "/pools/" + options->pool + "/history");
-    if (reply.status != 200) {
-      std::fprintf(stderr, "cutover pool history: %s\n", reply.body.value("error", std::string("failed")).c_str());
-      throw CLI::RuntimeError(1);
-    }
-    if (options->json) {
-      std::printf("%s\n", reply.body.dump(2).c_str());
+    const Output& output = options->output;
+    ApiReply reply = api_call(output, options->api, "GET", "/pools/" + options->pool + "/history");
+    const nlohmann::json& body = read_reply(output, reply);
+    if (output.json()) {
+      output.document(body);
       return;
     }
-    for (const auto& entry : reply.body["entries"]) {
+    for (const auto& entry : body["entries"]) {
       std::printf("version %llu  %s  who=%s  what=%s\n  %s\n", entry["version"].get<unsigned long long>(),
                   utc_time(entry["at_ms"].get<long long>()).c_str(), entry["who"].get<std::string>().c_str(),
                   entry["what"].get<std::string>().c_str(), entry["state"].dump().c_str());

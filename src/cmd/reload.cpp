@@ -1,5 +1,6 @@
 // `cutover reload`: asks a running server to reload its configuration and zones by sending
-// it SIGHUP; the server's log says whether the reload worked.
+// it SIGHUP; the server's log says whether the reload worked. Exit 2 when there is no server
+// to signal (no pid file, a stale one, a config without pid-file).
 #include <signal.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "cmd/pid_file.h"
 #include "config/config.h"
 
@@ -18,15 +20,13 @@ namespace {
 struct ReloadOptions {
   std::string pid_file;
   std::string config;
+  Output output{"reload"};
 };
 
-[[noreturn]] void fail(const std::string& message) {
-  std::fprintf(stderr, "cutover reload: %s\n", message.c_str());
-  throw CLI::RuntimeError(1);
-}
-
 void run_reload(const ReloadOptions& options) {
+  auto fail = [&](const std::string& message) { options.output.fail(ExitCode::kCouldNotRun, message); };
   std::string pid_path = options.pid_file;
+  if (pid_path.empty() && options.config.empty()) fail("give --pid-file FILE or --config FILE");
   if (pid_path.empty()) {
     try {
       pid_path = config::load_config_file(options.config).pid_file;
@@ -38,7 +38,11 @@ void run_reload(const ReloadOptions& options) {
   auto pid = read_pid_file(pid_path);
   if (!pid) fail(pid.error().message);
   if (::kill(*pid, SIGHUP) != 0) fail("cannot signal process " + std::to_string(*pid) + ": " + std::strerror(errno));
-  std::fprintf(stderr, "cutover reload: sent SIGHUP to %d\n", static_cast<int>(*pid));
+  if (options.output.json()) {
+    options.output.document({{"command", "reload"}, {"pid", static_cast<int>(*pid)}, {"signal", "SIGHUP"}});
+  } else {
+    std::fprintf(stderr, "cutover reload: sent SIGHUP to %d\n", static_cast<int>(*pid));
+  }
 }
 
 }  // namespace
@@ -50,7 +54,7 @@ void add_reload_command(CLI::App& app) {
   auto* config_option =
       command->add_option("--config", options->config, "The server's config file (its pid-file is used)");
   pid_option->excludes(config_option);
-  command->require_option(1);
+  options->output.add_json_flag(*command, "Print which process was signalled as JSON");
   command->callback([options] { run_reload(*options); });
 }
 

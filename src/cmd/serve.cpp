@@ -1,6 +1,8 @@
 // `cutover serve`: resolves the configuration from the command line, then builds and runs
 // the server through the composition root (app/serve.h). Signals are blocked in every
 // thread before any starts, so only the server's sigwaitinfo loop in the main thread sees them.
+// --check runs the start-up checks that need no socket and exits; --json writes the log lines
+// as JSON objects. Exit 0 after SIGTERM/SIGINT (or a clean check), 2 when it cannot serve.
 #include <signal.h>
 #include <unistd.h>
 
@@ -11,8 +13,11 @@
 #include <string>
 
 #include "app/serve.h"
+#include "app/serve_check.h"
 #include "base/log.h"
+#include "base/log_format.h"
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "cmd/pid_file.h"
 #include "cmd/serve_config.h"
 #include "pool/config/pool_config.h"
@@ -48,11 +53,33 @@ sigset_t control_signals() {
   return set;
 }
 
-void print_embedded_hint(const net::SocketAddress& address, std::uint16_t control_port) {
+// Whether LogSink could open `path` for appending, without creating it: the file is writable,
+// or it does not exist and its directory is.
+std::string log_file_problem(const std::string& path) {
+  if (path.empty()) return {};
+  if (::access(path.c_str(), F_OK) == 0) {
+    if (::access(path.c_str(), W_OK) == 0) return {};
+  } else {
+    auto slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    if (::access(dir.c_str(), W_OK) == 0) return {};
+  }
+  return path + ": cannot open log file: " + std::strerror(errno);
+}
+
+void print_embedded_hint(const net::SocketAddress& address, std::uint16_t control_port, base::Logger& logger) {
   std::string text = net::format_address(address.storage);
   std::string host = text.substr(0, text.rfind(':'));
   if (host.front() == '[') host = host.substr(1, host.size() - 2);  // dig wants a bare IPv6 address
   std::string dig = "dig @" + host + " -p " + std::to_string(address.port());
+  if (base::log_format() == base::LogFormat::kJson) {
+    // Every stderr line is a JSON object with --json: the hint is a log line.
+    logger.info("serve.embedded_default",
+                {{"zone", "example.test."},
+                 {"try", dig + " www.example.test A"},
+                 {"control", control_port == 0 ? std::string() : "127.0.0.1:" + std::to_string(control_port)}});
+    return;
+  }
   std::fprintf(stderr,
                "cutover: serving the built-in zone example.test. (no --config or --zone given)\n"
                "  try:  %s www.example.test A\n"
@@ -70,24 +97,83 @@ void print_embedded_hint(const net::SocketAddress& address, std::uint16_t contro
                dig.c_str(), api.c_str(), api.c_str(), api.c_str());
 }
 
-void run_serve(const ServeOptions& options, bool lab) {
+struct ServeFlags {
+  bool lab = false;
+  bool check = false;
+};
+
+// The configuration serve runs with; the lab serves only its own zones (the built-in
+// example's pools would point at nothing).
+server::Server::ConfigSource config_source(const ServeOptions& options, bool lab) {
+  return [options, lab] {
+    config::Config resolved = resolve_serve_config(options);
+    if (lab && serves_embedded_default(options)) pool::set_config_pools(resolved, {});
+    return resolved;
+  };
+}
+
+// --check: everything serve refuses at start short of binding, as a report.
+void run_check(const ServeOptions& options, const ServeFlags& flags, const Output& output) {
+  config::Config config;
+  try {
+    config = config_source(options, flags.lab)();
+  } catch (const config::ConfigError& e) {
+    output.fail(ExitCode::kCouldNotRun, e.what());
+  }
+  app::ServeCheck check = app::check_serve(config, app::ServeFeatures{.lab = flags.lab});
+  if (std::string problem = log_file_problem(config.log.file); !problem.empty()) check.problems.push_back(problem);
+  if (!output.json()) {
+    for (const auto& diagnostic : check.diagnostics) {
+      if (diagnostic.severity != zone::Severity::kError) std::fprintf(stderr, "%s\n", diagnostic.to_string().c_str());
+    }
+  }
+  if (!check.ok()) {
+    std::string message = check.problems.front();
+    for (std::size_t i = 1; i < check.problems.size(); ++i) message += "\n" + check.problems[i];
+    output.fail(ExitCode::kCouldNotRun, message, {{"problems", check.problems}});
+  }
+  nlohmann::json zones = nlohmann::json::array();
+  for (const auto& zone : check.zones) {
+    zones.push_back({{"origin", zone.origin.to_text()}, {"file", zone.file}, {"serial", zone.serial}, {"records", zone.records}});
+  }
+  if (output.json()) {
+    nlohmann::json warnings = nlohmann::json::array();
+    for (const auto& diagnostic : check.diagnostics) warnings.push_back(diagnostic.to_string());
+    output.document({{"command", output.command()},
+                     {"ok", true},
+                     {"config", config.source},
+                     {"zones", zones},
+                     {"pools", pool::config_pools(config).size()},
+                     {"warnings", warnings}});
+    return;
+  }
+  for (const auto& zone : check.zones) {
+    std::printf("%s: loaded serial %u, %zu records (%s)\n", zone.origin.to_text().c_str(), zone.serial, zone.records,
+                zone.file.c_str());
+  }
+  std::printf("%s: ok, %zu zones, %zu pools; nothing was bound\n", config.source.c_str(), check.zones.size(),
+              pool::config_pools(config).size());
+}
+
+void run_serve(const ServeOptions& options, const ServeFlags& flags, const Output& output) {
+  if (output.json()) base::set_log_format(base::LogFormat::kJson);
+  if (flags.check) {
+    run_check(options, flags, output);
+    return;
+  }
   // Blocked before any thread starts, so every thread inherits the mask and only
   // sigwaitinfo in the main thread ever sees these signals.
   sigset_t signals = control_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  int status = 1;
+  int status = 0;
   try {
-    // The lab serves only its own zones: the built-in example's pools would point at nothing.
-    auto resolve = [options, lab] {
-      config::Config resolved = resolve_serve_config(options);
-      if (lab && serves_embedded_default(options)) pool::set_config_pools(resolved, {});
-      return resolved;
-    };
+    auto resolve = config_source(options, flags.lab);
     config::Config config = resolve();
     LogSink sink(config.log.file);
     base::Logger logger(sink.file(), config.log.level);
     bool embedded = serves_embedded_default(options);
     std::string pid_file = config.pid_file;
+    bool lab = flags.lab;
     app::Serve serve(resolve, std::move(config), logger, app::ServeFeatures{.lab = lab, .demo_endpoints = embedded && !lab});
     control::ControlServer* api = serve.control_api();
     status = serve.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {
@@ -95,13 +181,14 @@ void run_serve(const ServeOptions& options, bool lab) {
         auto written = write_pid_file(pid_file, ::getpid());
         if (!written) logger.warn("pid_file.failed", {{"reason", written.error().message}});
       }
-      if (embedded && !lab) print_embedded_hint(addresses.front(), api ? api->port() : 0);
+      if (embedded && !lab) print_embedded_hint(addresses.front(), api ? api->port() : 0, logger);
     });
     if (!pid_file.empty()) ::unlink(pid_file.c_str());
   } catch (const config::ConfigError& e) {
-    std::fprintf(stderr, "cutover serve: %s\n", e.what());
+    output.fail(ExitCode::kCouldNotRun, e.what());
   }
-  if (status != 0) throw CLI::RuntimeError(status);
+  // The server logged why (serve.failed: a zone, a service or a listener).
+  if (status != 0) output.fail(ExitCode::kCouldNotRun, "the server failed; its log says why (serve.failed)");
 }
 
 }  // namespace
@@ -117,10 +204,15 @@ void add_serve_command(CLI::App& app) {
   command->add_option("--log-level", options->log_level, "debug, info, warn or error");
   command->add_flag("--query-log", options->query_log, "Log one line per query");
   command->add_option("--control", options->control, "ADDRESS:PORT of the HTTP control API (port 0: any free port)");
-  auto lab = std::make_shared<bool>(false);
-  command->add_flag("--lab", *lab, "Lab authority: zones, records, outages set at runtime through the control API "
-                                   "(/lab/...), for `cutover lab`");
-  command->callback([options, lab] { run_serve(*options, *lab); });
+  auto flags = std::make_shared<ServeFlags>();
+  command->add_flag("--lab", flags->lab, "Lab authority: zones, records, outages set at runtime through the control API "
+                                         "(/lab/...), for `cutover lab`");
+  command->add_flag("--check", flags->check,
+                    "Check the config and zones as serve would at start (nothing is bound); exit 0 when it would "
+                    "start, 2 when not");
+  auto output = std::make_shared<Output>("serve");
+  output->add_json_flag(*command, "Write log lines as JSON objects (with --check: the report as one JSON document)");
+  command->callback([options, flags, output] { run_serve(*options, *flags, *output); });
 }
 
 }  // namespace cutover::cmd

@@ -17,6 +17,7 @@ struct SetOptions {
   std::vector<std::string> data;
   unsigned ttl = 300;
   bool add = false;
+  Output output{"set"};
 };
 
 }  // namespace
@@ -32,6 +33,7 @@ void add_set_command(CLI::App& app) {
   command->add_flag("--add", options->add, "Add to the RRset instead of replacing it");
   add_api_options(*command, options->api);
   add_fence_options(*command, options->fence);
+  options->output.add_json_flag(*command, "Print the API's reply as one JSON document (errors too)");
   command->callback([options] {
     nlohmann::json body;
     body["edits"] = nlohmann::json::array({{{"op", options->add ? "add" : "set"},
@@ -40,7 +42,7 @@ void add_set_command(CLI::App& app) {
                                             {"ttl", options->ttl},
                                             {"data", options->data}}});
     put_fence(options->fence, body);
-    print_write_reply("set", api_call("set", options->api, "POST", "/zones/" + options->zone + "/records", body));
+    print_write_reply(options->output, api_call(options->output, options->api, "POST", "/zones/" + options->zone + "/records", body));
   });
 }
 

@@ -1,5 +1,6 @@
 // `cutover status`: asks a running server's control API for GET /status and prints every
-// pool and endpoint as a readable table (or the raw JSON with --json).
+// pool and endpoint as a readable table (or the /status document with --json). Exit 2 when
+// the server cannot be reached or gives no status.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "config/config.h"
 
 namespace cutover::cmd {
@@ -17,7 +19,7 @@ namespace {
 struct StatusOptions {
   std::string control = "127.0.0.1:8053";
   std::string token;
-  bool json = false;
+  Output output{"status"};
 };
 
 std::string text_of(const nlohmann::json& value) {
@@ -75,11 +77,9 @@ void print_table(const nlohmann::json& status) {
 }
 
 void run_status(const StatusOptions& options) {
+  const Output& output = options.output;
   auto listen = config::parse_control_listen(options.control);
-  if (!listen) {
-    std::fprintf(stderr, "cutover status: --control: %s\n", listen.error().message.c_str());
-    throw CLI::RuntimeError(2);
-  }
+  if (!listen) output.fail(ExitCode::kCouldNotRun, "--control: " + listen.error().message);
   httplib::Client client(listen->host, listen->port);
   client.set_connection_timeout(std::chrono::seconds(3));
   client.set_read_timeout(std::chrono::seconds(5));
@@ -87,18 +87,16 @@ void run_status(const StatusOptions& options) {
   if (!options.token.empty()) headers.emplace("Authorization", "Bearer " + options.token);
   auto reply = client.Get("/status", headers);
   if (!reply || reply->status != 200) {
-    std::fprintf(stderr, "cutover status: no status from %s: %s\n", options.control.c_str(),
-                 reply ? ("HTTP " + std::to_string(reply->status)).c_str() : httplib::to_string(reply.error()).c_str());
-    throw CLI::RuntimeError(1);
-  }
-  if (options.json) {
-    std::fputs(reply->body.c_str(), stdout);
-    return;
+    output.fail(ExitCode::kCouldNotRun, "no status from " + options.control + ": " +
+                                            (reply ? "HTTP " + std::to_string(reply->status) : httplib::to_string(reply.error())));
   }
   auto status = nlohmann::json::parse(reply->body, nullptr, false);
-  if (status.is_discarded() || !status.contains("pools")) {
-    std::fprintf(stderr, "cutover status: the reply is not a cutover status document\n");
-    throw CLI::RuntimeError(1);
+  if (status.is_discarded() || !status.is_object() || !status.contains("pools")) {
+    output.fail(ExitCode::kCouldNotRun, "the reply is not a cutover status document");
+  }
+  if (output.json()) {
+    output.document(status);
+    return;
   }
   if (status["pools"].empty()) std::printf("no pools configured\n");
   print_table(status);
@@ -111,7 +109,7 @@ void add_status_command(CLI::App& app) {
   auto* command = app.add_subcommand("status", "Show the pools, endpoint health and current answers of a running server");
   command->add_option("--control", options->control, "ADDRESS:PORT of the server's control API")->capture_default_str();
   command->add_option("--token", options->token, "Bearer token of the control API");
-  command->add_flag("--json", options->json, "Print the raw /status JSON");
+  options->output.add_json_flag(*command, "Print the /status document");
   command->callback([options] { run_status(*options); });
 }
 

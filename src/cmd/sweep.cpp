@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "dns/types.h"
 #include "tools/report/finding.h"
 #include "tools/sweep/sweep.h"
@@ -29,16 +30,12 @@ struct SweepOptions {
   double interval = 5.0;
   double max_duration = 600.0;
   bool until_agree = false;
-  bool json = false;
+  Output output{"sweep"};
 };
 
-constexpr int kCouldNotRun = static_cast<int>(tools::ExitCode::kCouldNotRun);
-
-int run_sweep(const SweepOptions& options) {
-  auto fail = [](const std::string& message) {
-    fmt::print(stderr, "cutover sweep: {}\n", message);
-    return kCouldNotRun;
-  };
+ExitCode run_sweep(const SweepOptions& options) {
+  const Output& output = options.output;
+  auto fail = [&](const std::string& message) -> ExitCode { output.fail(ExitCode::kCouldNotRun, message); };
   tools::SweepSpec spec;
   auto question = tools::parse_question(options.name, options.type);
   if (!question) return fail(question.error().message);
@@ -64,20 +61,31 @@ int run_sweep(const SweepOptions& options) {
 
   if (!options.watch && !options.until_agree) {
     tools::SweepRound round = tools::sweep_once(spec);
-    fmt::print("{}", options.json ? tools::sweep_round_to_json(round).dump(2) + "\n" : tools::sweep_round_to_text(round));
     bool answered = false;
     for (const auto& source : round.sources) answered = answered || source.probe.answered;
-    if (!answered) return kCouldNotRun;
-    return static_cast<int>(tools::exit_code_for(round.findings));
+    if (output.json()) {
+      nlohmann::json report = tools::sweep_round_to_json(round);
+      // Nothing answered: the report is the error document's detail, so stdout stays one document.
+      if (!answered) output.fail(ExitCode::kCouldNotRun, "no source answered", {{"sweep", report}});
+      output.document(report);
+    } else {
+      fmt::print("{}", tools::sweep_round_to_text(round));
+      if (!answered) return ExitCode::kCouldNotRun;
+    }
+    return tools::exit_code_for(round.findings);
   }
   tools::WatchOptions watch_options;
   watch_options.interval = std::chrono::milliseconds(static_cast<long>(options.interval * 1000));
   watch_options.max_duration = std::chrono::milliseconds(static_cast<long>(options.max_duration * 1000));
   watch_options.until_agree = options.until_agree;
   tools::SweepWatch watch = tools::sweep_watch(spec, watch_options);
-  fmt::print("{}", options.json ? tools::sweep_watch_to_json(watch).dump(2) + "\n" : tools::sweep_watch_to_text(watch));
-  if (options.until_agree) return watch.agreed_after ? 0 : static_cast<int>(tools::ExitCode::kFindings);
-  return watch.rounds.back().all_agree ? 0 : static_cast<int>(tools::ExitCode::kFindings);
+  if (output.json()) {
+    output.document(tools::sweep_watch_to_json(watch));
+  } else {
+    fmt::print("{}", tools::sweep_watch_to_text(watch));
+  }
+  bool agreed = options.until_agree ? watch.agreed_after.has_value() : watch.rounds.back().all_agree;
+  return agreed ? ExitCode::kOk : ExitCode::kFindings;
 }
 
 }  // namespace
@@ -96,11 +104,8 @@ void add_sweep_command(CLI::App& app) {
   command->add_option("--interval", options->interval, "Seconds between rounds in --watch (default 5)");
   command->add_option("--max-duration", options->max_duration, "Stop watching after this many seconds (default 600)");
   command->add_flag("--until-agree", options->until_agree, "Watch until every source agrees (implies --watch)");
-  command->add_flag("--json", options->json, "Print JSON");
-  command->callback([options] {
-    int code = run_sweep(*options);
-    if (code != 0) throw CLI::RuntimeError(code);
-  });
+  options->output.add_json_flag(*command, "Print the report as one JSON document");
+  command->callback([options] { Output::finish(run_sweep(*options)); });
 }
 
 }  // namespace cutover::cmd

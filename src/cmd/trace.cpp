@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "cmd/output.h"
 #include "dns/types.h"
 #include "tools/probe/dns_probe.h"
 #include "tools/trace/trace.h"
@@ -23,16 +24,12 @@ struct TraceOptions {
   std::string old_servers;
   double timeout = 2.0;
   int tries = 2;
-  bool json = false;
+  Output output{"trace"};
 };
 
-constexpr int kCouldNotRun = static_cast<int>(tools::ExitCode::kCouldNotRun);
-
-int run_trace(const TraceOptions& options) {
-  auto fail = [](const std::string& message) {
-    fmt::print(stderr, "cutover trace: {}\n", message);
-    return kCouldNotRun;
-  };
+ExitCode run_trace(const TraceOptions& options) {
+  const Output& output = options.output;
+  auto fail = [&](const std::string& message) -> ExitCode { output.fail(ExitCode::kCouldNotRun, message); };
   tools::TraceSpec spec;
   auto question = tools::parse_question(options.name, options.type);
   if (!question) return fail(question.error().message);
@@ -49,9 +46,17 @@ int run_trace(const TraceOptions& options) {
   spec.query.tries = options.tries;
 
   tools::TraceResult result = tools::trace(spec);
-  fmt::print("{}", options.json ? tools::trace_to_json(result).dump(2) + "\n" : tools::trace_to_text(result));
-  if (result.cuts.empty() && !result.completed) return kCouldNotRun;
-  return static_cast<int>(tools::exit_code_for(result.findings));
+  bool ran = !(result.cuts.empty() && !result.completed);
+  if (output.json()) {
+    nlohmann::json report = tools::trace_to_json(result);
+    // Nothing answered: the report is the error document's detail, so stdout stays one document.
+    if (!ran) output.fail(ExitCode::kCouldNotRun, "no server answered", {{"trace", report}});
+    output.document(report);
+  } else {
+    fmt::print("{}", tools::trace_to_text(result));
+    if (!ran) return ExitCode::kCouldNotRun;
+  }
+  return tools::exit_code_for(result.findings);
 }
 
 }  // namespace
@@ -67,11 +72,8 @@ void add_trace_command(CLI::App& app) {
                       "Servers the zone used before a move, ADDR[:PORT],...: reported when still live");
   command->add_option("--timeout", options->timeout, "Seconds per try (default 2)");
   command->add_option("--tries", options->tries, "UDP tries per question (default 2)")->check(CLI::Range(1, 10));
-  command->add_flag("--json", options->json, "Print JSON");
-  command->callback([options] {
-    int code = run_trace(*options);
-    if (code != 0) throw CLI::RuntimeError(code);
-  });
+  options->output.add_json_flag(*command, "Print the walk as one JSON document");
+  command->callback([options] { Output::finish(run_trace(*options)); });
 }
 
 }  // namespace cutover::cmd

@@ -16,6 +16,7 @@ struct UndoOptions {
   FenceOptions fence;
   std::string zone;
   unsigned long long to = 0;
+  Output output{"undo"};
 };
 
 }  // namespace
@@ -27,11 +28,13 @@ void add_undo_command(CLI::App& app) {
   command->add_option("--to", options->to, "The version to return to")->required();
   add_api_options(*command, options->api);
   add_fence_options(*command, options->fence);
+  options->output.add_json_flag(*command, "Print the API's reply as one JSON document (errors too)");
   command->callback([options] {
     nlohmann::json body = {{"to", options->to}};
     put_fence(options->fence, body);
-    ApiReply reply = api_call("undo", options->api, "POST", "/zones/" + options->zone + "/undo", body);
-    if (reply.status == 200 && reply.body.contains("cache_tail")) {
+    ApiReply reply = api_call(options->output, options->api, "POST", "/zones/" + options->zone + "/undo", body);
+    // The reply (on stdout) carries the cache tail too; this line is for a person.
+    if (reply.status == 200 && reply.body.contains("cache_tail") && !options->output.json()) {
       const auto& tail = reply.body["cache_tail"];
       std::fprintf(stderr,
                    "cutover undo: cache tail %u s: caches may keep the undone records up to %u s (longest TTL "
@@ -43,7 +46,7 @@ void add_undo_command(CLI::App& app) {
                              .c_str()
                        : "");
     }
-    print_write_reply("undo", reply);
+    print_write_reply(options->output, reply);
   });
 }
 

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "config/keys.h"
 #include "config/section.h"
 #include "config/yaml_reader.h"
 #include "dns/base_encoding.h"
@@ -53,7 +54,7 @@ class Reader : public YamlReader {
   }
 
   void tcp(const YAML::Node& node, const std::string& path, Config& config) const {
-    each_entry(node, path, {"idle-timeout", "max-connections"},
+    each_entry(node, path, child_keys("tcp"),
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "idle-timeout") config.tcp.idle_timeout = duration(value, key_path);
                  if (key == "max-connections") config.tcp.max_connections = count(value, key_path, 1'000'000);
@@ -61,7 +62,7 @@ class Reader : public YamlReader {
   }
 
   void cookies(const YAML::Node& node, const std::string& path, Config& config) const {
-    each_entry(node, path, {"enabled", "require", "secrets", "rotate"},
+    each_entry(node, path, child_keys("cookies"),
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "enabled") config.cookies.enabled = boolean(value, key_path);
                  if (key == "require") config.cookies.require = boolean(value, key_path);
@@ -89,7 +90,7 @@ class Reader : public YamlReader {
   }
 
   void log(const YAML::Node& node, const std::string& path, Config& config) const {
-    each_entry(node, path, {"level", "queries", "file"},
+    each_entry(node, path, child_keys("log"),
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "level" && !base::parse_log_level(scalar(value, key_path), config.log.level)) {
                    fail(value.Mark(), key_path, "expected debug, info, warn or error");
@@ -100,7 +101,7 @@ class Reader : public YamlReader {
   }
 
   void control(const YAML::Node& node, const std::string& path, Config& config) const {
-    each_entry(node, path, {"listen", "token"},
+    each_entry(node, path, child_keys("control"),
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "listen") {
                    auto listen = parse_control_listen(scalar(value, key_path));
@@ -122,9 +123,7 @@ class Reader : public YamlReader {
     bool has_file = false;
     YAML::Node order_names;
     std::string order_names_path;
-    each_entry(node, path,
-               {"origin", "file", "rrset-order", "rrset-order-names", "notify", "allow-transfer", "transfer-key",
-                "allow-update", "primary", "primary-key", "max-transfer-bytes"},
+    each_entry(node, path, child_keys("zones[]"),
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "origin") {
                    zone.origin = name(value, key_path, nullptr);
@@ -179,7 +178,13 @@ class Reader : public YamlReader {
     Config config;
     config.source = label_;
     std::vector<Section> sections = registered_sections();
-    std::vector<std::string> keys = {"listen", "threads", "tcp", "log", "pid-file", "control", "cookies", "writes", "zones"};
+    // A key owned by a section is accepted only when that section is registered.
+    std::vector<std::string> keys;
+    for (const auto& key : child_keys("")) {
+      bool owned = false;
+      for (const auto& spec : config_keys()) owned = owned || (spec.path == key && spec.section);
+      if (!owned) keys.push_back(key);
+    }
     for (const auto& section : sections) keys.push_back(section.key);
     std::map<std::string, std::pair<YAML::Node, std::string>> section_nodes;
     each_entry(root, "", keys, [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {

@@ -2,6 +2,7 @@
 // The zone shows every answer shape the engine produces, so it doubles as a demo and a
 // smoke test: query it with dig @127.0.0.1 -p 5353 NAME TYPE.
 #include "config/config.h"
+#include "config/embedded.h"
 
 namespace cutover::config {
 namespace {
@@ -68,6 +69,9 @@ text              IN TXT   "first string" "second string"
 )";
 
 }  // namespace
+
+std::string_view embedded_config_yaml() { return kDefaultConfigYaml; }
+std::string_view embedded_zone_text() { return kDefaultZone; }
 
 Config embedded_default_config(const std::string& feature_yaml) {
   Config config = parse_config(std::string(kDefaultConfigYaml) + feature_yaml, "<embedded>", ".");

@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "base/bytes.h"
+#include "base/load.h"
 #include "dns/base_encoding.h"
 #include "dns/text_codec.h"
 #include "dns/types.h"
@@ -36,11 +37,6 @@ int hex_digit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-std::uint32_t read_u32(std::span<const std::uint8_t> bytes, std::size_t at) {
-  return (std::uint32_t{bytes[at]} << 24) | (std::uint32_t{bytes[at + 1]} << 16) | (std::uint32_t{bytes[at + 2]} << 8) |
-         bytes[at + 3];
 }
 
 // Hex in lowercase, as BIND prints NSAP and ATMA addresses.
@@ -324,7 +320,9 @@ std::optional<std::size_t> loc_length(std::span<const std::uint8_t> rest) {
     std::int64_t offset = static_cast<std::int64_t>(value) - kLocEquator;
     return offset >= -max_degrees * 3600000 && offset <= max_degrees * 3600000;
   };
-  if (!within(read_u32(rest, 4), 90) || !within(read_u32(rest, 8), 180)) return std::nullopt;
+  std::uint32_t latitude = base::load_u32(rest.data() + 4);
+  std::uint32_t longitude = base::load_u32(rest.data() + 8);
+  if (!within(latitude, 90) || !within(longitude, 180)) return std::nullopt;
   return kLocSize;
 }
 
@@ -338,10 +336,11 @@ std::string coordinate_to_text(std::uint32_t value, char positive, char negative
 std::string metres(std::uint64_t cm) { return fmt::format("{}.{:02}m", cm / 100, cm % 100); }
 
 std::string loc_to_text(std::span<const std::uint8_t> field) {
-  std::int64_t altitude = static_cast<std::int64_t>(read_u32(field, 12)) - kLocAltitudeBase;
+  std::int64_t altitude = static_cast<std::int64_t>(base::load_u32(field.data() + 12)) - kLocAltitudeBase;
   std::uint64_t magnitude = static_cast<std::uint64_t>(altitude < 0 ? -altitude : altitude);
-  return fmt::format("{} {} {}{} {} {} {}", coordinate_to_text(read_u32(field, 4), 'N', 'S'),
-                     coordinate_to_text(read_u32(field, 8), 'E', 'W'), altitude < 0 ? "-" : "", metres(magnitude),
+  std::string latitude = coordinate_to_text(base::load_u32(field.data() + 4), 'N', 'S');
+  std::string longitude = coordinate_to_text(base::load_u32(field.data() + 8), 'E', 'W');
+  return fmt::format("{} {} {}{} {} {} {}", latitude, longitude, altitude < 0 ? "-" : "", metres(magnitude),
                      metres(precision_to_cm(field[1])), metres(precision_to_cm(field[2])),
                      metres(precision_to_cm(field[3])));
 }

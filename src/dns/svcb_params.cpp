@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "base/load.h"
 #include "dns/base_encoding.h"
 #include "dns/text_codec.h"
 
@@ -34,10 +35,6 @@ struct Param {
   Rdata value;
 };
 
-std::uint16_t read_u16(std::span<const std::uint8_t> data, std::size_t pos) {
-  return static_cast<std::uint16_t>((data[pos] << 8) | data[pos + 1]);
-}
-
 std::string key_to_text(std::uint16_t key) {
   return key < kKeyNames.size() ? std::string(kKeyNames[key]) : fmt::format("key{}", key);
 }
@@ -59,7 +56,7 @@ bool value_valid(std::uint16_t key, std::span<const std::uint8_t> value) {
       if (value.empty() || value.size() % 2 != 0) return false;
       int previous = -1;
       for (std::size_t i = 0; i < value.size(); i += 2) {
-        int listed = read_u16(value, i);
+        int listed = base::load_u16(value.data() + i);
         // RFC 9460 §8: strictly increasing, never `mandatory` itself; and never the reserved
         // key 65535 (§14.3.2), which cannot appear in the RR and has no presentation name.
         if (listed <= previous || listed == kMandatory || listed == kInvalidKey) return false;
@@ -115,7 +112,7 @@ std::string value_to_text(std::uint16_t key, std::span<const std::uint8_t> value
       std::string text;
       for (std::size_t i = 0; i < value.size(); i += 2) {
         if (!text.empty()) text.push_back(',');
-        text.append(key_to_text(read_u16(value, i)));
+        text.append(key_to_text(base::load_u16(value.data() + i)));
       }
       return text;
     }
@@ -132,7 +129,7 @@ std::string value_to_text(std::uint16_t key, std::span<const std::uint8_t> value
       append_quoted(list, text);
       return text;
     }
-    case kPort: return fmt::format("{}", read_u16(value, 0));
+    case kPort: return fmt::format("{}", base::load_u16(value.data()));
     case kIpv4Hint: return addresses_to_text(value, AF_INET, 4);
     case kIpv6Hint: return addresses_to_text(value, AF_INET6, 16);
     case kEch: return base64_encode(value);
@@ -207,8 +204,8 @@ bool svc_params_valid(std::span<const std::uint8_t> params) {
   int previous = -1;
   while (pos < params.size()) {
     if (params.size() - pos < 4) return false;
-    int key = read_u16(params, pos);
-    std::size_t length = read_u16(params, pos + 2);
+    int key = base::load_u16(params.data() + pos);
+    std::size_t length = base::load_u16(params.data() + pos + 2);
     if (key <= previous || key == kInvalidKey || params.size() - pos - 4 < length) return false;
     if (!value_valid(static_cast<std::uint16_t>(key), params.subspan(pos + 4, length))) return false;
     previous = key;
@@ -220,8 +217,8 @@ bool svc_params_valid(std::span<const std::uint8_t> params) {
 std::string svc_params_to_text(std::span<const std::uint8_t> params) {
   std::string text;
   for (std::size_t pos = 0; pos + 4 <= params.size();) {
-    std::uint16_t key = read_u16(params, pos);
-    std::size_t length = std::min<std::size_t>(read_u16(params, pos + 2), params.size() - pos - 4);
+    std::uint16_t key = base::load_u16(params.data() + pos);
+    std::size_t length = std::min<std::size_t>(base::load_u16(params.data() + pos + 2), params.size() - pos - 4);
     auto value = params.subspan(pos + 4, length);
     if (!text.empty()) text.push_back(' ');
     text.append(key_to_text(key));

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "base/bytes.h"
+#include "base/load.h"
 #include "tsig/mac.h"
 
 namespace cutover::tsig {
@@ -13,10 +14,6 @@ using base::ErrorCode;
 using base::make_error;
 
 constexpr std::size_t kMaxUnsignedRun = 99;  // RFC 8945 §5.3.1
-
-std::uint16_t message_id(std::span<const std::uint8_t> message) {
-  return static_cast<std::uint16_t>((message[0] << 8) | message[1]);
-}
 
 bool within_fudge(std::uint64_t now, const TsigRecord& tsig) {
   std::uint64_t skew = now > tsig.time_signed ? now - tsig.time_signed : tsig.time_signed - now;
@@ -87,7 +84,7 @@ void ResponseSigner::sign(std::vector<std::uint8_t>& message) {
   tsig.algorithm = context_.request.algorithm;
   tsig.time_signed = now_;
   tsig.fudge = kDefaultFudge;
-  tsig.original_id = message_id(message);
+  tsig.original_id = base::load_u16(message.data());
   tsig.error = static_cast<std::uint16_t>(context_.error);
   if (!context_.key) {  // BADKEY, BADSIG, BADTRUNC: nothing to sign with that the client trusts
     append_tsig(message, tsig);
@@ -110,7 +107,7 @@ std::vector<std::uint8_t> sign_request(std::vector<std::uint8_t>& request, const
   tsig.key_name = key.name;
   tsig.algorithm = algorithm_name(key.algorithm);
   tsig.time_signed = now;
-  tsig.original_id = message_id(request);
+  tsig.original_id = base::load_u16(request.data());
   tsig.mac = compute_mac(key, {}, request, tsig, Covered::kVariables);
   append_tsig(request, tsig);
   return tsig.mac;

@@ -43,7 +43,13 @@ void run_switch(std::uint32_t parent_ttl, std::uint32_t child_ttl, bool ns_in_au
   serve_child(lab->old_server(), child, "ns-old", child_ttl, kOldAddress, ns_in_authority);
   serve_child(lab->new_server(), child, "ns-new", child_ttl, kNewAddress, ns_in_authority);
   delegate(lab->top(), child, "ns-old", parent_ttl, lab->old_server().host());
+  if (context.names != nullptr) context.names->push_back(child);  // its NS, glue and every name below
   std::int64_t filled = fill_cache(context, result, "fill." + child);
+  // What the resolver holds for the child zone before the move (its NS RRset's TTL and trust:
+  // the parent's referral or the child's own), read inside the second before it.
+  if (!context.env.adapter->external()) {
+    result.details["introspection_at_move"] = context.env.adapter->introspect(context.resolver.dir(), {child});
+  }
   base::sleep_until(after(filled, 1));
   need(lab->top().put_rrset("ns-new." + child, "A", parent_ttl, {lab->new_server().host()}));
   std::int64_t moved = need(lab->top().put_rrset(child, "NS", parent_ttl, {"ns-new." + child}));

@@ -29,6 +29,11 @@ std::string resolver_label(const std::string& name, const std::string& variant) 
   return variant.empty() ? name : name + " + `" + variant + "`";
 }
 
+// A number field of an introspection entry as JSON writes it ("?" when it is missing).
+std::string number_text(const nlohmann::json& item, const char* key) {
+  return item.contains(key) && !item[key].is_null() ? item[key].dump() : "?";
+}
+
 // One case's introspection as one line: its cache entries and failure/negative messages.
 std::string introspection_line(const nlohmann::json& state) {
   std::string out;
@@ -36,14 +41,23 @@ std::string introspection_line(const nlohmann::json& state) {
     std::string data;
     for (const auto& item : rrset.value("data", nlohmann::json::array())) data += " " + item.get<std::string>();
     out += fmt::format("{}{} {}{} TTL {} ({})", out.empty() ? "" : "; ", rrset.value("name", ""), rrset.value("type", ""),
-                       data, rrset.value("ttl", 0), rrset.value("trust_name", ""));
+                       data, number_text(rrset, "ttl"), rrset.value("trust_name", ""));
   }
   for (const auto& message : state.value("messages", nlohmann::json::array())) {
     out += fmt::format("{}message {} {} {} TTL {}", out.empty() ? "" : "; ", message.value("name", ""),
-                       message.value("type", ""), message.value("rcode", ""), message.value("ttl", 0));
+                       message.value("type", ""), message.value("rcode", ""), number_text(message, "ttl"));
+  }
+  for (const auto& packet : state.value("packet_cache", nlohmann::json::array())) {
+    out += fmt::format("{}packet cache {} {} TTL {}", out.empty() ? "" : "; ", packet.value("name", ""),
+                       packet.value("type", ""), number_text(packet, "ttl"));
   }
   for (const auto& server : state.value("infra", nlohmann::json::array())) {
-    out += fmt::format("{}server {} rtt {} ms", out.empty() ? "" : "; ", server.value("address", ""), server.value("rtt", 0));
+    out += fmt::format("{}server {} rtt {} ms", out.empty() ? "" : "; ", server.value("address", ""),
+                       number_text(server, "rtt"));
+  }
+  nlohmann::json settings = state.value("settings", nlohmann::json::object());
+  for (const auto& [name, value] : settings.items()) {
+    out += fmt::format("{}{} {}", out.empty() ? "" : "; ", name, value.dump());
   }
   return out.empty() ? "nothing cached for the case's names" : out;
 }
@@ -53,14 +67,14 @@ std::string introspection_markdown(const RunResults& results, const std::string&
   std::string out;
   for (const auto& result : results.cases) {
     if (result.experiment != id) continue;
-    for (const char* key : {"introspection_at_heal", "introspection"}) {
+    for (const char* key : {"introspection_at_move", "introspection_at_heal", "introspection"}) {
       if (!result.details.contains(key)) continue;
       const auto& state = result.details[key];
       if (!state.value("available", false)) continue;
-      if (out.empty()) out = "\nWhat the resolver held (remaining TTL, trust), after each case and, for E9, at the heal:\n\n";
+      if (out.empty()) out = "\nWhat the resolver held (remaining TTL, trust), after each case, for E8 also at the move and for E9 at the heal:\n\n";
       out += fmt::format("- {} {}{}{}: {}\n", result.resolver, result.name,
                          result.variant.empty() ? "" : " [" + result.variant + "]",
-                         std::string(key) == "introspection" ? "" : " at the heal", escape(introspection_line(state)));
+                         std::string(key) == "introspection" ? "" : std::string(key) == "introspection_at_move" ? " at the move" : " at the heal", escape(introspection_line(state)));
     }
   }
   return out;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace cutover::lab {
 namespace {
@@ -60,6 +61,11 @@ class ReportsTest : public ::testing::Test {
     return text.str();
   }
   void write(const std::string& file, const std::string& text) { std::ofstream(dir_ + "/" + file) << text; }
+  // Writes the reports for `results` and returns what the consistency check finds in them.
+  std::vector<std::string> problems_in(const RunResults& results) {
+    EXPECT_TRUE(write_reports(results, dir_));
+    return check_reports(dir_);
+  }
   std::string dir_;
 };
 
@@ -101,8 +107,7 @@ TEST_F(ReportsTest, ResultsRoundTrip) {
 TEST_F(ReportsTest, TamperedMeasuredValueIsCaught) {
   RunResults results = sample();
   results.cases[0].measured = 4.0;
-  ASSERT_TRUE(write_reports(results, dir_));
-  auto problems = check_reports(dir_);
+  auto problems = problems_in(results);
   ASSERT_FALSE(problems.empty());
   EXPECT_NE(problems[0].find("measured"), std::string::npos);
 }
@@ -110,8 +115,7 @@ TEST_F(ReportsTest, TamperedMeasuredValueIsCaught) {
 TEST_F(ReportsTest, WrongVerdictIsCaught) {
   RunResults results = sample();
   results.cases[0].verdict = Verdict::kFail;
-  ASSERT_TRUE(write_reports(results, dir_));
-  EXPECT_FALSE(check_reports(dir_).empty());
+  EXPECT_FALSE(problems_in(results).empty());
 }
 
 TEST_F(ReportsTest, EditedReportIsCaught) {
@@ -148,21 +152,18 @@ CaseResult failover_case() {
 TEST_F(ReportsTest, FailoverDetectionAndCacheTermFollowFromTheObservations) {
   RunResults results = sample();
   results.cases.push_back(failover_case());
-  ASSERT_TRUE(write_reports(results, dir_));
-  EXPECT_TRUE(check_reports(dir_).empty());
+  EXPECT_TRUE(problems_in(results).empty());
   EXPECT_NE(read("report.md").find("D 1.950 s (formula 1–2.5), K 2.750 s (TTL 5)"), std::string::npos);
   EXPECT_NE(read("report.html").find("D 1.95 + K 2.75 s"), std::string::npos);
 
   results.cases.back().details["detection"] = 1.5;
-  ASSERT_TRUE(write_reports(results, dir_));
-  auto problems = check_reports(dir_);
+  auto problems = problems_in(results);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("detection does not follow"), std::string::npos) << problems[0];
 
   results.cases.back().details["detection"] = 1.95;
   results.cases.back().details["cache_term"] = 3.2;
-  ASSERT_TRUE(write_reports(results, dir_));
-  problems = check_reports(dir_);
+  problems = problems_in(results);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("cache term"), std::string::npos) << problems[0];
 }
@@ -197,16 +198,14 @@ TEST_F(ReportsTest, StaleAnswersAfterTheClientTimeoutAreFailuresInTheReport) {
   EXPECT_EQ(stale.details["late"], 2);
   EXPECT_EQ(stale.details["failed"], 3);
   EXPECT_DOUBLE_EQ(*stale.measured, 16);
-  ASSERT_TRUE(write_reports(results, dir_));
-  EXPECT_TRUE(check_reports(dir_).empty());
+  EXPECT_TRUE(problems_in(results).empty());
   EXPECT_NE(read("report.md").find("1st fail 5.00, ok/fail 2/3 (2 late), stale TTL 30, polls ossox"), std::string::npos)
       << read("report.md");
   EXPECT_NE(read("report.html").find("#e90"), std::string::npos);
 
   // A pattern that counts the late answers as answered does not follow from the observations.
   results.cases.back().details["pattern"] = "oooox";
-  ASSERT_TRUE(write_reports(results, dir_));
-  auto problems = check_reports(dir_);
+  auto problems = problems_in(results);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("details (pattern, counts)"), std::string::npos) << problems[0];
 }
@@ -217,8 +216,7 @@ TEST_F(ReportsTest, RepeatedCasesShowTheirSpreadAndInstability) {
   second.observations[1].sent = 7.4;  // outside tolerance in the second run
   judge(second);
   results.cases[0].runs = {results.cases[0], second};
-  ASSERT_TRUE(write_reports(results, dir_));
-  EXPECT_TRUE(check_reports(dir_).empty());
+  EXPECT_TRUE(problems_in(results).empty());
   std::string markdown = read("report.md");
   EXPECT_NE(markdown.find("| yes, **unstable** | 1st TTL 5; 2 runs: min/median/max 5.400/6.400/7.400, 1 pass |"),
             std::string::npos)
@@ -227,8 +225,7 @@ TEST_F(ReportsTest, RepeatedCasesShowTheirSpreadAndInstability) {
 
   // A run's stored verdict that does not follow from its own observations is caught.
   results.cases[0].runs[1].verdict = Verdict::kPass;
-  ASSERT_TRUE(write_reports(results, dir_));
-  auto problems = check_reports(dir_);
+  auto problems = problems_in(results);
   ASSERT_FALSE(problems.empty());
   EXPECT_NE(problems[0].find("run 2: verdict"), std::string::npos) << problems[0];
 }

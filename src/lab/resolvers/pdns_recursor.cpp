@@ -1,13 +1,30 @@
 // PowerDNS Recursor 4 adapter: `pdns_recursor --config-dir=DIR` with its own recursor.conf.
 // Its serve-stale window comes only in 30 s extensions, so other windows are not supported.
+// introspect() asks `rec_control --socket-dir=DIR` for dump-cache and dump-nsspeeds
+// (rec_control(1)); the control socket is in the instance directory (socket-dir).
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+
 #include <fmt/format.h>
 
+#include "lab/process.h"
+#include "lab/resolvers/cache_dumps.h"
 #include "lab/resolvers/resolver.h"
 
 namespace cutover::lab {
 namespace {
 
 constexpr std::uint32_t kStaleExtension = 30;  // serve-stale-extensions counts units of 30 s
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 class PdnsRecursor : public ResolverAdapter {
  public:
@@ -35,6 +52,11 @@ class PdnsRecursor : public ResolverAdapter {
     LaunchPlan plan;
     if (config.upstream.kind == Upstream::Kind::kStub) {
       conf += fmt::format("forward-zones={}={}:{}\n", config.upstream.zone, config.upstream.host, config.upstream.port);
+      // The recursor primes the root even when it only forwards; without hints of its own it
+      // would ask the real root servers (seen in its dump-nsspeeds). Its hints point at
+      // 127.0.0.1:53 instead, where priming fails at once and nothing leaves the host.
+      conf += fmt::format("hint-file={}/root.hints\n", dir);
+      plan.files.emplace_back("root.hints", root_hints_file({Upstream::Kind::kRootHints, "", "127.0.0.1", 53}));
     } else {
       conf += fmt::format("hint-file={}/root.hints\n", dir);
       plan.files.emplace_back("root.hints", root_hints_file(config.upstream));
@@ -44,6 +66,28 @@ class PdnsRecursor : public ResolverAdapter {
     plan.files.emplace_back("recursor.conf", conf);
     plan.argv = {"pdns_recursor", "--config-dir=" + dir};
     return plan;
+  }
+
+  nlohmann::json introspect(const std::string& dir, const std::vector<std::string>& names) const override {
+    // A file per call: cases sharing an instance may ask at the same time.
+    static std::atomic<int> calls{0};
+    std::string stem = fmt::format("{}/introspect-{}", dir, calls.fetch_add(1));
+    auto ask = [&](const char* what, const std::string& file) {
+      return run_capture({"rec_control", "--socket-dir=" + dir, what, file});
+    };
+    CommandOutput cache = ask("dump-cache", stem + ".cache");
+    std::string dump = read_text(stem + ".cache");
+    ::unlink((stem + ".cache").c_str());
+    if (cache.exit_code != 0 || dump.empty()) {
+      return {{"available", false}, {"reason", "rec_control dump-cache: " + cache.text.substr(0, cache.text.find('\n'))}};
+    }
+    nlohmann::json state = parse_pdns_cache_dump(dump, names);
+    CommandOutput speeds = ask("dump-nsspeeds", stem + ".nsspeeds");
+    state["infra"] = speeds.exit_code == 0 ? parse_pdns_nsspeeds(read_text(stem + ".nsspeeds")) : nlohmann::json::array();
+    ::unlink((stem + ".nsspeeds").c_str());
+    state["available"] = true;
+    state["source"] = "rec_control dump-cache, dump-nsspeeds";
+    return state;
   }
 
  protected:

@@ -40,7 +40,8 @@ TEST(ResolverConfig, BindUsesTheGlobalPortForStubs) {
   std::string text = config_text("bind", stub({.ttl_floor = 15, .negative_cap = 3, .stale_window = 15}));
   for (const char* line : {"listen-on port 6000", "port 5353;", "dnssec-validation no;", "qname-minimization off;",
                            "prefetch 0;", "min-cache-ttl 15;", "max-ncache-ttl 3;", "max-stale-ttl 15;",
-                           "type static-stub; server-addresses { 127.0.0.1; }", "controls { };"}) {
+                           "type static-stub; server-addresses { 127.0.0.1; }",
+                           "controls { inet 127.0.0.1 port ", "keys { \"lab-rndc\"; }", "algorithm hmac-sha256;"}) {
     EXPECT_NE(text.find(line), std::string::npos) << line;
   }
 }

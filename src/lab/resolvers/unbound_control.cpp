@@ -1,6 +1,8 @@
 // Parsers of unbound-control's dump_cache and dump_infra output (Unbound 1.17 formats).
 #include "lab/resolvers/unbound_control.h"
 
+#include "lab/resolvers/cache_dumps.h"
+
 #include <algorithm>
 #include <cctype>
 #include <sstream>
@@ -9,24 +11,6 @@ namespace cutover::lab {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
-bool under(const std::string& owner, const std::vector<std::string>& names) {
-  std::string name = lower(owner);
-  for (const auto& wanted : names) {
-    std::string base = lower(wanted);
-    if (name == base) return true;
-    if (name.size() > base.size() && name.compare(name.size() - base.size(), base.size(), base) == 0 &&
-        name[name.size() - base.size() - 1] == '.') {
-      return true;
-    }
-  }
-  return false;
-}
 
 std::vector<std::string> fields(const std::string& line) {
   std::istringstream in(line);
@@ -80,7 +64,7 @@ Json parse_unbound_cache_dump(const std::string& dump, const std::vector<std::st
         for (std::size_t i = 4; i < parts.size(); ++i) data += (data.empty() ? "" : " ") + parts[i];
         entry["data"].push_back(data);
       }
-      if (pending == 0 && under(entry["name"].get<std::string>(), names)) rrsets.push_back(entry);
+      if (pending == 0 && name_is_under(entry["name"].get<std::string>(), names)) rrsets.push_back(entry);
       continue;
     }
     if (parts[0] == ";rrset" && parts.size() >= 6 && is_number(parts[1]) && is_number(parts[2]) &&
@@ -92,7 +76,7 @@ Json parse_unbound_cache_dump(const std::string& dump, const std::vector<std::st
       continue;
     }
     if (parts[0] == "msg" && parts.size() >= 7 && is_number(parts[4]) && is_number(parts[6])) {
-      if (!under(parts[1], names)) continue;
+      if (!name_is_under(parts[1], names)) continue;
       int rcode = std::stoi(parts[4]) & 0xf;
       messages.push_back(
           {{"name", parts[1]}, {"type", parts[3]}, {"rcode", rcode_name(rcode)}, {"ttl", std::stoll(parts[6])}});

@@ -7,17 +7,13 @@
 
 #include "pool/config/pool_config.h"
 #include "pool/pool_detection.h"
+#include "pool/pool_placement.h"
 
 namespace cutover::pool {
 namespace {
 
 // How long an override on a materialized pool waits for its journaled write before replying.
 constexpr std::chrono::seconds kOverrideWriteWait{10};
-
-// The records materialize mode writes at a pool's name (TXT: the all-down nodata marker).
-bool is_materialized_type(dns::RRType type) {
-  return type == dns::RRType::A || type == dns::RRType::AAAA || type == dns::RRType::TXT;
-}
 
 bool is_materialized(const std::vector<PoolSpec>& specs, const std::string& pool) {
   return std::any_of(specs.begin(), specs.end(), [&](const PoolSpec& spec) {
@@ -204,24 +200,7 @@ base::Status PoolService::apply(const std::vector<PoolSpec>& specs) {
 }
 
 base::Status PoolService::check_against_zones(const std::vector<PoolSpec>& specs) const {
-  auto zones = server_.zones();
-  for (const auto& spec : specs) {
-    const zone::Zone* zone = zones ? zones->find(spec.owner) : nullptr;
-    auto problem = [&](const std::string& what) {
-      return base::make_error(base::ErrorCode::kInvalidArgument, fmt::format("pools.{}.name: {} {}", spec.name,
-                                                                              spec.owner.to_text(), what));
-    };
-    if (zone == nullptr) return problem("is outside every served zone");
-    if (zone->find_delegation(spec.owner) != nullptr) return problem("lies at or below a delegation");
-    const zone::Node* node = zone->find(spec.owner);
-    if (node != nullptr && std::any_of(node->rrsets.begin(), node->rrsets.end(), [&](const zone::RRset& rrset) {
-          return !(sink_ && spec.serve == ServeMode::kMaterialize && is_materialized_type(rrset.type));
-        })) {
-      return problem("also has static records in zone " + zone->origin().to_text() +
-                     " (a name is either a pool or zone data)");
-    }
-  }
-  return {};
+  return check_pool_placement(specs, server_.zones().get(), sink_ != nullptr);
 }
 
 void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>& snapshot) {

@@ -2,7 +2,8 @@
 // must run with every case measured, and its report must follow from its raw observations;
 // E3's poll pattern is the client's view (a reply after the 1.8 s client timeout is a failure);
 // every resolver's Debian package version and generated configuration are recorded, and
-// Unbound's cache state after each case is read through unbound-control;
+// each resolver's cache state after a case is read through its own control interface
+// (Unbound, BIND here; Knot Resolver, the PowerDNS Recursor and dnsmasq in one short run);
 // E10 drives a real `cutover serve` pool whose detection D must fall in the formula's window;
 // the lab authority's control API changes answers at runtime. Needs unbound and named (Debian
 // packages unbound, bind9); skipped with a message when they are missing.
@@ -32,8 +33,8 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
                                    "E1,E2,E3,E4,E10", "--out", out},
                                   240s);
   ASSERT_FALSE(run.timed_out) << run.out;
-  // Exit 3 means a case could not be measured: that fails CI; findings (exit 0) do not.
-  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  // Exit 2 means a case could not be measured: that fails CI; findings (exit 1) do not.
+  ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.exit_code << "\n" << run.out << run.err;
 
   auto results = nlohmann::json::parse(read_file(out + "/results.json"));
   ASSERT_EQ(results["resolvers"].size(), 2u);
@@ -65,21 +66,17 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
       EXPECT_FALSE(item["observations"].empty()) << where;
     }
     if (item["experiment"] == "E1" && item["verdict"] != "error") {
-      // After the case the resolver's own state is read: Unbound through unbound-control (the
-      // case's record, holding the new address, with its remaining TTL and trust); BIND says
-      // why it is not read.
+      // After the case the resolver's own state is read (Unbound through unbound-control,
+      // BIND through rndc dumpdb): the case's record, holding the new address, with its
+      // remaining TTL and trust, and the lab server in the resolver's server state.
       const auto& state = item["details"]["introspection"];
-      if (item["resolver"] == "unbound") {
-        ASSERT_TRUE(state["available"].get<bool>()) << where << ": " << state.dump();
-        ASSERT_FALSE(state["rrsets"].empty()) << where << ": " << state.dump();
-        EXPECT_EQ(state["rrsets"][0]["type"], "A") << where;
-        EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2") << where;
-        EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 20) << where;
-        EXPECT_FALSE(state["infra"].empty()) << where;
-      } else {
-        EXPECT_FALSE(state["available"].get<bool>()) << where;
-        EXPECT_FALSE(state["reason"].get<std::string>().empty()) << where;
-      }
+      ASSERT_TRUE(state["available"].get<bool>()) << where << ": " << state.dump();
+      ASSERT_FALSE(state["rrsets"].empty()) << where << ": " << state.dump();
+      EXPECT_EQ(state["rrsets"][0]["type"], "A") << where;
+      EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2") << where;
+      EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 20) << where;
+      EXPECT_FALSE(state["rrsets"][0]["trust_name"].get<std::string>().empty()) << where;
+      EXPECT_FALSE(state["infra"].empty()) << where;
     }
     if (item["experiment"] == "E3" && item["verdict"] != "error") {
       // The client's view: one letter per poll, 'o' only for an answer within the client
@@ -130,10 +127,19 @@ TEST(Lab, ResolverOptionAddsAConfigurationBesideTheDefault) {
   std::string out = make_temp_dir("lab-option");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments", "E1",
                                    "--cases", "ttl20-default", "--resolver-option", "unbound:cache-max-ttl: 3",
-                                   "--resolver-option", "bind:no-such-statement yes;", "--out", out},
+                                   "--resolver-option", "bind:no-such-statement yes;", "--out", out, "--json"},
                                   120s);
   ASSERT_FALSE(run.timed_out) << run.out;
-  EXPECT_EQ(run.exit_code, 3) << run.out << run.err;  // BIND's extra configuration could not be measured
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;  // BIND's extra configuration could not be measured
+  // With --json stdout is the summary alone; the progress went to stderr.
+  auto summary = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_TRUE(summary.is_object()) << run.out;
+  EXPECT_EQ(summary["command"], "lab run");
+  EXPECT_EQ(summary["exit_code"], 2);
+  EXPECT_EQ(summary["cases"], 4);
+  EXPECT_GE(summary["unmeasured"].get<int>(), 1);
+  EXPECT_TRUE(summary["error"].is_string());
+  EXPECT_FALSE(run.err.empty());
 
   auto results = nlohmann::json::parse(read_file(out + "/results.json"));
   ASSERT_EQ(results["cases"].size(), 4u) << run.out;
@@ -183,7 +189,8 @@ TEST(Lab, FailureCacheIsMeasuredFromTheFailedReplyWhateverTheHeal) {
                                    "servfail*", "--resolver-option", "bind:servfail-ttl 3;", "--out", out},
                                   120s);
   ASSERT_FALSE(run.timed_out) << run.out;
-  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  // 1 would be a finding (a case outside the expectation's tolerance); the bounds below decide.
+  ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.exit_code << "\n" << run.out << run.err;
   auto results = nlohmann::json::parse(read_file(out + "/results.json"));
   ASSERT_EQ(results["cases"].size(), 4u) << run.out;
   for (const auto& item : results["cases"]) {
@@ -197,6 +204,84 @@ TEST(Lab, FailureCacheIsMeasuredFromTheFailedReplyWhateverTheHeal) {
     if (item["case"] == "servfail-heal-late") {
       EXPECT_GE(item["details"]["heal_after_failure"].get<double>(), 0.5) << where;
     }
+  }
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+}
+
+// Introspection of the other resolvers: one E1 case (TTL 5, about 8 s) run on all four at once
+// (one lab run, so one test: ctest runs each test in its own process), then each resolver's
+// state after the case, read through its own control interface, from results.json.
+TEST(Lab, EveryResolverReportsItsCacheStateAfterACase) {
+  std::map<std::string, std::string> programs = {
+      {"bind", "named"}, {"kresd", "kresd"}, {"pdns-recursor", "pdns_recursor"}, {"dnsmasq", "dnsmasq"}};
+  std::string list;
+  for (const auto& [resolver, program] : programs) {
+    if (installed(program.c_str())) list += (list.empty() ? "" : ",") + resolver;
+  }
+  if (list.empty()) GTEST_SKIP() << "named, kresd, pdns_recursor or dnsmasq is needed (scripts/install-deps.sh)";
+  std::string out = make_temp_dir("lab-introspect");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", list, "--experiments", "E1", "--cases",
+                                   "ttl5-default", "--out", out},
+                                  90s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  std::map<std::string, nlohmann::json> state;
+  for (const auto& item : results["cases"]) {
+    EXPECT_NE(item["verdict"], "error") << item["resolver"] << ": " << item["note"];
+    state[item["resolver"].get<std::string>()] = item["details"]["introspection"];
+  }
+  auto name_of = [](const std::string& resolver) { return "e1-ttl5-default." + resolver + ".cutover-lab."; };
+  if (state.count("bind")) {
+    SCOPED_TRACE("bind: " + state["bind"].dump());
+    const auto& bind = state["bind"];
+    ASSERT_TRUE(bind.value("available", false));
+    EXPECT_EQ(bind["source"], "rndc dumpdb -cache");
+    ASSERT_EQ(bind["rrsets"].size(), 1u);
+    EXPECT_EQ(bind["rrsets"][0]["name"], name_of("bind"));
+    EXPECT_EQ(bind["rrsets"][0]["data"][0], "192.0.2.2");
+    EXPECT_EQ(bind["rrsets"][0]["trust_name"], "authanswer");
+    EXPECT_LE(bind["rrsets"][0]["ttl"].get<int>(), 5);
+    ASSERT_FALSE(bind["infra"].empty());
+    EXPECT_EQ(bind["infra"][0]["address"], "127.0.0.1");
+  }
+  if (state.count("pdns-recursor")) {
+    SCOPED_TRACE("pdns-recursor: " + state["pdns-recursor"].dump());
+    const auto& pdns = state["pdns-recursor"];
+    ASSERT_TRUE(pdns.value("available", false));
+    ASSERT_EQ(pdns["rrsets"].size(), 1u);
+    EXPECT_EQ(pdns["rrsets"][0]["name"], name_of("pdns-recursor"));
+    EXPECT_EQ(pdns["rrsets"][0]["orig_ttl"], 5);
+    EXPECT_EQ(pdns["rrsets"][0]["trust_name"], "auth");
+    EXPECT_EQ(pdns["rrsets"][0]["data"][0], "192.0.2.2");
+    EXPECT_FALSE(pdns["packet_cache"].empty());
+    EXPECT_FALSE(pdns["infra"].empty());
+    // Every server it timed is on loopback: the recursor primes the root even when it only
+    // forwards, and without the lab's hints it asked the real root servers.
+    for (const auto& server : pdns["infra"]) EXPECT_EQ(server["address"].get<std::string>().rfind("127.", 0), 0u);
+  }
+  if (state.count("dnsmasq")) {
+    SCOPED_TRACE("dnsmasq: " + state["dnsmasq"].dump());
+    const auto& dnsmasq = state["dnsmasq"];
+    ASSERT_TRUE(dnsmasq.value("available", false));
+    ASSERT_EQ(dnsmasq["rrsets"].size(), 1u);
+    // dnsmasq prints 30 characters of the name.
+    EXPECT_EQ(name_of("dnsmasq").rfind(dnsmasq["rrsets"][0]["name"].get<std::string>().substr(0, 30), 0), 0u);
+    EXPECT_EQ(dnsmasq["rrsets"][0]["type"], "A");
+    EXPECT_EQ(dnsmasq["rrsets"][0]["data"][0], "192.0.2.2");
+    EXPECT_LE(dnsmasq["rrsets"][0]["ttl"].get<int>(), 5);
+    ASSERT_FALSE(dnsmasq["infra"].empty());
+    EXPECT_GE(dnsmasq["infra"][0]["queries_sent"].get<int>(), 1);
+  }
+  if (state.count("kresd")) {
+    SCOPED_TRACE("kresd: " + state["kresd"].dump());
+    const auto& kresd = state["kresd"];
+    ASSERT_TRUE(kresd.value("available", false));
+    // Knot Resolver 5's own default floor (cache.min_ttl()), the lab having set none.
+    EXPECT_EQ(kresd["settings"]["min_ttl"], 5);
+    EXPECT_EQ(kresd["settings"]["max_ttl"], 86400);
+    EXPECT_GE(kresd["cache_count"].get<int>(), 1);
   }
   CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
   EXPECT_EQ(check.exit_code, 0) << check.out;

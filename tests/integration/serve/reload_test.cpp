@@ -48,7 +48,7 @@ TEST(Reload, ReloadCommandFailsWithoutAServer) {
   write_file(zone.dir + "/stale.pid", "not a pid\n");
   CommandResult run =
       run_command({CUTOVER_BINARY, "reload", "--pid-file", zone.dir + "/stale.pid"}, std::chrono::seconds(10));
-  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.exit_code, 2);  // could not run: there is no server to signal (docs/cli.md)
   EXPECT_THAT(run.err, HasSubstr("does not hold a process id"));
 }
 

@@ -1,10 +1,14 @@
 // `cutover serve` end to end: answers over UDP, TCP and IPv6 with dig and kdig, the
-// embedded default zone, config errors at startup, clean exit on SIGTERM.
+// embedded default zone, config errors at startup (exit 2, docs/cli.md), clean exit on SIGTERM,
+// --check (validates without binding) and --json (log lines as JSON objects).
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -111,7 +115,7 @@ TEST(Serve, UnknownConfigKeyIsRejectedWithItsLine) {
   ZoneDir zone;
   zone.write_config("threads: 1\nlisten: [\"127.0.0.1:0\"]\nthread: 2\n");
   CommandResult run = run_command({CUTOVER_BINARY, "serve", "--config", zone.config_path}, std::chrono::seconds(10));
-  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr(zone.config_path + ":3:1: thread: unknown key"));
 }
 
@@ -121,7 +125,7 @@ TEST(Serve, BrokenZoneAtStartupExitsNonZeroWithLocation) {
   auto server = CutoverServer::launch(zone_spec(zone));
   auto status = server->wait_for_exit(std::chrono::seconds(10));
   ASSERT_TRUE(status.has_value()) << server->log();
-  EXPECT_EQ(*status, 1);
+  EXPECT_EQ(*status, 2);
   EXPECT_THAT(server->log(), HasSubstr(zone.zone_path + ":7:"));
 }
 
@@ -142,8 +146,111 @@ TEST(Serve, ListenAddressInUseByAnotherProgramFails) {
   auto status = server->wait_for_exit(std::chrono::seconds(10));
   ::close(blocker);
   ASSERT_TRUE(status.has_value()) << server->log();
-  EXPECT_EQ(*status, 1);
+  EXPECT_EQ(*status, 2);
   EXPECT_THAT(server->log(), HasSubstr("serve.failed"));
+}
+
+// --check binds nothing: it passes while another program holds the listen port.
+TEST(ServeCheck, AGoodConfigPassesWithoutBinding) {
+  std::uint16_t port = free_port();
+  int blocker = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(blocker, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(blocker, 1), 0);
+  ZoneDir zone;
+  zone.write_config("pools:\n  web:\n    name: web.serve.test\n    endpoints: [{address: 127.0.0.1, port: 1}]\n");
+  CommandResult run = run_command({CUTOVER_BINARY, "serve", "--check", "--config", zone.config_path, "--listen",
+                                   "127.0.0.1:" + std::to_string(port)},
+                                  std::chrono::seconds(10));
+  ::close(blocker);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("serve.test.: loaded serial 1, 4 records"));
+  EXPECT_THAT(run.out, HasSubstr("ok, 1 zones, 1 pools; nothing was bound"));
+
+  CommandResult json = run_command({CUTOVER_BINARY, "serve", "--check", "--json", "--config", zone.config_path},
+                                   std::chrono::seconds(10));
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  auto report = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << json.out;
+  EXPECT_EQ(report["ok"], true);
+  ASSERT_EQ(report["zones"].size(), 1u);
+  EXPECT_EQ(report["zones"][0]["origin"], "serve.test.");
+  EXPECT_EQ(report["pools"], 1);
+}
+
+// Each thing serve refuses at start, refused by --check with exit 2 and the same words.
+TEST(ServeCheck, RefusesWhatServeWouldRefuse) {
+  struct Case {
+    std::string name;
+    std::string config;  // top-level YAML before the zones
+    std::string zone;    // zone.db's text ("" keeps the good one)
+    std::string error;   // in stderr, after the config's path when it starts with ':'
+  };
+  const std::string good = small_zone("serve.test.", 1, "192.0.2.1");
+  const std::vector<Case> cases = {
+      {"unknown key", "thread: 2\n", "", ":1:1: thread: unknown key"},
+      {"broken zone", "", good + "bad  IN A  not-an-address\n", "zone.db:7:"},
+      {"pool outside the zones", "pools:\n  web:\n    name: web.other.test\n    endpoints: [{address: 127.0.0.1, port: 1}]\n",
+       "", ":3:11: pools.web.name: web.other.test. is outside every zone"},
+      {"pool on zone data", "pools:\n  web:\n    name: www.serve.test\n    endpoints: [{address: 127.0.0.1, port: 1}]\n",
+       "", "pools.web.name: www.serve.test. also has static records in zone serve.test."},
+      {"log file in a missing directory", "log: {file: /nonexistent/dir/cutover.log}\n", "",
+       "/nonexistent/dir/cutover.log: cannot open log file"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    ZoneDir zone;
+    if (!c.zone.empty()) write_file(zone.zone_path, c.zone);
+    zone.write_config(c.config);
+    CommandResult run = run_command({CUTOVER_BINARY, "serve", "--check", "--config", zone.config_path},
+                                    std::chrono::seconds(10));
+    EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+    std::string want = c.error.front() == ':' ? zone.config_path + c.error : c.error;
+    EXPECT_THAT(run.err, HasSubstr(want));
+    CommandResult json = run_command({CUTOVER_BINARY, "serve", "--check", "--json", "--config", zone.config_path},
+                                     std::chrono::seconds(10));
+    EXPECT_EQ(json.exit_code, 2);
+    auto error = nlohmann::json::parse(json.out, nullptr, false);
+    ASSERT_TRUE(error.is_object()) << json.out;
+    EXPECT_EQ(error["command"], "serve");
+    EXPECT_EQ(error["exit_code"], 2);
+    EXPECT_THAT(error["error"].get<std::string>(), HasSubstr(want));
+  }
+  // And serve itself refuses the pool on zone data with the same words, and exit 2.
+  ZoneDir zone;
+  zone.write_config(cases[3].config);
+  auto server = CutoverServer::launch(config_spec(zone));
+  auto status = server->wait_for_exit(std::chrono::seconds(10));
+  ASSERT_TRUE(status.has_value()) << server->log();
+  EXPECT_EQ(*status, 2);
+  EXPECT_THAT(server->log(), HasSubstr(cases[3].error));
+}
+
+TEST(Serve, JsonLogLinesAreJsonObjects) {
+  ZoneDir zone;
+  ServerSpec spec = zone_spec(zone);
+  spec.port = free_port();  // the harness reads the port from text log lines otherwise
+  spec.extra_args = {"--json", "--query-log"};
+  CutoverServer server(spec);
+  EXPECT_EQ(dig(server.port(), "www.serve.test", "A").status, "NOERROR");
+  ASSERT_TRUE(server.wait_for_log("\"event\":\"query\"")) << server.log();
+  EXPECT_EQ(server.stop(), 0);
+  std::istringstream lines(server.log());
+  std::set<std::string> events;
+  std::size_t count = 0;
+  for (std::string line; std::getline(lines, line);) {
+    auto object = nlohmann::json::parse(line, nullptr, false);
+    ASSERT_TRUE(object.is_object()) << "not a JSON object: " << line;
+    for (const char* key : {"time", "level", "event"}) ASSERT_TRUE(object[key].is_string()) << line;
+    events.insert(object["event"].get<std::string>());
+    ++count;
+  }
+  EXPECT_GE(count, 3u);
+  EXPECT_TRUE(events.contains("zone.loaded")) << server.log();
+  EXPECT_TRUE(events.contains("serve.stop")) << server.log();
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Raw UDP and TCP exchanges over non-blocking waits with poll(2), each bounded by a deadline.
+// Raw UDP and TCP exchanges of prepared bytes (malformed ones included), each bounded by a
+// deadline through net/deadline_io, the waits the stub client uses too.
 #include "support/wire_exchange.h"
 
 #include <arpa/inet.h>
@@ -8,6 +9,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+
+#include "net/deadline_io.h"
 
 namespace cutover::testing {
 namespace {
@@ -20,32 +23,6 @@ sockaddr_in loopback(std::uint16_t port) {
   address.sin_port = htons(port);
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   return address;
-}
-
-// Waits until `fd` is readable or the deadline passes.
-bool wait_readable(int fd, Clock::time_point deadline) {
-  while (true) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) return false;
-    pollfd entry{fd, POLLIN, 0};
-    int ready = ::poll(&entry, 1, static_cast<int>(left));
-    if (ready > 0) return true;
-    if (ready == 0) return false;
-    if (errno != EINTR) return false;
-  }
-}
-
-// Reads exactly `count` bytes before the deadline.
-bool read_exactly(int fd, std::uint8_t* out, std::size_t count, Clock::time_point deadline) {
-  std::size_t got = 0;
-  while (got < count) {
-    if (!wait_readable(fd, deadline)) return false;
-    ssize_t n = ::recv(fd, out + got, count - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    got += static_cast<std::size_t>(n);
-  }
-  return true;
 }
 
 }  // namespace
@@ -62,7 +39,7 @@ std::optional<std::vector<std::uint8_t>> udp_exchange(std::uint16_t port, std::s
     auto deadline = Clock::now() + timeout;
     std::vector<std::uint8_t> buffer(65535);
     // Bounded: each pass consumes one datagram, and the deadline ends the wait.
-    while (wait_readable(fd, deadline)) {
+    while (net::wait_ready(fd, POLLIN, deadline)) {
       ssize_t n = ::recv(fd, buffer.data(), buffer.size(), 0);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) break;
@@ -104,24 +81,18 @@ std::optional<std::vector<std::uint8_t>> TcpExchanger::try_exchange(std::span<co
   framed.push_back(static_cast<std::uint8_t>(query.size() >> 8));
   framed.push_back(static_cast<std::uint8_t>(query.size() & 0xff));
   framed.insert(framed.end(), query.begin(), query.end());
-  std::size_t sent = 0;
-  while (sent < framed.size()) {
-    ssize_t n = ::send(fd_, framed.data() + sent, framed.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      close_connection();
-      return std::nullopt;
-    }
-    sent += static_cast<std::size_t>(n);
-  }
   auto deadline = Clock::now() + timeout_;
+  if (!net::send_all(fd_, framed.data(), framed.size(), deadline)) {
+    close_connection();
+    return std::nullopt;
+  }
   std::uint8_t prefix[2];
-  if (!read_exactly(fd_, prefix, 2, deadline)) {
+  if (!net::receive_exactly(fd_, prefix, 2, deadline)) {
     close_connection();
     return std::nullopt;
   }
   std::vector<std::uint8_t> reply((std::size_t{prefix[0]} << 8) | prefix[1]);
-  if (!read_exactly(fd_, reply.data(), reply.size(), deadline)) {
+  if (!net::receive_exactly(fd_, reply.data(), reply.size(), deadline)) {
     close_connection();
     return std::nullopt;
   }

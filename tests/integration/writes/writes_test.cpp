@@ -189,6 +189,53 @@ TEST_F(WritesTest, RefusalsNameTheReasonAndApplyNothing) {
   EXPECT_EQ(call("GET", "/zones/example.test/records").body["version"], 0);
 }
 
+// The CLI's side of a refusal (docs/cli.md): a write the server refuses with HTTP 4xx exits 1,
+// with --json as one error document carrying the reply; a read of an unknown zone and a
+// server that is gone exit 2.
+TEST_F(WritesTest, CliExitsOneForARefusedWriteAndTwoWhenItCannotWrite) {
+  start();
+  std::string control = "127.0.0.1:" + std::to_string(control_port_);
+  auto cli = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), CUTOVER_BINARY);
+    args.insert(args.end(), {"--control", control});
+    return run_command(args, std::chrono::seconds(20));
+  };
+  CommandResult fenced = cli({"set", "example.test", "www", "A", "192.0.2.1", "--expected-version", "5"});
+  EXPECT_EQ(fenced.exit_code, 1) << fenced.out << fenced.err;
+  EXPECT_NE(fenced.err.find("cutover set: HTTP 409: "), std::string::npos) << fenced.err;
+  EXPECT_EQ(json::parse(fenced.out, nullptr, false).value("status", std::string()), "conflict") << fenced.out;
+
+  CommandResult fenced_json = cli({"set", "example.test", "www", "A", "192.0.2.1", "--expected-version", "5", "--json"});
+  EXPECT_EQ(fenced_json.exit_code, 1);
+  json refusal = json::parse(fenced_json.out, nullptr, false);
+  ASSERT_TRUE(refusal.is_object()) << fenced_json.out;
+  EXPECT_EQ(refusal["command"], "set");
+  EXPECT_EQ(refusal["exit_code"], 1);
+  EXPECT_EQ(refusal["status"], 409);
+  EXPECT_EQ(refusal["reply"]["status"], "conflict");
+  EXPECT_NE(refusal["error"].get<std::string>().find("current version is 0"), std::string::npos) << refusal.dump();
+
+  CommandResult floor = cli({"delete", "example.test", "www", "A", "--json"});
+  EXPECT_EQ(floor.exit_code, 1);
+  EXPECT_EQ(json::parse(floor.out, nullptr, false).value("status", 0), 422) << floor.out;
+
+  CommandResult applied = cli({"set", "example.test", "www", "A", "192.0.2.11", "--json"});
+  EXPECT_EQ(applied.exit_code, 0) << applied.out << applied.err;
+  EXPECT_EQ(json::parse(applied.out, nullptr, false).value("status", std::string()), "applied") << applied.out;
+
+  CommandResult unknown = cli({"get", "nowhere.test", "--json"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(json::parse(unknown.out, nullptr, false).value("status", 0), 404) << unknown.out;
+
+  TearDown();
+  EXPECT_EQ(server_->stop(), 0);
+  CommandResult gone = cli({"set", "example.test", "www", "A", "192.0.2.12", "--json"});
+  EXPECT_EQ(gone.exit_code, 2);
+  json error = json::parse(gone.out, nullptr, false);
+  EXPECT_EQ(error.value("exit_code", -1), 2) << gone.out;
+  EXPECT_NE(error.value("error", std::string()).find("cannot reach " + control), std::string::npos) << gone.out;
+}
+
 TEST_F(WritesTest, AxfrAndIxfrFollowTheJournal) {
   start();
   json body = {{"edits", json::array({{{"op", "set"}, {"name", "www"}, {"type", "A"}, {"data", "192.0.2.20"}}})}};

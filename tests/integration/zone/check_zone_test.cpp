@@ -30,12 +30,34 @@ TEST(CheckZone, WarningsGoToStderrWithoutFailing) {
   EXPECT_EQ(result.err, "nottl.test.zone:3:1: warning: no TTL and no $TTL: using the SOA MINIMUM 120 as the default\n");
 }
 
-TEST(CheckZone, MissingFileExitsOne) {
+// A file that cannot be read is no finding about the zone: the check could not run (docs/cli.md).
+TEST(CheckZone, MissingFileExitsTwo) {
   auto result = run_command({CUTOVER_BINARY, "check-zone", "example.test", "/nonexistent/zone.db"},
                             std::chrono::seconds(30));
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.err.find("/nonexistent/zone.db"), std::string::npos) << result.err;
-  EXPECT_EQ(result.out, "example.test.: 1 errors\n");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("/nonexistent/zone.db: cannot read"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "");
+  auto json = run_command({CUTOVER_BINARY, "check-zone", "example.test", "/nonexistent/zone.db", "--json"},
+                          std::chrono::seconds(30));
+  EXPECT_EQ(json.exit_code, 2);
+  EXPECT_NE(json.out.find("\"exit_code\": 2"), std::string::npos) << json.out;
+}
+
+TEST(CheckZone, JsonCarriesTheSummaryAndEveryDiagnostic) {
+  auto good = run_in(zones_dir(), {CUTOVER_BINARY, "check-zone", "example.test", "example.test.zone", "--json"});
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_EQ(good.err, "");
+  EXPECT_NE(good.out.find("\"serial\": 2024010101"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("\"records\": 22"), std::string::npos) << good.out;
+  auto bad = run_in(zones_dir(), {CUTOVER_BINARY, "check-zone", "example.test", "bad/" + zone_files(zones_dir() / "bad")
+                                                                                         .front()
+                                                                                         .filename()
+                                                                                         .string(),
+                                  "--json"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.out;
+  EXPECT_EQ(bad.err, "");  // every diagnostic is in the document
+  EXPECT_NE(bad.out.find("\"severity\": \"error\""), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("\"loaded\": false"), std::string::npos) << bad.out;
 }
 
 TEST(CheckZone, BadZonesReportEachProblemWithItsPosition) {

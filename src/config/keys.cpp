@@ -1,0 +1,69 @@
+// The config key table (keys.h). Defaults are those of the structs in config.h and
+// replication.h; config_keys_test checks this table against the reader.
+#include "config/keys.h"
+
+namespace cutover::config {
+
+const std::vector<KeySpec>& config_keys() {
+  static const std::vector<KeySpec> kKeys = {
+      {"listen", "ADDRESS:PORT or list", "127.0.0.1:5353", "addresses to serve DNS on (UDP and TCP)", "[\"127.0.0.1:5353\"]"},
+      {"threads", "number 1-64", "1", "worker threads answering queries", "2"},
+      {"tcp", "mapping", "", "TCP connection limits", "{idle-timeout: 10s}"},
+      {"tcp.idle-timeout", "duration", "10s", "close a TCP connection idle this long", "10s"},
+      {"tcp.max-connections", "number", "256", "open TCP connections at most", "256"},
+      {"log", "mapping", "", "logging", "{level: info}"},
+      {"log.level", "debug|info|warn|error", "info", "least severe level logged", "info"},
+      {"log.queries", "bool", "false", "log one line per answered query", "false"},
+      {"log.file", "path", "", "log to this file instead of stderr", "cutover.log"},
+      {"pid-file", "path", "", "write the server's PID here (for cutover reload)", "cutover.pid"},
+      {"control", "mapping", "", "the HTTP control API (status, metrics, pools, writes); off unless listen is set",
+       "{listen: \"127.0.0.1:0\"}"},
+      {"control.listen", "ADDRESS:PORT", "", "address of the control API; port 0 picks a free port", "\"127.0.0.1:0\""},
+      {"control.token", "string", "", "bearer token for write actions; required off loopback", "secret-token"},
+      {"cookies", "mapping", "", "DNS Cookies (RFC 7873, RFC 9018)", "{enabled: true}"},
+      {"cookies.enabled", "bool", "true", "answer and check DNS Cookies", "true"},
+      {"cookies.require", "bool", "false", "BADCOOKIE for UDP queries with a client cookie but no valid server cookie",
+       "false"},
+      {"cookies.secrets", "list of 32 hex digits", "", "shared server secrets; the first makes cookies (default: random per process)",
+       "[\"000102030405060708090a0b0c0d0e0f\"]"},
+      {"cookies.rotate", "duration", "24h", "how often the random secret is replaced", "60m"},
+      {"writes", "mapping", "", "the journaled write path and TSIG keys", "{journal: journal.sqlite}"},
+      {"writes.journal", "path", "", "SQLite journal of writes; unset: no writes, no IXFR", "journal.sqlite"},
+      {"writes.tsig-keys", "list", "", "TSIG keys (RFC 8945) for transfers and DNS UPDATE",
+       "[{name: k1, algorithm: hmac-sha256, secret: c2VjcmV0}]"},
+      {"writes.tsig-keys[].name", "domain name", "", "the key's name", "k1"},
+      {"writes.tsig-keys[].algorithm", "hmac-sha256|hmac-sha512", "", "the key's algorithm", "hmac-sha256"},
+      {"writes.tsig-keys[].secret", "base64", "", "the key's secret", "c2VjcmV0"},
+      {"zones", "list", "", "the zones served", "[]"},
+      {"zones[].origin", "domain name", "", "the zone's origin (required)", "example.test."},
+      {"zones[].file", "path", "", "the zone's master file (required unless primary is set)", "example.test.zone"},
+      {"zones[].rrset-order", "fixed|cyclic|random", "fixed", "order of records in answers", "cyclic"},
+      {"zones[].rrset-order-names", "mapping NAME: order", "", "rrset-order for single owner names", "{www: random}"},
+      {"zones[].notify", "ADDRESS:PORT or list", "", "secondaries sent NOTIFY on every change (RFC 1996)", "\"127.0.0.1:5354\""},
+      {"zones[].allow-transfer", "address/prefix or list", "", "who may AXFR/IXFR (unset: nobody)", "[\"127.0.0.0/8\"]"},
+      {"zones[].transfer-key", "TSIG key name", "", "transfers must also be signed with this key", "k1"},
+      {"zones[].allow-update", "TSIG key name or list", "", "keys that may send DNS UPDATE (RFC 2136)", "[k1]"},
+      {"zones[].primary", "ADDRESS:PORT", "", "secondary role: pull the zone from this primary", "\"127.0.0.1:5355\""},
+      {"zones[].primary-key", "TSIG key name", "", "key for pulling from the primary", "k1"},
+      {"zones[].max-transfer-bytes", "number >= 512", "268435456", "largest incoming zone transfer", "1048576"},
+      {"pools", "mapping NAME: pool", "", "health-checked failover pools (read by src/pool; see docs/pools.md)", "{}", true},
+  };
+  return kKeys;
+}
+
+std::vector<std::string> child_keys(std::string_view parent) {
+  std::vector<std::string> out;
+  for (const auto& key : config_keys()) {
+    std::string_view path = key.path;
+    if (parent.empty()) {
+      if (path.find('.') == std::string_view::npos) out.emplace_back(path);
+      continue;
+    }
+    if (path.size() <= parent.size() + 1 || path.substr(0, parent.size()) != parent || path[parent.size()] != '.') continue;
+    std::string_view rest = path.substr(parent.size() + 1);
+    if (rest.find('.') == std::string_view::npos) out.emplace_back(rest);
+  }
+  return out;
+}
+
+}  // namespace cutover::config

@@ -33,5 +33,6 @@ int main(int argc, char** argv) {
   cutover::cmd::add_pool_command(app);
   cutover::cmd::add_undo_command(app);
   cutover::cmd::add_journal_command(app);
+  cutover::cmd::add_monitor_command(app);
   return cutover::cmd::run_command_line(app, argc, argv);
 }

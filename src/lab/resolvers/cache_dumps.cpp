@@ -18,14 +18,6 @@ std::string lower(std::string text) {
   return text;
 }
 
-std::vector<std::string> fields(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> out;
-  std::string field;
-  while (in >> field) out.push_back(field);
-  return out;
-}
-
 bool is_number(const std::string& text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
@@ -70,6 +62,14 @@ std::string joined(const std::vector<std::string>& parts, std::size_t from, std:
 
 }  // namespace
 
+std::vector<std::string> dump_fields(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  std::string field;
+  while (in >> field) out.push_back(field);
+  return out;
+}
+
 bool name_is_under(const std::string& owner, const std::vector<std::string>& names) {
   std::string name = lower(absolute(owner));
   for (const auto& wanted : names) {
@@ -105,11 +105,11 @@ Json parse_bind_cache_dump(const std::string& dump, const std::vector<std::strin
     if (line == "; Bad cache") section = Section::kBad;
     if (line == "; SERVFAIL cache") section = Section::kServfail;
     if (starts_with(line, "; using a ")) {
-      std::vector<std::string> parts = fields(line);
+      std::vector<std::string> parts = dump_fields(line);
       if (parts.size() > 3 && is_number(parts[3])) state["stale_ttl"] = std::stoll(parts[3]);
     }
     if (line.empty() || starts_with(line, "$DATE")) continue;
-    std::vector<std::string> parts = fields(line);
+    std::vector<std::string> parts = dump_fields(line);
     if (section == Section::kCache) {
       if (line[0] == ';') {
         // "; authanswer", "; glue", ...: the rank of the records below it (dns_trust_t);
@@ -197,9 +197,9 @@ Json parse_pdns_cache_dump(const std::string& dump, const std::vector<std::strin
     if (starts_with(line, "; main packet cache dump")) section = Section::kPackets;
     if (line.empty() || line[0] == ';') continue;
     std::size_t comment_at = line.find(" ; ");
-    std::vector<std::string> parts = fields(line.substr(0, comment_at));
+    std::vector<std::string> parts = dump_fields(line.substr(0, comment_at));
     std::vector<std::string> notes =
-        comment_at == std::string::npos ? std::vector<std::string>{} : fields(line.substr(comment_at + 3));
+        comment_at == std::string::npos ? std::vector<std::string>{} : dump_fields(line.substr(comment_at + 3));
     if (parts.empty() || !name_is_under(parts[0], names)) continue;
     auto note = [&](const std::string& key) -> std::string {
       for (const auto& item : notes) {
@@ -238,7 +238,7 @@ Json parse_pdns_nsspeeds(const std::string& dump) {
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == ';') continue;
     // "nsname\ttimestamp\tip/decaying-ms/last-ms ...": a server the recursor has timed.
-    std::vector<std::string> parts = fields(line);
+    std::vector<std::string> parts = dump_fields(line);
     for (std::size_t i = 2; i < parts.size(); ++i) {
       std::size_t last = parts[i].rfind('/');
       std::size_t first = last == std::string::npos ? last : parts[i].rfind('/', last - 1);
@@ -323,7 +323,7 @@ Json parse_dnsmasq_cache_dump(const std::string& log, const std::vector<std::str
     std::string message = log_message(lines[i]);
     if (starts_with(message, "server ") && message.find("queries sent") != std::string::npos) {
       // "server 127.0.0.1#26201: queries sent 4, retried 0, failed 0, nxdomain replies 1, avg. latency 0ms"
-      std::vector<std::string> parts = fields(message);
+      std::vector<std::string> parts = dump_fields(message);
       Json server{{"address", parts[1].substr(0, parts[1].find(':'))}};
       for (std::size_t k = 2; k + 1 < parts.size(); ++k) {
         std::string value = parts[k + 1];
@@ -416,7 +416,7 @@ Json parse_kresd_control_reply(const std::string& reply) {
   std::string item;
   bool first = true;
   while (std::getline(in, item, '|')) {
-    std::vector<std::string> parts = fields(item);
+    std::vector<std::string> parts = dump_fields(item);
     if (first) {
       first = false;
       for (const auto& part : parts) {

@@ -13,6 +13,9 @@
 
 namespace cutover::lab {
 
+// The whitespace-separated fields of one dump line (every parser here and Unbound's).
+std::vector<std::string> dump_fields(const std::string& line);
+
 // Whether `owner` is one of `names` or below one, case-insensitively, label-aligned
 // ("a.b.lab." is below "b.lab.", "xb.lab." is not).
 bool name_is_under(const std::string& owner, const std::vector<std::string>& names);

@@ -12,14 +12,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::vector<std::string> fields(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> out;
-  std::string field;
-  while (in >> field) out.push_back(field);
-  return out;
-}
-
 bool is_number(const std::string& text) {
   return !text.empty() && std::all_of(text.begin() + (text[0] == '-' ? 1 : 0), text.end(),
                                       [](unsigned char c) { return std::isdigit(c); }) &&
@@ -50,7 +42,7 @@ Json parse_unbound_cache_dump(const std::string& dump, const std::vector<std::st
   int pending = 0;
   Json entry;
   while (std::getline(in, line)) {
-    std::vector<std::string> parts = fields(line);
+    std::vector<std::string> parts = dump_fields(line);
     if (parts.empty()) continue;
     if (pending > 0) {
       --pending;
@@ -90,7 +82,7 @@ Json parse_unbound_infra(const std::string& dump) {
   std::istringstream in(dump);
   std::string line;
   while (std::getline(in, line)) {
-    std::vector<std::string> parts = fields(line);
+    std::vector<std::string> parts = dump_fields(line);
     if (parts.size() < 4 || parts[2] != "ttl") continue;
     Json server{{"address", parts[0]}, {"zone", parts[1]}};
     // "name value" pairs; the word "lame" heads the lameness counters that follow it

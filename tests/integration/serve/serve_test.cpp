@@ -129,16 +129,25 @@ TEST(Serve, BrokenZoneAtStartupExitsNonZeroWithLocation) {
   EXPECT_THAT(server->log(), HasSubstr(zone.zone_path + ":7:"));
 }
 
-TEST(Serve, ListenAddressInUseByAnotherProgramFails) {
-  // A plain (non reuse-port) TCP socket on the port makes the server's bind fail.
-  std::uint16_t port = free_port();
-  int blocker = ::socket(AF_INET, SOCK_STREAM, 0);
+// A plain (non reuse-port) TCP socket listening on 127.0.0.1:`port`, or -1.
+int listen_on(std::uint16_t port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(port);
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(blocker, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(blocker, 1), 0);
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(fd, 1) != 0) {
+    if (fd >= 0) ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+TEST(Serve, ListenAddressInUseByAnotherProgramFails) {
+  // A plain (non reuse-port) TCP socket on the port makes the server's bind fail.
+  std::uint16_t port = free_port();
+  int blocker = listen_on(port);
+  ASSERT_GE(blocker, 0);
   ZoneDir zone;
   ServerSpec spec = zone_spec(zone);
   spec.port = port;
@@ -153,13 +162,8 @@ TEST(Serve, ListenAddressInUseByAnotherProgramFails) {
 // --check binds nothing: it passes while another program holds the listen port.
 TEST(ServeCheck, AGoodConfigPassesWithoutBinding) {
   std::uint16_t port = free_port();
-  int blocker = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(blocker, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(blocker, 1), 0);
+  int blocker = listen_on(port);
+  ASSERT_GE(blocker, 0);
   ZoneDir zone;
   zone.write_config("pools:\n  web:\n    name: web.serve.test\n    endpoints: [{address: 127.0.0.1, port: 1}]\n");
   CommandResult run = run_command({CUTOVER_BINARY, "serve", "--check", "--config", zone.config_path, "--listen",

@@ -1,7 +1,8 @@
 // YamlReader: the strict reading primitives shared by the config schema files: every
 // mapping checked against its known keys, every value against its type, every problem a
-// ConfigError "FILE:LINE:COL: path.to.key: message". Internal to src/config and src/pool/config. Stateless
-// apart from its label and base directory; thread-compatible.
+// ConfigError "FILE:LINE:COL: path.to.key: message". For the config schema readers: src/config,
+// src/pool/config and src/monitor (monitor.yaml). Stateless apart from its label and base
+// directory; thread-compatible.
 #pragma once
 
 #include <algorithm>

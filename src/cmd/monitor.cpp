@@ -30,7 +30,13 @@ struct MonitorOptions {
 std::string round_to_text(const monitor::RoundReport& report) {
   std::string out;
   for (const auto& outcome : report.outcomes) {
-    out += fmt::format("{} {}: {}\n", outcome.name, outcome.type, outcome.mismatch ? "MISMATCH" : "no mismatch");
+    // The sweep's own last line speaks of the sources only; say here which mismatch it is.
+    std::string verdict = "no mismatch";
+    if (outcome.mismatch) {
+      verdict = outcome.expected_matches == false ? "MISMATCH: the expected answer is not served"
+                                                  : "MISMATCH: the sources differ";
+    }
+    out += fmt::format("{} {}: {}\n", outcome.name, outcome.type, verdict);
     out += tools::sweep_round_to_text(outcome.round);
   }
   for (const auto& alert : report.alerts) {

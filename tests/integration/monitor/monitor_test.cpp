@@ -188,7 +188,7 @@ TEST(Monitor, SeesAWriteSplitTheAuthoritativesAndTheResolverAndPostsTheAlert) {
   // --once now finds the mismatch: exit 1.
   CommandResult after = run_cutover({"monitor", "--config", dir + "/monitor.yaml", "--once"});
   EXPECT_EQ(after.exit_code, 1) << after.out << after.err;
-  EXPECT_NE(after.out.find("MISMATCH"), std::string::npos) << after.out;
+  EXPECT_NE(after.out.find("www.example.test. A: MISMATCH: the sources differ"), std::string::npos) << after.out;
 
   EXPECT_EQ(monitor.stop(), 0) << monitor.log();
   std::printf("monitor integration test took %.1f s\n",

@@ -102,7 +102,7 @@ TEST(Monitor, SeesAWriteSplitTheAuthoritativesAndTheResolverAndPostsTheAlert) {
                                 "zones:\n  - origin: example.test\n    file: zone.db\n");
   CutoverServer writable(ServerSpec{.config = dir + "/new.yaml"});
   ASSERT_TRUE(writable.wait_for_log("control.listen"));
-  int control_port = port_in_log(writable.log(), R"(control.listen address=127.0.0.1:(\d+))");
+  int control_port = writable.control_port();
   ASSERT_NE(control_port, 0);
   CutoverServer old_copy(ServerSpec{.zones = {{"example.test.", dir + "/zone.db"}}});
 

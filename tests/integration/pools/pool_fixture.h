@@ -184,9 +184,7 @@ class PoolServer {
     spec.port = port != 0 ? port : free_port();
     server_ = std::make_unique<CutoverServer>(spec);
     if (!server_->wait_for_log("control.listen address=127.0.0.1:")) throw std::runtime_error("no control API");
-    std::string log = server_->log();
-    auto at = log.find("control.listen address=127.0.0.1:") + std::string("control.listen address=127.0.0.1:").size();
-    control_port_ = static_cast<std::uint16_t>(std::stoi(log.substr(at)));
+    control_port_ = server_->control_port();
   }
   CutoverServer& server() { return *server_; }
   std::uint16_t dns_port() const { return server_->port(); }

@@ -16,6 +16,7 @@ using Clock = std::chrono::steady_clock;
 // The server logs the address it bound, with the port the kernel picked for port 0. The
 // leading space keeps "control.listen address=..." (the HTTP API) from matching.
 constexpr const char* kListenLogPrefix = " listen address=127.0.0.1:";
+constexpr const char* kControlListenLogPrefix = "control.listen address=127.0.0.1:";
 
 std::vector<std::string> serve_argv(const ServerSpec& spec, std::uint16_t port) {
   std::vector<std::string> argv = {CUTOVER_BINARY, "serve", "--listen", "127.0.0.1:" + std::to_string(port)};
@@ -57,6 +58,13 @@ std::uint16_t CutoverServer::port_from_log() const {
   auto at = text.find(kListenLogPrefix);
   if (at == std::string::npos) return 0;
   return static_cast<std::uint16_t>(std::strtoul(text.c_str() + at + std::strlen(kListenLogPrefix), nullptr, 10));
+}
+
+std::uint16_t CutoverServer::control_port() const {
+  std::string text = log();
+  auto at = text.rfind(kControlListenLogPrefix);
+  if (at == std::string::npos) return 0;
+  return static_cast<std::uint16_t>(std::strtoul(text.c_str() + at + std::strlen(kControlListenLogPrefix), nullptr, 10));
 }
 
 void CutoverServer::wait_until_ready(const std::string& probe_name) {

@@ -51,6 +51,9 @@ class CutoverServer {
   void reload() { process_->signal(SIGHUP); }
   void signal(int signo) { process_->signal(signo); }
   std::string log() const { return process_->log(); }
+  // The control API's port, as the server last logged it ("control.listen address=..."; with
+  // `control.listen: 127.0.0.1:0` the kernel's pick, new after a restart); 0 before that line.
+  std::uint16_t control_port() const;
   // Polls the log until `needle` appears `occurrences` times or `timeout` passes.
   bool wait_for_log(const std::string& needle, std::size_t occurrences = 1,
                     std::chrono::milliseconds timeout = std::chrono::seconds(10));

@@ -68,14 +68,7 @@ class WritesFixture : public ::testing::Test {
   void start() {
     server_ = std::make_unique<CutoverServer>(ServerSpec{.config = dir_ + "/config.yaml"});
     ASSERT_TRUE(server_->wait_for_log("control.listen"));
-    std::smatch match;
-    std::string log = server_->log();
-    std::regex pattern(R"(control.listen address=127.0.0.1:(\d+))");
-    std::string last;
-    for (auto it = std::sregex_iterator(log.begin(), log.end(), pattern); it != std::sregex_iterator(); ++it) {
-      last = (*it)[1];
-    }
-    control_port_ = std::stoi(last);
+    control_port_ = server_->control_port();
   }
 
   ApiResult call(const std::string& method, const std::string& path, const nlohmann::json& body = nullptr) const {

@@ -39,7 +39,7 @@ TEST(CutoverSecondaryTest, FollowsACutoverPrimaryByAxfrThenIxfr) {
   EXPECT_EQ(serial_at(secondary_port), 10u);
   EXPECT_TRUE(secondary->wait_for_log("method=axfr"));
 
-  ASSERT_EQ(set_www(control_port_of(primary), "198.51.100.7").exit_code, 0);
+  ASSERT_EQ(set_www(primary.control_port(), "198.51.100.7").exit_code, 0);
   auto acknowledged = Clock::now();
   ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "198.51.100.7"); })) << secondary->log();
   auto p_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - acknowledged).count();
@@ -63,7 +63,7 @@ TEST(CutoverSecondaryTest, RefusesWritesToASecondaryZone) {
   ASSERT_TRUE(wait_until([&] { return serves_www(secondary->port(), "192.0.2.10"); })) << secondary->log();
   ASSERT_TRUE(secondary->wait_for_log("control.listen"));
 
-  CommandResult refused = set_www(control_port_of(*secondary), "198.51.100.99");
+  CommandResult refused = set_www(secondary->control_port(), "198.51.100.99");
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_NE((refused.out + refused.err).find("is a secondary"), std::string::npos) << refused.out << refused.err;
   EXPECT_TRUE(serves_www(secondary->port(), "192.0.2.10"));
@@ -190,7 +190,7 @@ TEST(CutoverSecondaryTest, FollowsASignedNotifyFromItsPrimary) {
                                    key_config(kTransferSecret) + secondary_config(primary.port(), "    primary-key: xfer-key\n"));
   ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "192.0.2.10"); })) << secondary->log();
 
-  ASSERT_EQ(set_www(control_port_of(primary), "198.51.100.9").exit_code, 0);
+  ASSERT_EQ(set_www(primary.control_port(), "198.51.100.9").exit_code, 0);
   ASSERT_TRUE(wait_until([&] { return serves_www(secondary_port, "198.51.100.9"); })) << secondary->log();
   EXPECT_TRUE(secondary->wait_for_log("xfr.notify_received")) << secondary->log();
   EXPECT_EQ(count_occurrences(secondary->log(), "xfr.notify_refused"), 0u) << secondary->log();

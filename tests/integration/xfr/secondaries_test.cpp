@@ -37,7 +37,7 @@ TEST_P(SecondariesTest, ConvergesAfterEachWriteViaNotifyAndIxfr) {
   write_file(dir + "/config.yaml", primary_config({secondary_port}));
   CutoverServer primary(ServerSpec{{}, dir + "/config.yaml", "example.test.", 0, {}, {}});
   ASSERT_TRUE(primary.wait_for_log("control.listen"));
-  int control = control_port_of(primary);
+  int control = primary.control_port();
   ASSERT_NE(control, 0);
 
   std::filesystem::create_directories(dir + "/peer");
@@ -78,7 +78,7 @@ TEST(IxfrFallbackTest, UnknownSerialGetsTheWholeZone) {
   write_file(dir + "/config.yaml", primary_config({}));
   CutoverServer primary(ServerSpec{{}, dir + "/config.yaml", "example.test.", 0, {}, {}});
   ASSERT_TRUE(primary.wait_for_log("control.listen"));
-  ASSERT_EQ(set_www(control_port_of(primary), "192.0.2.20").exit_code, 0);
+  ASSERT_EQ(set_www(primary.control_port(), "192.0.2.20").exit_code, 0);
   auto records = [&](const std::string& type) {
     auto result = run_command({"dig", "@127.0.0.1", "-p", std::to_string(primary.port()), "example.test.", type,
                                "+noall", "+answer", "+tcp", "+time=3", "+tries=1"},

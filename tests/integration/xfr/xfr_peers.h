@@ -89,14 +89,6 @@ inline bool serves_www(std::uint16_t port, const std::string& address) {
   return answer.addresses == std::vector<std::string>{address};
 }
 
-// The control API port a server logged (config `control.listen: 127.0.0.1:0`).
-inline int control_port_of(const CutoverServer& server) {
-  std::string log = server.log();
-  std::regex pattern(R"(control.listen address=127.0.0.1:(\d+))");
-  std::smatch match;
-  return std::regex_search(log, match, pattern) ? std::stoi(match[1]) : 0;
-}
-
 // `cutover set example.test www A ADDRESS` through the primary's control API.
 inline CommandResult set_www(int control_port, const std::string& address) {
   return run_command({CUTOVER_BINARY, "set", "example.test", "www", "A", address, "--control",

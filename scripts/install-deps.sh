@@ -16,6 +16,8 @@ packages=(
   openssl iproute2
   unbound bind9 knot-resolver pdns-recursor dnsmasq
   debhelper dpkg-dev lintian systemd man-db passwd util-linux
+  openjdk-17-jdk-headless golang-go nodejs curl python3-requests nftables
+  lld
 )
 
 missing=()

@@ -110,11 +110,23 @@ void judge(CaseResult& result) {
   result.matched.clear();
   if (!result.measured) {
     result.verdict = Verdict::kFail;
+    for (const auto& expectation : result.expected) {
+      if (!expectation.never) continue;
+      result.verdict = Verdict::kPass;
+      result.matched = expectation.label;
+    }
     return;
   }
   const Expectation* best = nullptr;
   double best_delta = 0;
+  bool only_never = !result.expected.empty();
+  for (const auto& expectation : result.expected) only_never = only_never && expectation.never;
+  if (only_never) {  // something qualified where nothing should have
+    result.verdict = Verdict::kFail;
+    return;
+  }
   for (const auto& expectation : result.expected) {
+    if (expectation.never) continue;
     double delta = distance_to(expectation, *result.measured);
     if (best == nullptr || std::abs(delta) < std::abs(best_delta)) {
       best = &expectation;
@@ -170,7 +182,9 @@ Observation observation_from_json(const Json& json) {
 Json to_json(const CaseResult& result) {
   Json expected = Json::array();
   for (const auto& expectation : result.expected) {
-    expected.push_back({{"label", expectation.label}, {"low", expectation.low}, {"high", expectation.high}});
+    Json entry = {{"label", expectation.label}, {"low", expectation.low}, {"high", expectation.high}};
+    if (expectation.never) entry["never"] = true;
+    expected.push_back(entry);
   }
   Json observations = Json::array();
   for (const auto& observation : result.observations) observations.push_back(to_json(observation));
@@ -221,7 +235,8 @@ CaseResult case_from_json(const Json& json) {
   result.variant = json.value("variant", "");
   result.instance = json.value("instance", "");
   for (const auto& entry : json.at("expected")) {
-    result.expected.push_back({entry.value("label", ""), entry.at("low").get<double>(), entry.at("high").get<double>()});
+    result.expected.push_back({entry.value("label", ""), entry.at("low").get<double>(), entry.at("high").get<double>(),
+                               entry.value("never", false)});
   }
   result.tolerance = {json.at("tolerance").at("below").get<double>(), json.at("tolerance").at("above").get<double>()};
   result.rule = rule_from_text(json.value("rule", "")).value_or(Rule::kFirstAnswer);

@@ -38,10 +38,13 @@ char client_letter(ClientView view);
 std::string client_pattern(const std::vector<Observation>& observations, std::optional<double> client_timeout);
 
 // An expected value: a point (low == high) or a range, with a label ("parent", "RFC 9520").
+// `never`: the expected outcome is that no observation qualifies within the case's window
+// (a client that keeps an address forever); low and high are then unused.
 struct Expectation {
   std::string label;
   double low = 0;
   double high = 0;
+  bool never = false;
 };
 
 struct Tolerance {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -50,10 +51,30 @@ void unregister_child(pid_t pid) {
 // The forked child: own process group, dies with the lab, output to the log, then exec.
 [[noreturn]] void start_child(std::vector<char*>& args, int log, pid_t parent, const std::string& working_dir);
 
+// Network namespaces the lab created (docs/lab.md, "Client runtimes"), with the paths an
+// interrupted lab removes: the /run/netns mount and the /etc/netns resolv.conf and directory.
+// Built when registered, so the handler only makes system calls.
+struct NamespacePaths {
+  std::atomic<bool> used{false};
+  std::atomic<bool> live{false};
+  char mount[128] = {};
+  char resolv_conf[160] = {};
+  char etc_dir[128] = {};
+};
+constexpr std::size_t kMaxNamespaces = 256;
+std::array<NamespacePaths, kMaxNamespaces> g_namespaces{};
+
 extern "C" void kill_children_and_exit(int) {
   for (auto& slot : g_children) {
     pid_t pid = slot.load();
     if (pid > 0) ::kill(pid, SIGKILL);
+  }
+  for (auto& entry : g_namespaces) {
+    if (!entry.live.load()) continue;
+    ::umount2(entry.mount, MNT_DETACH);
+    ::unlink(entry.mount);
+    ::unlink(entry.resolv_conf);
+    ::rmdir(entry.etc_dir);
   }
   static const char message[] = "\ncutover lab: interrupted, stopped every process it started\n";
   (void)!::write(STDERR_FILENO, message, sizeof message - 1);
@@ -188,6 +209,29 @@ void ChildProcess::stop(int grace_ms) {
   }
   unregister_child(pid_);
   pid_ = -1;
+}
+
+void register_namespace(const std::string& name) {
+  for (auto& entry : g_namespaces) {
+    bool expected = false;
+    if (!entry.used.compare_exchange_strong(expected, true)) continue;
+    std::snprintf(entry.mount, sizeof entry.mount, "/run/netns/%s", name.c_str());
+    std::snprintf(entry.resolv_conf, sizeof entry.resolv_conf, "/etc/netns/%s/resolv.conf", name.c_str());
+    std::snprintf(entry.etc_dir, sizeof entry.etc_dir, "/etc/netns/%s", name.c_str());
+    entry.live.store(true);
+    return;
+  }
+}
+
+void unregister_namespace(const std::string& name) {
+  std::string mount = "/run/netns/" + name;
+  for (auto& entry : g_namespaces) {
+    if (entry.live.load() && mount == entry.mount) {
+      entry.live.store(false);
+      entry.used.store(false);
+      return;
+    }
+  }
 }
 
 void install_interrupt_handler() {

@@ -36,7 +36,13 @@ class ChildProcess {
   pid_t pid_ = -1;
 };
 
-// Installs SIGINT/SIGTERM handlers that SIGKILL every registered child and exit with 130.
+// A network namespace `ip netns add NAME` created: an interrupted lab removes it (its
+// /run/netns/NAME mount and /etc/netns/NAME) after killing the children. Thread-safe.
+void register_namespace(const std::string& name);
+void unregister_namespace(const std::string& name);
+
+// Installs SIGINT/SIGTERM handlers that SIGKILL every registered child, remove every
+// registered namespace and exit with 130.
 void install_interrupt_handler();
 
 // The last `max_lines` lines of a log file, for error reports.

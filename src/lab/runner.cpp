@@ -15,6 +15,8 @@
 
 #include "base/clock.h"
 #include "lab/authority/authority_process.h"
+#include "lab/clients/netns.h"
+#include "lab/clients/suite.h"
 #include "lab/experiments/experiment.h"
 #include "lab/fixture.h"
 #include "lab/process.h"
@@ -134,6 +136,13 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
   // tag (so its names, instances and fixture entries are its own) and its own instance pool.
   std::vector<std::unique_ptr<ResolverRun>> runs;
   int rounds = std::max(1, options.repeat);
+  // The client cases run on the first resolver of --resolvers, inside their own namespaces.
+  std::unique_ptr<ClientSuite> clients;
+  if (!options.clients.empty() && !options.resolvers.empty()) {
+    NetNamespace::remove_stale();
+    clients = std::make_unique<ClientSuite>(options.clients, options.resolvers.front(), options.out_dir,
+                                            options.cutover_binary);
+  }
   for (int round = 1; round <= rounds; ++round) {
     for (std::size_t i = 0; i < options.resolvers.size(); ++i) {
       const std::string& spec = options.resolvers[i];
@@ -164,6 +173,7 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
         run->env.authority = authority->get();
         run->env.zone = options.zone;
         run->env.pool = run->pool.get();
+        if (i == 0 && v == 0) run->env.clients = clients.get();
         if (round == 1) {
           results.resolvers.push_back(
               {run->adapter->name(), run->env.version, run->status, run->package_version, {}, run->variant});
@@ -211,7 +221,10 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
         for (ResolverRun* run : same) specs.push_back(experiment->cases(run->env));
         for (std::size_t c = 0; c < specs[0].size(); ++c) {
           if (!case_selected(options.cases, specs[0][c].name)) continue;
-          for (std::size_t v = 0; v < same.size(); ++v) round_jobs[r].push_back({same[v], std::move(specs[v][c])});
+          for (std::size_t v = 0; v < same.size(); ++v) {
+            // The client cases exist for the default configuration only (LabEnv::clients).
+            if (c < specs[v].size()) round_jobs[r].push_back({same[v], std::move(specs[v][c])});
+          }
         }
       }
     }
@@ -234,7 +247,14 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     config.extra_lines = run.extra_lines;
     result.config = config.cache.label() + (run.variant.empty() ? "" : " + " + run.variant);
     std::string unsupported = run.adapter->unsupported(config);
-    if (run.status != "ok") {
+    if (job.spec.run_isolated) {
+      try {
+        job.spec.run_isolated(run.env, result);
+      } catch (const LabError& e) {
+        result.verdict = Verdict::kError;
+        result.note = e.what();
+      }
+    } else if (run.status != "ok") {
       result.verdict = Verdict::kError;
       result.note = run.status;
     } else if (!unsupported.empty()) {

@@ -29,6 +29,9 @@ struct RunOptions {
   // gets an extra configuration with all its lines, beside the default one.
   std::map<std::string, std::vector<std::string>> resolver_options;
   std::string cases;  // comma list of globs over case names (--cases); empty: every case
+  // --clients: the client runtime ids of E6, E7 and E11 (lab/clients/); empty: those
+  // experiments have no cases.
+  std::vector<std::string> clients;
 };
 
 // Whether case `name` matches one of the comma-separated globs (fnmatch), or `globs` is empty.

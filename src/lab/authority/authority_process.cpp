@@ -45,10 +45,13 @@ base::Result<std::unique_ptr<AuthorityProcess>> AuthorityProcess::start(const Au
     authority->control_port_ = *control;
     authority->log_path_ = options.work_dir + "/" + options.label + ".log";
     std::string listen = options.host + ":" + std::to_string(authority->dns_port_);
-    auto child = ChildProcess::start({options.cutover_binary, "serve", "--lab", "--listen", listen, "--control",
-                                      "127.0.0.1:" + std::to_string(authority->control_port_), "--threads", "2",
-                                      "--log-level", "warn"},
-                                     authority->log_path_);
+    std::vector<std::string> argv = options.exec_prefix;
+    for (const std::string& arg : {options.cutover_binary, std::string("serve"), std::string("--lab"), std::string("--listen"),
+                                   listen, std::string("--control"), "127.0.0.1:" + std::to_string(authority->control_port_),
+                                   std::string("--threads"), std::string("2"), std::string("--log-level"), std::string("warn")}) {
+      argv.push_back(arg);
+    }
+    auto child = ChildProcess::start(argv, authority->log_path_);
     if (!child) return child.error();
     authority->process_ = std::move(*child);
     std::int64_t deadline = base::monotonic_ns() + kStartTimeoutNs;

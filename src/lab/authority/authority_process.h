@@ -22,6 +22,9 @@ struct AuthorityOptions {
   std::uint16_t dns_port = 0;  // 0: a free port (retried on another if taken)
   std::string work_dir;        // its log goes here
   std::string label = "authority";
+  // Runs the authority inside something (a client case's `ip netns exec NAME`); the thread
+  // that calls the control API must then be in that network namespace.
+  std::vector<std::string> exec_prefix = {};
 };
 
 // How a lab zone answers beyond its data.

@@ -21,6 +21,8 @@
 
 namespace cutover::lab {
 
+class ClientSuite;
+
 // What the cases of one resolver share.
 struct LabEnv {
   const ResolverAdapter* adapter = nullptr;
@@ -30,6 +32,9 @@ struct LabEnv {
   std::string zone;  // the lab zone resolvers stub to, e.g. "cutover-lab."
   InstancePool* pool = nullptr;
   std::vector<Fixture*> fixtures;  // the fixtures that started, shared by every resolver
+  // The client runtimes of `--clients` (E6, E7, E11), given to the first resolver of
+  // --resolvers only, whose adapter the client cases run inside their namespaces; else null.
+  ClientSuite* clients = nullptr;
 
   // The started fixture of type T, or nullptr when it is not needed or could not start.
   template <typename T>
@@ -73,6 +78,10 @@ struct CaseSpec {
   ResolverConfig config;  // upstream left as kStub with empty fields is filled in by the runner
   std::string isolation;  // non-empty: the case gets a resolver instance of its own
   std::function<void(CaseContext&, CaseResult&)> run;
+  // Set instead of `run` by a case that builds its own world (a client case's namespace with
+  // its own authority and resolver): the runner starts no resolver instance for it, and the
+  // function sets the verdict itself (judge, or why it could not run).
+  std::function<void(const LabEnv&, CaseResult&)> run_isolated = {};
 };
 
 struct RunResults;
@@ -87,6 +96,9 @@ struct ExperimentReport {
   // Recomputes the details that follow from the observations alone (E3's client-view pattern
   // and counts), so `cutover lab check` can compare them with the stored ones; empty: none.
   std::function<void(CaseResult& result)> derive_details;
+  // The experiment's whole table in report.md (header and rows), for a layout other than the
+  // common one (the client experiments'); empty: the common table.
+  std::function<std::string(const RunResults& results)> table = {};
 };
 
 struct ExperimentInfo {

@@ -10,9 +10,12 @@
   X(e3_stale) \
   X(e4_flip) \
   X(e5_lowering) \
+  X(e6_following) \
+  X(e7_dead_first) \
   X(e8_delegation) \
   X(e9_failure_cache) \
-  X(e10_failover)
+  X(e10_failover) \
+  X(e11_reuse)
 
 namespace cutover::lab {
 

@@ -150,6 +150,11 @@ std::string render_markdown(const RunResults& results) {
   }
   for (const auto& [id, title] : experiments_present(results)) {
     out += fmt::format("\n## {}. {}\n\n", id, title);
+    const ExperimentInfo* experiment = find_experiment(id);
+    if (experiment != nullptr && experiment->report.table) {
+      out += experiment->report.table(results);
+      continue;
+    }
     out += "| Resolver | Version | Case | Config | Expected | Measured | Delta | Pass | Details |\n";
     out += "|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& result : results.cases) {

@@ -1,6 +1,8 @@
 // results.json in and out, writing every report file, and the consistency check.
 #include "lab/report/results_file.h"
 
+#include "lab/clients/request_log.h"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -118,6 +120,7 @@ std::vector<std::string> check_reports(const std::string& dir) {
       }
       continue;
     }
+    for (auto& problem : client_log_problems(dir, stored, where)) problems.push_back(problem);
     CaseResult derived = stored;
     judge(derived);
     if (!same(derived.measured, stored.measured)) problems.push_back(where + ": measured does not follow from the observations");
@@ -162,6 +165,10 @@ std::string expected_text(const CaseResult& result) {
   for (const auto& expectation : result.expected) {
     if (!out.empty()) out += " / ";
     if (result.expected.size() > 1) out += expectation.label + " ";
+    if (expectation.never) {
+      out += "never within the run";
+      continue;
+    }
     out += expectation.low == expectation.high ? fmt::format("{:g}", expectation.low)
                                                : fmt::format("{:g}–{:g}", expectation.low, expectation.high);
   }

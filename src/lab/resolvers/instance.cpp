@@ -30,7 +30,9 @@ base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const Re
                                                                          const ResolverConfig& config,
                                                                          const std::string& dir,
                                                                          const std::string& probe_name,
-                                                                         ConfigFiles* files) {
+                                                                         ConfigFiles* files,
+                                                                         std::uint16_t fixed_port,
+                                                                         const std::vector<std::string>& exec_prefix) {
   std::unique_ptr<ResolverInstance> instance(new ResolverInstance());
   instance->dir_ = dir;
   if (adapter.external()) {
@@ -42,7 +44,7 @@ base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const Re
   ::mkdir(dir.c_str(), 0755);
   std::string last_error;
   for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
-    auto port = free_port();
+    auto port = fixed_port != 0 ? base::Result<std::uint16_t>(fixed_port) : free_port();
     if (!port) return port.error();
     LaunchPlan plan = adapter.plan(dir, *port, config);
     if (files != nullptr) *files = plan.files;
@@ -51,7 +53,9 @@ base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const Re
       if (!written) return written.error();
     }
     instance->log_path_ = dir + "/" + adapter.name() + ".log";
-    auto child = ChildProcess::start(plan.argv, instance->log_path_, dir);
+    std::vector<std::string> argv = exec_prefix;
+    argv.insert(argv.end(), plan.argv.begin(), plan.argv.end());
+    auto child = ChildProcess::start(argv, instance->log_path_, dir);
     if (!child) return child.error();
     instance->process_ = std::move(*child);
     instance->address_ = *client::parse_server("127.0.0.1:" + std::to_string(*port));
@@ -74,6 +78,7 @@ base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const Re
     instance->process_.stop();
     last_error = adapter.name() + (died ? " exited during startup" : " did not answer within 20 s") + " (port " +
                  std::to_string(*port) + "); log tail:\n" + log_tail(instance->log_path_);
+    if (fixed_port != 0) break;  // a fixed port that is taken stays taken
   }
   return base::make_error(base::ErrorCode::kIo, last_error);
 }

@@ -32,9 +32,14 @@ class ResolverInstance {
  public:
   // `probe_name` is asked until any reply comes back (up to 20 s). `files` receives the
   // generated configuration of the last attempt, whether the start succeeds or not.
+  // `fixed_port` (0: a free one) is where it listens on 127.0.0.1; `exec_prefix` runs the
+  // command inside something (a client case's `ip netns exec NAME`), in whose network the
+  // calling thread must then be for the readiness probe.
   static base::Result<std::unique_ptr<ResolverInstance>> start(const ResolverAdapter& adapter,
                                                                const ResolverConfig& config, const std::string& dir,
-                                                               const std::string& probe_name, ConfigFiles* files = nullptr);
+                                                               const std::string& probe_name, ConfigFiles* files = nullptr,
+                                                               std::uint16_t fixed_port = 0,
+                                                               const std::vector<std::string>& exec_prefix = {});
   const net::SocketAddress& address() const { return address_; }
   const std::string& log_path() const { return log_path_; }
   const std::string& dir() const { return dir_; }  // where its generated configuration is

@@ -1,0 +1,174 @@
+// Shared steps of the client experiments.
+#include "lab/experiments/client_common.h"
+
+#include <chrono>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "base/clock.h"
+#include "lab/clients/netns.h"
+#include "lab/report/results_file.h"
+
+namespace cutover::lab {
+namespace {
+
+std::string escape_cell(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c != '\n') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void run_client_case(ClientSuite& suite, const std::string& id, const std::string& label, const ClientCaseBody& body,
+                     CaseResult& result) {
+  result.details["client"] = id;
+  std::string no_namespaces = namespaces_unavailable();
+  if (!no_namespaces.empty()) {
+    result.verdict = Verdict::kNotSupported;
+    result.note = no_namespaces;
+    return;
+  }
+  if (!suite.resolver_unavailable().empty()) {
+    result.verdict = Verdict::kError;
+    result.note = suite.resolver_unavailable();
+    return;
+  }
+  const ClientSuite::Client& client = suite.client(id);
+  if (client.adapter) {
+    result.details["runtime"] = client.adapter->runtime();
+    result.details["setting"] = client.adapter->setting();
+    ClientCache cache = client.adapter->cache();
+    result.details["client_cache"] = cache.source;
+    // The documented cache as a number, for `calc --lab-results` (lab/report/client_terms.h):
+    // null for a client that keeps an address forever.
+    result.details["client_cache_seconds"] =
+        cache.kind == ClientCache::Kind::kForever ? nlohmann::json(nullptr)
+                                                  : nlohmann::json(cache.kind == ClientCache::Kind::kNone ? 0.0 : cache.seconds);
+  }
+  result.details["client_version"] = client.version;
+  result.version = suite.resolver_version();
+  if (!client.unavailable.empty()) {
+    bool failed = client.unavailable.rfind("not supported", 0) != 0;
+    result.verdict = failed ? Verdict::kError : Verdict::kNotSupported;
+    result.note = client.unavailable;
+    result.log_tail = client.log_tail;
+    return;
+  }
+  ClientCaseSetup setup = body.setup(*client.adapter);
+  setup.label = label;
+  auto gate = std::make_shared<ClientSuite::StartGate>(suite);
+  auto world = ClientCase::open(suite, setup);
+  if (world) (*world)->hold_start_gate(gate);
+  gate.reset();
+  if (!world) {
+    result.verdict = Verdict::kError;
+    result.note = "the case's lab did not start: " + world.error().message.substr(0, world.error().message.find('\n'));
+    result.log_tail = world.error().message;
+    return;
+  }
+  try {
+    body.run(**world, suite, client, result);
+  } catch (const LabError& e) {
+    result.verdict = Verdict::kError;
+    result.note = e.what();
+    result.log_tail = (*world)->stderr_tail();
+    return;
+  }
+  if (result.details.contains("garbage")) {
+    result.verdict = Verdict::kError;
+    result.note = fmt::format("the client printed {} lines that are not its per-request log",
+                              result.details["garbage"].size());
+    result.log_tail = (*world)->stderr_tail();
+    return;
+  }
+  judge(result);
+}
+
+}  // namespace
+
+std::vector<CaseSpec> client_case_specs(const LabEnv& env, const std::string& experiment,
+                                        const std::vector<ClientVariant>& variants) {
+  std::vector<CaseSpec> specs;
+  if (env.clients == nullptr) return specs;
+  for (const auto& id : env.clients->ids()) {
+    for (const auto& variant : variants) {
+      std::string name = id + (variant.name.empty() ? "" : "-" + variant.name);
+      CaseSpec spec{experiment, name, {}, "", nullptr};
+      std::string label = experiment + "-" + name + "-" + env.tag;
+      ClientSuite* suite = env.clients;
+      ClientCaseBody body = variant.body;
+      spec.run_isolated = [suite, id, label, body](const LabEnv&, CaseResult& result) {
+        run_client_case(*suite, id, label, body, result);
+      };
+      specs.push_back(std::move(spec));
+    }
+  }
+  return specs;
+}
+
+Expectation following_expectation(const ClientCache& cache, double since_first, double ttl, double interval) {
+  switch (cache.kind) {
+    case ClientCache::Kind::kNone:
+      return {"resolver TTL + one interval", 0, ttl + interval};
+    case ClientCache::Kind::kFromFirstLookup: {
+      double rest = std::max(0.0, cache.seconds - since_first);
+      return {fmt::format("{:g} s client cache from the first lookup", cache.seconds), rest, rest + interval};
+    }
+    case ClientCache::Kind::kForever:
+      return {"never within the run", 0, 0, true};
+  }
+  return {};
+}
+
+Expectation repair_expectation(const ClientCache& cache, double since_first, double negative_ttl, double interval) {
+  if (cache.negative_seconds <= 0) return {"negative TTL + one interval", 0, negative_ttl + interval};
+  double rest = std::max(0.0, cache.negative_seconds - since_first);
+  return {fmt::format("{:g} s client negative cache", cache.negative_seconds), rest, rest + interval};
+}
+
+double start_and_wait_first(ClientCase& world, ClientSuite& suite, const ClientSuite::Client& client,
+                            const ClientInvocation& run) {
+  auto started = world.start_client(*client.adapter, suite.paths(), run);
+  if (!started) throw LabError(started.error().message);
+  bool printed = world.wait_for_lines(1, unix_now() + 30);
+  world.release_start_gate();
+  if (!printed) throw LabError("the client printed no request line within 30 s");
+  auto first = parse_request_line(world.lines().front());
+  if (!first) throw LabError("the client's first line is not its per-request log: " + first.error().message);
+  return first->t;
+}
+
+void sleep_until_unix(double at) { base::sleep_until(monotonic_at(at)); }
+
+std::string client_runtime_cell(const CaseResult& result) { return escape_cell(result.details.value("client", "?")); }
+
+std::string client_version_cell(const CaseResult& result) {
+  std::string runtime = result.details.value("runtime", "");
+  std::string version = result.details.value("client_version", "");
+  if (version.empty()) return "—";
+  return escape_cell(version.find(runtime) == std::string::npos && !runtime.empty() ? runtime + " " + version : version);
+}
+
+std::string client_setting_cell(const CaseResult& result) { return escape_cell(result.details.value("setting", "—")); }
+
+std::string client_pass_cell(const CaseResult& result) {
+  if (result.verdict == Verdict::kNotSupported || result.verdict == Verdict::kError) {
+    std::string note = result.note.substr(0, result.note.find('\n'));
+    if (note.rfind("not supported: ", 0) == 0) note = note.substr(15);
+    return pass_text(result) + ": " + escape_cell(note);
+  }
+  return pass_text(result) + (result.note.empty() ? "" : " (" + escape_cell(result.note) + ")");
+}
+
+void derive_following_details(CaseResult& result) {
+  if (result.observations.empty() && !result.details.contains("following")) return;
+  result.details["following"] = following_details(result.observations, kOldOrigin, 0);
+}
+
+}  // namespace cutover::lab

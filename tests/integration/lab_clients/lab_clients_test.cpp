@@ -1,0 +1,146 @@
+// Integration test of the lab's client experiments: E6, E7 and E11 on the CI clients
+// (python, curl, curl-long, java, cutover), all cases at once, each in its own network
+// namespace with its own authority, Unbound, origins and nftables rules. Every case must be
+// measured (the `cutover` client may instead say that this binary has no `fetch`), the report
+// must follow from the raw per-request logs (`lab check`), a tampered raw log must be caught,
+// and the runtime caches the JDK and a long-lived curl document must show. Needs root,
+// unbound, nft, curl, java; skipped with a message otherwise.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "support/process.h"
+
+namespace cutover::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+bool installed(const char* program) {
+  return run_command({"sh", "-c", std::string("command -v ") + program}, 5s).exit_code == 0;
+}
+
+TEST(LabClients, CiSubsetMeasuresEveryCaseAndFollowsFromTheRawLogs) {
+  if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
+  for (const char* program : {"unbound", "nft", "ip", "curl", "java", "javac"}) {
+    if (!installed(program)) GTEST_SKIP() << program << " is needed (scripts/install-deps.sh)";
+  }
+  // As the adapter decides: fetch's own help names its per-request log flag (an unknown
+  // subcommand's --help may print the top-level help and exit 0).
+  CommandResult fetch_help = run_command({CUTOVER_BINARY, "fetch", "--help"}, 10s);
+  bool has_fetch = fetch_help.exit_code == 0 && fetch_help.out.find("--log-json") != std::string::npos;
+  std::string out = make_temp_dir("lab-clients");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound", "--clients", "ci",
+                                   "--experiments", "E6,E7,E11", "--out", out},
+                                  280s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.exit_code << "\n" << run.out << run.err;
+
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  // Per client: 1 E6 case, 9 E7 cases, 4 E11 cases.
+  ASSERT_EQ(results["cases"].size(), 5u * 14u);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& item : results["cases"]) {
+    std::string client = item["details"].value("client", "");
+    std::string where = item["experiment"].get<std::string>() + " " + item["case"].get<std::string>();
+    by_name[where] = item;
+    if (client == "cutover" && !has_fetch) {
+      EXPECT_EQ(item["verdict"], "not supported") << where;
+      EXPECT_NE(item["note"].get<std::string>().find("no `fetch` subcommand"), std::string::npos) << where;
+      continue;
+    }
+    ASSERT_TRUE(item["verdict"] == "pass" || item["verdict"] == "fail") << where << ": " << item["note"];
+    EXPECT_FALSE(item["details"].value("client_version", "").empty()) << where;
+    EXPECT_FALSE(item["observations"].empty() && item["experiment"] != "E7") << where;
+    std::string log = item["details"].value("client_log", "");
+    ASSERT_FALSE(log.empty()) << where;
+    EXPECT_FALSE(read_file(out + "/" + log).empty() && item["experiment"] != "E7") << where;
+  }
+  // What the runtimes document, and a new process per request does not have: per-request
+  // curl and Python follow within the resolver's TTL, the JDK's default keeps its first
+  // answer about 30 s from the first lookup, one curl process 60 s.
+  for (const char* fast : {"E6 python", "E6 curl"}) {
+    ASSERT_TRUE(by_name.count(fast)) << fast;
+    EXPECT_EQ(by_name[fast]["verdict"], "pass") << fast << ": " << by_name[fast]["measured"];
+  }
+  ASSERT_TRUE(by_name.count("E6 java") && by_name.count("E6 curl-long"));
+  EXPECT_GT(by_name["E6 java"]["measured"].get<double>(), 20.0);
+  EXPECT_GT(by_name["E6 curl-long"]["measured"].get<double>(), 50.0);
+  // The reference client keeps its connection, yet leaves a kept-open old origin once the
+  // record's TTL has run out, where one curl process and the JDK stay (R has no bound there).
+  if (has_fetch) {
+    ASSERT_TRUE(by_name.count("E11 cutover-keep"));
+    EXPECT_EQ(by_name["E11 cutover-keep"]["verdict"], "pass") << by_name["E11 cutover-keep"]["measured"];
+    ASSERT_TRUE(by_name["E11 cutover-keep"]["measured"].is_number());
+    EXPECT_LT(by_name["E11 cutover-keep"]["measured"].get<double>(), 4.0);
+    EXPECT_TRUE(by_name["E11 curl-long-keep"]["measured"].is_null());
+  }
+  // calc, explain and plan take C and R from this run (docs/tools.md, "Client terms from the
+  // lab"): the JDK's C is the span from its first lookup to its switch, a per-request curl
+  // has none, and a per-request curl's E11 on a kept-open origin costs no reuse term.
+  std::string results_path = out + "/results.json";
+  auto calc = [&](const char* client) {
+    CommandResult run = run_command({CUTOVER_BINARY, "calc", "--interval", "10", "--fall", "3", "--timeout", "2", "--ttl",
+                                     "60", "--client", client, "--lab-results", results_path, "--json"},
+                                    20s);
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    return nlohmann::json::parse(run.out)["inputs"];
+  };
+  nlohmann::json java = calc("java");
+  EXPECT_TRUE(java["client_measured"].get<bool>());
+  EXPECT_NEAR(java["client_cache"].get<double>(),
+              by_name["E6 java"]["measured"].get<double>() + by_name["E6 java"]["details"]["change_after_first"].get<double>(),
+              0.01);
+  EXPECT_TRUE(java["reuse_measured"].get<bool>());
+  EXPECT_NE(java["client_source"].get<std::string>().find(results_path), std::string::npos);
+  nlohmann::json curl = calc("curl");
+  EXPECT_EQ(curl["client_cache"].get<double>(), 0.0);
+  ASSERT_TRUE(curl["connection_reuse"].is_number());
+  EXPECT_LT(curl["connection_reuse"].get<double>(), 1.5);
+  CommandResult explain =
+      run_command({CUTOVER_BINARY, "explain", "--client", "curl-long", "--lab-results", results_path}, 20s);
+  EXPECT_EQ(explain.exit_code, 0) << explain.out << explain.err;
+  EXPECT_NE(explain.out.find("with client"), std::string::npos) << explain.out;
+  EXPECT_NE(explain.out.find("client terms from the lab run"), std::string::npos) << explain.out;
+
+  // A refused first address costs Python and curl one reset, not a timeout.
+  for (const char* refused : {"E7 python-v4-refused-default", "E7 curl-v4-refused-default"}) {
+    ASSERT_TRUE(by_name.count(refused)) << refused;
+    ASSERT_FALSE(by_name[refused]["measured"].is_null()) << refused;
+    EXPECT_LT(by_name[refused]["measured"].get<double>(), 1.5) << refused;
+    EXPECT_GT(by_name[refused]["details"]["dead_syns"].get<int>(), 0) << refused << ": the dead address was not tried";
+  }
+
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  // The check reads the raw logs: one request moved in time is caught.
+  std::string log_path = out + "/" + by_name["E6 python"]["details"]["client_log"].get<std::string>();
+  std::string text = read_file(log_path);
+  std::size_t t = text.find("\"t\": ");
+  ASSERT_NE(t, std::string::npos);
+  text.replace(t, 5, "\"t\": 1");
+  write_file(log_path, text);
+  CommandResult tampered = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(tampered.exit_code, 1) << tampered.out;
+  EXPECT_NE(tampered.out.find("raw client log"), std::string::npos) << tampered.out;
+
+  // Nothing is left behind: every namespace the run made is gone.
+  CommandResult namespaces = run_command({"ip", "netns", "list"}, 10s);
+  std::set<std::string> listed;
+  std::istringstream lines(namespaces.out);
+  for (std::string line; std::getline(lines, line);) listed.insert(line.substr(0, line.find(' ')));
+  for (const auto& [where, item] : by_name) {
+    std::string name = item["details"].value("namespace", "");
+    EXPECT_TRUE(name.empty() || listed.count(name) == 0) << where << ": " << name << " is still there";
+  }
+}
+
+}  // namespace
+}  // namespace cutover::testing

@@ -1,14 +1,18 @@
 // `cutover explain [NAME]`: the cutover arithmetic of each pool, from the configuration
 // alone: detection D in [(F-1)·I + T, F·I + T], the answer TTL (the worst resolver cache
-// term K) and the worst case D + K the server is responsible for. Exit 2 for a bad config or
-// an unknown pool.
+// term K) and the worst case D + K the server is responsible for; with --client the client
+// terms C and R too, from a lab run (--lab-results) or the paper's profiles. Exit 2 for a bad
+// config, an unknown pool or an unknown client.
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "cmd/lab_clients.h"
 #include "cmd/output.h"
 #include "cmd/serve_config.h"
 #include "pool/config/pool_config.h"
@@ -20,12 +24,22 @@ namespace {
 struct ExplainOptions {
   std::string config;
   std::string name;
+  std::string client;
+  std::string lab_results;
+  std::string origin_behaviour = "keep-open";
   Output output{"explain"};
 };
 
+std::string seconds_or_unbounded(double value) {
+  return std::isfinite(value) ? fmt::format("{:.3g} s", value) : "unbounded";
+}
+
+nlohmann::json seconds_json(double value) { return std::isfinite(value) ? nlohmann::json(value) : nullptr; }
+
 double seconds(std::chrono::milliseconds value) { return static_cast<double>(value.count()) / 1000.0; }
 
-void explain_pool(const pool::PoolSpec& spec) {
+void explain_pool(const pool::PoolSpec& spec, const std::optional<tools::ClientTerms>& client,
+                  const std::string& terms_source) {
   health::DetectionWindow window = pool::detection_window(spec);
   const health::CheckSettings& check = spec.check;
   std::printf("pool %s (%s, %s, %zu endpoints)\n", spec.name.c_str(), spec.owner.to_text().c_str(), spec.shape.c_str(),
@@ -43,13 +57,41 @@ void explain_pool(const pool::PoolSpec& spec) {
                 "              declared down, so K after the verdict shrinks toward 0 for resolvers that asked late\n");
   }
   std::printf("  all down    %s\n", pool::all_down_to_text(spec.when_all_down));
-  std::printf("  not counted propagation, client caches and open connections (P, C, R: docs/tools.md#cutover-calc)\n");
+  if (!client) {
+    std::printf("  not counted propagation, client caches and open connections (P, C, R: docs/tools.md#cutover-calc;\n"
+                "              --client ID adds C and R)\n");
+    return;
+  }
+  double reuse = client->reuse.value_or(0);
+  std::printf("  client      C = %s, R = %s for %s: %s\n", seconds_or_unbounded(client->cache).c_str(),
+              client->reuse ? seconds_or_unbounded(reuse).c_str() : "not measured (0 counted)", client->name.c_str(),
+              client->basis.c_str());
+  std::printf("  with client D_max + TTL + C + R = %s from failure until that client moves\n",
+              seconds_or_unbounded(seconds(window.worst_d_plus_k) + client->cache + reuse).c_str());
+  std::printf("  source      %s\n", terms_source.c_str());
+  std::printf("  not counted propagation P (docs/tools.md#cutover-calc)\n");
 }
 
-nlohmann::json pool_json(const pool::PoolSpec& spec) {
+nlohmann::json pool_json(const pool::PoolSpec& spec, const std::optional<tools::ClientTerms>& client,
+                         const std::string& terms_source) {
   health::DetectionWindow window = pool::detection_window(spec);
   const health::CheckSettings& check = spec.check;
-  return {{"pool", spec.name},
+  nlohmann::json client_json = nullptr;
+  if (client) {
+    double reuse = client->reuse.value_or(0);
+    client_json = {{"id", client->name},
+                   {"cache_s", seconds_json(client->cache)},
+                   {"reuse_s", client->reuse ? seconds_json(reuse) : nullptr},
+                   {"reuse_measured", client->reuse.has_value()},
+                   {"basis", client->basis},
+                   {"measured_here", client->measured_here},
+                   {"source", terms_source},
+                   {"worst_with_client_ms",
+                    seconds_json(static_cast<double>(window.worst_d_plus_k.count()) + 1000 * (client->cache + reuse))}};
+  }
+  return {{"client", client_json},
+          {"client_terms", terms_source},
+          {"pool", spec.name},
           {"name", spec.owner.to_text()},
           {"shape", spec.shape},
           {"endpoints", spec.endpoints.size()},
@@ -76,6 +118,17 @@ void run_explain(const ExplainOptions& options) {
   } catch (const config::ConfigError& e) {
     output.fail(ExitCode::kCouldNotRun, e.what());
   }
+  std::vector<tools::MeasuredClient> measured = load_lab_clients(options.lab_results, output, options.origin_behaviour);
+  std::optional<tools::ClientTerms> client;
+  if (!options.client.empty()) {
+    client = tools::find_client_terms(options.client, measured);
+    if (!client) {
+      output.fail(ExitCode::kCouldNotRun,
+                  "--client '" + options.client + "' is not a known client (" + known_client_names(measured) + ")");
+    }
+  }
+  std::string terms_source = client && !client->measured_here ? tools::client_terms_source({})
+                                                              : tools::client_terms_source(measured);
   std::vector<pool::PoolSpec> chosen;
   for (const auto& spec : pool::config_pools(config)) {
     bool named = options.name.empty() || options.name == spec.name || options.name == spec.owner.to_text() ||
@@ -88,13 +141,13 @@ void run_explain(const ExplainOptions& options) {
   }
   if (output.json()) {
     nlohmann::json pools = nlohmann::json::array();
-    for (const auto& spec : chosen) pools.push_back(pool_json(spec));
+    for (const auto& spec : chosen) pools.push_back(pool_json(spec, client, terms_source));
     output.document({{"command", output.command()}, {"pools", pools}});
     return;
   }
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     if (i > 0) std::printf("\n");
-    explain_pool(chosen[i]);
+    explain_pool(chosen[i], client, terms_source);
   }
 }
 
@@ -106,6 +159,10 @@ void add_explain_command(CLI::App& app) {
   command->add_option("name", options->name, "Pool id or DNS name (default: every pool)");
   command->add_option("--config", options->config, "YAML config file (default: the embedded one)")
       ->check(CLI::ExistingFile);
+  command->add_option("--client,-C", options->client,
+                      "Add the client terms C and R of a lab client id (with --lab-results) or a profile");
+  command->add_option("--lab-results", options->lab_results, "results.json of cutover lab run --clients (E6, E11)");
+  command->add_option("--origin-behaviour", options->origin_behaviour, kOriginBehaviourHelp);
   options->output.add_json_flag(*command, "Print each pool's terms as JSON (milliseconds)");
   command->callback([options] { run_explain(*options); });
 }

@@ -16,6 +16,7 @@
 #include "lab/experiments/experiment.h"
 #include "lab/process.h"
 #include "lab/authority/authority_process.h"
+#include "lab/clients/client.h"
 #include "lab/report/results_file.h"
 #include "lab/resolvers/resolver.h"
 #include "lab/runner.h"
@@ -33,6 +34,7 @@ struct LabRunOptions {
   int repeat = 1;
   std::vector<std::string> resolver_options;
   std::string cases;
+  std::string clients;
   Output output{"lab run"};
 };
 
@@ -44,6 +46,12 @@ std::vector<std::string> split_list(const std::string& text) {
     if (!item.empty()) items.push_back(item);
   }
   return items;
+}
+
+std::string client_ids_text() {
+  std::string text;
+  for (const auto& id : lab::builtin_client_ids()) text += (text.empty() ? "" : ",") + id;
+  return text;
 }
 
 void run_lab_command(const LabRunOptions& options) {
@@ -76,6 +84,14 @@ void run_lab_command(const LabRunOptions& options) {
     run.resolver_options[option->first].push_back(option->second);
   }
   run.cases = options.cases;
+  if (!options.clients.empty()) {
+    run.clients = options.clients == "all" ? lab::builtin_client_ids()
+                  : options.clients == "ci" ? lab::ci_client_ids()
+                                            : split_list(options.clients);
+    for (const auto& id : run.clients) {
+      if (!lab::make_client(id)) fail("unknown client " + id + " (one of " + client_ids_text() + ", all or ci)");
+    }
+  }
   // The earlier run is read first: a bad --compare file should not cost a whole run.
   std::optional<lab::RunResults> before;
   if (!options.compare.empty()) {
@@ -154,6 +170,10 @@ void add_lab_command(CLI::App& app) {
   run->add_option("--resolver-option", options->resolver_options,
                   "ADAPTER:LINE, a line in that resolver's own config syntax; the selected cases also run with it "
                   "(all lines of one adapter together), beside the default configuration. Repeatable");
+  run->add_option("--clients", options->clients,
+                  "Comma list of client runtimes for E6, E7 and E11 (" + client_ids_text() +
+                      "), all, or ci (python,curl,curl-long,java,cutover); each case runs in its own network "
+                      "namespace (needs root)");
   run->add_option("--cases", options->cases, "Comma list of globs over case names within --experiments (e.g. 'ttl20-*')");
   options->output.add_json_flag(*run, "Print the run's summary as one JSON document (progress goes to stderr)");
   run->callback([options] { run_lab_command(*options); });

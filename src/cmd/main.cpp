@@ -34,5 +34,6 @@ int main(int argc, char** argv) {
   cutover::cmd::add_undo_command(app);
   cutover::cmd::add_journal_command(app);
   cutover::cmd::add_monitor_command(app);
+  cutover::cmd::add_fetch_command(app);
   return cutover::cmd::run_command_line(app, argc, argv);
 }

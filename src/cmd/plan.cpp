@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cmd/commands.h"
+#include "cmd/lab_clients.h"
 #include "cmd/output.h"
 #include "tools/report/zone_origin.h"
 #include "tools/plan/runbook.h"
@@ -28,6 +29,7 @@ struct PlanOptions {
   std::vector<std::string> deletes;
   std::string move_ns;
   std::string inventory;
+  std::string lab_results;
   std::string start;
   std::string resolvers;
   std::string output_file;
@@ -79,9 +81,11 @@ ExitCode run_plan(const PlanOptions& options) {
     if (!in) return fail(options.inventory + ": cannot open");
     std::stringstream text;
     text << in.rdbuf();
-    auto clients = tools::parse_client_inventory(text.str());
+    std::vector<tools::MeasuredClient> measured = load_lab_clients(options.lab_results, output);
+    auto clients = tools::parse_client_inventory(text.str(), measured);
     if (!clients) return fail(clients.error().message);
     request.clients = *clients;
+    request.client_terms_source = tools::client_terms_source(measured);
   }
   std::stringstream resolvers(options.resolvers);
   for (std::string item; std::getline(resolvers, item, ',');) {
@@ -126,7 +130,10 @@ void add_plan_command(CLI::App& app) {
   command->add_option("--set", options->sets, "Record to set, e.g. 'app A 203.0.113.50' (repeatable)");
   command->add_option("--delete", options->deletes, "RRset to delete, 'NAME TYPE' (repeatable)");
   command->add_option("--move-ns", options->move_ns, "New name servers, 'ns1.new.example.,ns2.new.example.'");
-  command->add_option("--inventory", options->inventory, "YAML client inventory (services with profile or cache_seconds)");
+  command->add_option("--inventory", options->inventory,
+                      "YAML client inventory (services with profile, client or cache_seconds)");
+  command->add_option("--lab-results", options->lab_results,
+                      "results.json of cutover lab run --clients: the inventory's client: ids as measured here");
   command->add_option("--parent-ns-ttl", options->parent_ns_ttl, "Parent NS TTL, seconds (read it with cutover trace)");
   command->add_option("--low-ttl", options->low_ttl, "TTL to lower to before the change (default 300)");
   command->add_option("--start", options->start, "T+0 in UTC, YYYY-MM-DDTHH:MMZ (default: now)");

@@ -4,6 +4,9 @@
 #include "tools/calc/client_profiles.h"
 
 #include <array>
+#include <limits>
+
+#include <fmt/format.h>
 
 namespace cutover::tools {
 namespace {
@@ -40,6 +43,37 @@ const ClientProfile* find_client_profile(std::string_view name) {
     if (profile.name == name) return &profile;
   }
   return nullptr;
+}
+
+std::optional<ClientTerms> find_client_terms(std::string_view name, std::span<const MeasuredClient> measured) {
+  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+  for (const auto& client : measured) {
+    if (client.id != name) continue;
+    ClientTerms terms;
+    terms.name = client.id;
+    terms.cache = client.cache_seconds.value_or(kUnbounded);
+    if (client.reuse_measured) terms.reuse = client.reuse_seconds.value_or(kUnbounded);
+    terms.basis = fmt::format("{} {} ({}): {}", client.runtime, client.version, client.setting, client.cache_basis);
+    if (client.reuse_measured) terms.basis += "; " + client.reuse_basis;
+    terms.source = client.source;
+    terms.measured_here = true;
+    return terms;
+  }
+  if (const auto* profile = find_client_profile(name)) {
+    ClientTerms terms;
+    terms.name = std::string(profile->name);
+    terms.cache = profile->cache_seconds.value_or(kUnbounded);
+    terms.basis = fmt::format("{} ({}): {}", profile->runtime, profile->setting, profile->measured);
+    terms.source = std::string(profile->source);
+    return terms;
+  }
+  return std::nullopt;
+}
+
+std::string client_terms_source(std::span<const MeasuredClient> measured) {
+  if (!measured.empty()) return "client terms from the lab run " + measured.front().source;
+  return "client terms from the paper (" + std::string(kTable61) +
+         "); measure them on this machine with cutover lab run --clients and pass --lab-results";
 }
 
 }  // namespace cutover::tools

@@ -24,4 +24,35 @@ struct ClientProfile {
 std::span<const ClientProfile> client_profiles();
 const ClientProfile* find_client_profile(std::string_view name);
 
+// A client runtime as a lab run measured it (`cutover lab run --clients`, E6 and E11). The
+// command line reads results.json through the lab and hands these here, so tools does not
+// depend on the lab (docs/architecture.md).
+struct MeasuredClient {
+  std::string id;       // the lab's client id, e.g. "java"
+  std::string runtime;  // runtime and API
+  std::string version;
+  std::string setting;
+  std::optional<double> cache_seconds;  // C; nullopt: no re-resolution seen within the run
+  std::string cache_basis;
+  bool reuse_measured = false;
+  std::optional<double> reuse_seconds;  // R; nullopt: the reused connection never left
+  std::string reuse_basis;
+  std::string source;  // the results file and when the run started
+};
+
+// The client terms calc, plan and explain use for one client name.
+struct ClientTerms {
+  std::string name;
+  double cache = 0;             // C, seconds; infinity for a client that does not re-resolve
+  std::optional<double> reuse;  // R, seconds (infinity: unbounded); nullopt when not measured
+  std::string basis;            // runtime, version, setting and how the figures were found
+  std::string source;           // the lab run, or the paper's table
+  bool measured_here = false;   // from a lab run rather than the built-in profiles
+};
+
+// A lab client id from `measured` first, then a built-in profile; nullopt for neither.
+std::optional<ClientTerms> find_client_terms(std::string_view name, std::span<const MeasuredClient> measured);
+// "client terms from ..." for an output: the lab run when one was given, else the paper.
+std::string client_terms_source(std::span<const MeasuredClient> measured);
+
 }  // namespace cutover::tools

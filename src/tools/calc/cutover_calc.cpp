@@ -12,14 +12,17 @@
 namespace cutover::tools {
 namespace {
 
+// Measured terms carry the lab's microseconds; the table shows milliseconds at most.
+double to_millis(double seconds) { return std::round(seconds * 1000) / 1000; }
+
 std::string seconds_text(double seconds) {
   if (!std::isfinite(seconds)) return "unbounded";
-  return fmt::format("{:g} s", seconds);
+  return fmt::format("{:g} s", to_millis(seconds));
 }
 
 std::string range_text(double low, double high) {
   if (low == high) return seconds_text(low);
-  return fmt::format("{:g} to {}", low, seconds_text(high));
+  return fmt::format("{:g} to {}", to_millis(low), seconds_text(high));
 }
 
 nlohmann::json seconds_json(double seconds) {
@@ -84,8 +87,10 @@ CalcResult compute_cutover(const CalcInput& input) {
   }
   result.dominant = dominant->name;
   if (!input.client_profile.empty()) {
-    result.notes.push_back(fmt::format("client cache from profile {}", input.client_profile));
+    result.notes.push_back(fmt::format("client cache from {} {}: {}", input.client_measured ? "lab client" : "profile",
+                                       input.client_profile, input.client_basis));
   }
+  if (!input.client_source.empty()) result.notes.push_back(input.client_source);
   return result;
 }
 
@@ -98,8 +103,10 @@ std::string calc_to_text(const CalcInput& input, const CalcResult& result) {
   table.add_row({"propagation", "P", seconds_text(input.propagation), "given"});
   table.add_row({"resolver cache", "K", range_text(0, result.cache_max), "0 .. TTL honoured (+ stale window)"});
   table.add_row({"client cache", "C", range_text(0, input.client_cache),
-                 input.client_profile.empty() ? "given" : "profile " + input.client_profile});
-  table.add_row({"connection reuse", "R", range_text(0, input.connection_reuse), "given"});
+                 input.client_profile.empty() ? "given"
+                 : (input.client_measured ? "lab " : "profile ") + input.client_profile});
+  table.add_row({"connection reuse", "R", range_text(0, input.connection_reuse),
+                 input.reuse_measured ? "lab " + input.client_profile + " (E11)" : "given"});
   table.add_row({"total", "", range_text(result.total_min, result.total_max), "D+P .. D+P+K+C+R"});
   out += table.render();
   out += fmt::format("\nD+K: {}\n", range_text(result.detection_min, result.detection_max + result.cache_max));
@@ -122,7 +129,11 @@ nlohmann::json calc_to_json(const CalcInput& input, const CalcResult& result) {
         {"propagation", input.propagation},
         {"client_cache", seconds_json(input.client_cache)},
         {"client_profile", input.client_profile},
-        {"connection_reuse", input.connection_reuse},
+        {"client_measured", input.client_measured},
+        {"client_basis", input.client_basis},
+        {"client_source", input.client_source},
+        {"connection_reuse", seconds_json(input.connection_reuse)},
+        {"reuse_measured", input.reuse_measured},
         {"stale_window", input.stale_window}}},
       {"detection", {{"min", result.detection_min}, {"max", result.detection_max}}},
       {"cache_max", result.cache_max},

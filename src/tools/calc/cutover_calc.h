@@ -20,7 +20,11 @@ struct CalcInput {
   // C: client cache; infinite (std::numeric_limits<double>::infinity()) for a client that
   // does not re-resolve (Java cache.ttl=-1).
   double client_cache = 0;
-  std::string client_profile;  // where C came from, when a profile was named
+  std::string client_profile;  // where C came from, when a profile or a lab client was named
+  std::string client_basis;    // runtime, version, setting and the figures C (and R) were read from
+  std::string client_source;   // "client terms from the lab run ..." or "... from the paper ..."
+  bool client_measured = false;  // C (and R) come from a lab run on this machine
+  bool reuse_measured = false;   // R comes from the lab run (E11), not from --reuse
   double connection_reuse = 0;  // R
   std::optional<double> resolver_floor;  // a resolver raises shorter TTLs to this
   std::optional<double> resolver_cap;    // and lowers longer ones to this

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -108,6 +109,59 @@ TEST(ClientProfilesTest, NamedProfilesCarryTable61Figures) {
   EXPECT_FALSE(find_client_profile("openjdk21-forever")->cache_seconds.has_value());
   EXPECT_EQ(find_client_profile("no-such-runtime"), nullptr);
   for (const auto& profile : client_profiles()) EXPECT_NE(profile.source.find("Table 6.1"), std::string_view::npos);
+}
+
+
+MeasuredClient lab_java() {
+  MeasuredClient java;
+  java.id = "java";
+  java.runtime = "OpenJDK, HttpURLConnection";
+  java.version = "17.0.17";
+  java.setting = "default";
+  java.cache_seconds = 30.48;
+  java.cache_basis = "E6: first new request 26.73 s after a change 3.75 s after its first lookup";
+  java.reuse_measured = true;
+  java.reuse_seconds = std::nullopt;  // never left a kept-open origin
+  java.reuse_basis = "E11 (keeps the connection open): still reaching the old origin";
+  java.source = "/tmp/lab/results.json (started 2026-12-03T06:00:00Z)";
+  return java;
+}
+
+TEST(ClientTermsTest, ALabClientWinsOverTheProfilesAndNamesTheRun) {
+  std::vector<MeasuredClient> measured = {lab_java()};
+  auto terms = find_client_terms("java", measured);
+  ASSERT_TRUE(terms.has_value());
+  EXPECT_TRUE(terms->measured_here);
+  EXPECT_DOUBLE_EQ(terms->cache, 30.48);
+  ASSERT_TRUE(terms->reuse.has_value());
+  EXPECT_TRUE(std::isinf(*terms->reuse));
+  EXPECT_NE(terms->basis.find("17.0.17"), std::string::npos);
+  EXPECT_NE(client_terms_source(measured).find("lab run /tmp/lab/results.json"), std::string::npos);
+}
+
+TEST(ClientTermsTest, WithoutALabRunTheTermsComeFromThePaper) {
+  auto terms = find_client_terms("curl-long-lived", {});
+  ASSERT_TRUE(terms.has_value());
+  EXPECT_FALSE(terms->measured_here);
+  EXPECT_DOUBLE_EQ(terms->cache, 60);
+  EXPECT_FALSE(terms->reuse.has_value());
+  EXPECT_NE(client_terms_source({}).find("from the paper"), std::string::npos);
+  EXPECT_FALSE(find_client_terms("java", {}).has_value());  // a lab id needs a lab run
+}
+
+TEST(ClientTermsTest, AnUnboundedReuseMakesTheTotalUnbounded) {
+  CalcInput input = make_input(10, 3, 2, 20);
+  input.client_cache = 30.48;
+  input.connection_reuse = std::numeric_limits<double>::infinity();
+  input.reuse_measured = true;
+  input.client_profile = "java";
+  input.client_measured = true;
+  CalcResult result = compute_cutover(input);
+  EXPECT_TRUE(std::isinf(result.total_max));
+  EXPECT_EQ(result.dominant, "connection reuse");
+  std::string text = calc_to_text(input, result);
+  EXPECT_NE(text.find("lab java (E11)"), std::string::npos);
+  EXPECT_TRUE(calc_to_json(input, result)["inputs"]["connection_reuse"].is_null());
 }
 
 }  // namespace

@@ -80,7 +80,8 @@ base::Result<std::vector<dns::Name>> parse_nameserver_list(std::string_view text
   return names;
 }
 
-base::Result<std::vector<ClientEntry>> parse_client_inventory(std::string_view yaml) {
+base::Result<std::vector<ClientEntry>> parse_client_inventory(std::string_view yaml,
+                                                              std::span<const MeasuredClient> measured) {
   std::vector<ClientEntry> clients;
   try {
     YAML::Node root = YAML::Load(std::string(yaml));
@@ -100,6 +101,17 @@ base::Result<std::vector<ClientEntry>> parse_client_inventory(std::string_view y
         entry.runtime = std::string(profile->name);
         entry.cache_seconds = profile->cache_seconds.value_or(std::numeric_limits<double>::infinity());
         entry.source = std::string(profile->source);
+      } else if (item["client"]) {
+        auto terms = find_client_terms(item["client"].as<std::string>(), measured);
+        if (!terms) {
+          return make_error(ErrorCode::kInvalidArgument,
+                            fmt::format("inventory: {}: unknown client '{}'{}", entry.service,
+                                        item["client"].as<std::string>(),
+                                        measured.empty() ? " (a lab client id needs --lab-results)" : ""));
+        }
+        entry.runtime = terms->name;
+        entry.cache_seconds = terms->cache;
+        entry.source = terms->basis;
       } else if (item["cache_seconds"]) {
         entry.runtime = item["runtime"] ? item["runtime"].as<std::string>() : "custom";
         entry.cache_seconds = item["cache_seconds"].as<double>();
@@ -107,7 +119,7 @@ base::Result<std::vector<ClientEntry>> parse_client_inventory(std::string_view y
         entry.source = "inventory";
       } else {
         return make_error(ErrorCode::kInvalidArgument,
-                          fmt::format("inventory: {}: needs 'profile' or 'cache_seconds'", entry.service));
+                          fmt::format("inventory: {}: needs 'profile', 'client' or 'cache_seconds'", entry.service));
       }
       clients.push_back(std::move(entry));
     }

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "base/result.h"
 #include "dns/message.h"
 #include "dns/name.h"
+#include "tools/calc/client_profiles.h"
 
 namespace cutover::tools {
 
@@ -38,6 +40,7 @@ struct PlanRequest {
   std::optional<std::uint32_t> parent_ns_ttl;      // read live or given; assumed when missing
   std::uint32_t low_ttl = 300;                     // the TTL to lower to before the change
   std::vector<ClientEntry> clients;
+  std::string client_terms_source;  // where the inventory's figures come from (lab run or the paper)
   std::vector<std::string> resolvers;              // for the verification commands
   std::chrono::sys_seconds start{};                // when the first step may happen
   bool force = false;                              // allow NS and records in one step
@@ -49,8 +52,11 @@ base::Result<RecordChange> parse_set_change(std::string_view text, const dns::Na
 base::Result<RecordChange> parse_delete_change(std::string_view text, const dns::Name& origin);
 // "ns1.new.example.,ns2.new.example."
 base::Result<std::vector<dns::Name>> parse_nameserver_list(std::string_view text, const dns::Name& origin);
-// YAML: services: [{name: billing, profile: openjdk21-default}, {name: worker, cache_seconds: 45}]
-base::Result<std::vector<ClientEntry>> parse_client_inventory(std::string_view yaml);
+// YAML: services: [{name: billing, profile: openjdk21-default}, {name: worker, cache_seconds: 45},
+// {name: api, client: java}]. `client:` names a lab client id of `measured` (calc's --lab-results)
+// or a built-in profile.
+base::Result<std::vector<ClientEntry>> parse_client_inventory(std::string_view yaml,
+                                                              std::span<const MeasuredClient> measured = {});
 // "2025-06-12T09:00Z", "2025-06-12T09:00:00Z" or "2025-06-12 09:00" (always UTC).
 base::Result<std::chrono::sys_seconds> parse_utc_time(std::string_view text);
 std::string format_utc_time(std::chrono::sys_seconds time);

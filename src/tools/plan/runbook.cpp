@@ -222,7 +222,9 @@ class RunbookBuilder {
       n.push_back({"longest old TTL of the changed RRsets", ttl_text(book_.max_old_ttl), "zone file"});
       n.push_back({"TTL during the change", ttl_text(book_.new_ttl), "--low-ttl"});
       n.push_back({"slowest client cache", ttl_text(book_.slowest_client),
-                   request_.clients.empty() ? "no inventory given" : "client inventory"});
+                   request_.clients.empty() ? "no inventory given"
+                   : request_.client_terms_source.empty() ? "client inventory"
+                                                          : "client inventory; " + request_.client_terms_source});
       n.push_back({"stale window after the change", ttl_text(book_.stale_window), "new TTL + slowest client cache"});
     }
     if (!request_.new_nameservers.empty()) {

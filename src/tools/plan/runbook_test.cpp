@@ -131,6 +131,16 @@ TEST(PlanRequestTest, ParsesChangesAndRejectsBadOnes) {
   EXPECT_TRUE(parse_delete_change("www A", origin).ok());
   EXPECT_FALSE(parse_delete_change("www", origin).ok());
   EXPECT_FALSE(parse_client_inventory("services: [{name: x, profile: nope}]").ok());
+  EXPECT_FALSE(parse_client_inventory("services: [{name: x, client: java}]").ok());  // lab id without a lab run
+  MeasuredClient java;
+  java.id = "java";
+  java.cache_seconds = 30.5;
+  std::vector<MeasuredClient> measured = {java};
+  auto inventory = parse_client_inventory("services: [{name: billing, client: java}, {name: cli, client: curl-long-lived}]",
+                                          measured);
+  ASSERT_TRUE(inventory.ok());
+  EXPECT_DOUBLE_EQ(inventory->at(0).cache_seconds, 30.5);
+  EXPECT_DOUBLE_EQ(inventory->at(1).cache_seconds, 60);
   EXPECT_FALSE(parse_utc_time("2025-13-01T00:00Z").ok());
 }
 

@@ -109,6 +109,7 @@ const std::map<std::string, std::vector<std::string>>& run_arguments() {
       {"pool undrain", {"app", "127.0.0.11", "--control", "127.0.0.1:1"}},
       {"pool force-up", {"app", "127.0.0.11", "--control", "127.0.0.1:1"}},
       {"pool history", {"app", "--control", "127.0.0.1:1"}},
+      {"fetch", {"http://127.0.0.1:1/", "--connect-timeout", "0.2"}},
   };
   return table;
 }

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "client/client_test_support.h"
 #include "client/query.h"
 
 namespace cutover::client {
@@ -18,54 +19,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A UDP peer on 127.0.0.1 that answers each request with the replies `respond` builds.
-class UdpPeer {
- public:
-  using Responder = std::function<std::vector<dns::Message>(const dns::Message&)>;
-
-  explicit UdpPeer(Responder respond) : respond_(std::move(respond)) {
-    fd_ = ::socket(AF_INET, SOCK_DGRAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-    socklen_t length = sizeof(address);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
-    port_ = ntohs(address.sin_port);
-    timeval wait{0, 200000};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait));
-    thread_ = std::thread([this] { serve(); });
-  }
-  ~UdpPeer() {
-    stop_ = true;
-    thread_.join();
-    ::close(fd_);
-  }
-  std::uint16_t port() const { return port_; }
-
- private:
-  void serve() {
-    std::vector<std::uint8_t> buffer(65535);
-    for (int idle = 0; !stop_ && idle < 100; ++idle) {
-      sockaddr_storage from{};
-      socklen_t length = sizeof(from);
-      ssize_t got = ::recvfrom(fd_, buffer.data(), buffer.size(), 0, reinterpret_cast<sockaddr*>(&from), &length);
-      if (got <= 0) continue;
-      auto request = dns::parse_message(std::span(buffer.data(), static_cast<std::size_t>(got)));
-      if (!request) continue;
-      for (const auto& reply : respond_(*request)) {
-        auto wire = dns::encode_message(reply);
-        ::sendto(fd_, wire.data(), wire.size(), 0, reinterpret_cast<sockaddr*>(&from), length);
-      }
-    }
-  }
-
-  Responder respond_;
-  int fd_ = -1;
-  std::uint16_t port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
+using UdpPeer = testing::UdpDnsPeer;
 
 dns::Message reply_to(const dns::Message& request) {
   dns::Message reply;

@@ -13,17 +13,7 @@
 namespace cutover::lab {
 namespace {
 
-std::string escape_cell(std::string text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c != '\n') {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string escape_cell(std::string_view text) { return markdown_cell(text); }
 
 void run_client_case(ClientSuite& suite, const std::string& id, const std::string& label, const ClientCaseBody& body,
                      CaseResult& result) {

@@ -9,17 +9,7 @@
 namespace cutover::lab {
 namespace {
 
-std::string escape(std::string text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c != '\n') {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string escape(std::string_view text) { return markdown_cell(text); }
 
 std::string key_of(const CaseResult& result) {
   return result.resolver + "|" + result.experiment + "|" + result.name + "|" + result.variant;
@@ -205,6 +195,18 @@ std::string render_compare(const RunResults& before, const RunResults& after) {
   }
   out += fmt::format("\n{} of {} cases differ (a changed verdict, or a measured value 0.5 s or more apart).\n", changed,
                      after.cases.size());
+  return out;
+}
+
+std::string markdown_cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c != '\n') {
+      out += c;
+    }
+  }
   return out;
 }
 

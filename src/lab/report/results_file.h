@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,8 @@ base::Result<RunResults> results_from_json(const nlohmann::json& json);
 base::Result<RunResults> read_results(const std::string& path);
 
 std::string render_markdown(const RunResults& results);
+// A text as one markdown table cell: `|` escaped, line breaks dropped.
+std::string markdown_cell(std::string_view text);
 std::string render_html(const RunResults& results);
 // Differences between two runs (e.g. two resolver versions), as markdown.
 std::string render_compare(const RunResults& before, const RunResults& after);

@@ -16,6 +16,7 @@ packages=(
   openssl iproute2
   unbound bind9 knot-resolver pdns-recursor dnsmasq
   debhelper dpkg-dev lintian systemd man-db passwd util-linux
+  chromium python3-websocket
 )
 
 missing=()

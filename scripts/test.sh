@@ -67,6 +67,6 @@ if [ "$sanitize" != "0" ]; then
   export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   ctest --test-dir "$sanitize_build" --output-on-failure -j "${JOBS:-2}" \
-    -L '^(unit|integration_(auth|cli|differential|harness|monitor|serve|update|writes|xfr|zone))$'
+    -L '^(unit|integration_(auth|cli|console|differential|harness|monitor|serve|update|writes|xfr|zone))$'
   stage "sanitized ctest"
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The web console in a real browser: `cutover serve` with its built-in demo pool, headless
 Chromium on the console page, driven through the DevTools protocol (python3-websocket); a
-demo endpoint is stopped through the control API and the page must show the failover, as
-the event stream delivers it, without a reload, within the pool's detection window.
+demo endpoint is stopped from the page's own button and the page must show the failover, as
+the event stream delivers it, without a reload, within the pool's detection window; then the
+server is stopped and the page must mark its data stale.
 
 Exit 0 on success, 1 on a failure (python3-websocket missing included: scripts/install-deps.sh
 installs it), 77 (ctest's SKIP_RETURN_CODE) only when chromium is not installed. Everything it starts is stopped by PID; --limit bounds the run.
@@ -261,6 +262,19 @@ def run(args):
             f"{detection['d_max_ms'] / 1000:.1f} s, budget {budget:.1f} s); reason: {failed_over['reason']!r}")
         if args.screenshots:
             browser.screenshot(os.path.join(args.screenshots, "console-failover.png"))
+
+        # Old data is never shown as current: with the server gone, the page must say it is
+        # reconnecting and mark the pools panel stale (after 3 polls, 3 s; 8 s allowed here).
+        serve.stop()
+        stale = wait_for("the page to mark the pools panel stale", lambda: browser.evaluate("""(() => {
+          const panel = document.getElementById('panel-pools');
+          const connection = document.getElementById('connection').textContent;
+          return panel.classList.contains('stale') && connection === 'reconnecting'
+              ? panel.querySelector('.age').textContent : null;
+        })()"""), min(deadline, time.monotonic() + 8))
+        if not stale.startswith("STALE"):
+            raise Failure(f"the stale pools panel says {stale!r}")
+        log(f"server stopped: the page says {stale!r}")
         return 0
     except Failure:
         for name in ("serve.log", "chromium.log"):

@@ -45,19 +45,21 @@ std::string panel_entry(const Reading& reading) {
 }
 
 std::string snapshot_of(const Console::Shared& shared, std::vector<Reading>* readings) {
+  std::string panels;
+  for (std::size_t i = 0; i < shared.panels.size(); ++i) {
+    Reading reading = read_panel(shared.panels[i].second);
+    panels += (i == 0 ? "" : ",") + nlohmann::json(shared.panels[i].first).dump() + ":" + panel_entry(reading);
+    if (readings != nullptr) readings->push_back(std::move(reading));
+  }
+  // The server's time once every panel is read, so no panel is stamped after it (the page
+  // counts each panel's age from this clock).
   nlohmann::json head = {{"title", shared.options.title},
                          {"poll_ms", shared.options.poll.count()},
                          {"server_ms", unix_ms(std::chrono::system_clock::now())},
                          {"demo_endpoints", shared.options.demo_endpoints}};
   std::string text = head.dump();
   text.pop_back();  // the closing brace: the panels follow
-  text += ",\"panels\":{";
-  for (std::size_t i = 0; i < shared.panels.size(); ++i) {
-    Reading reading = read_panel(shared.panels[i].second);
-    text += (i == 0 ? "" : ",") + nlohmann::json(shared.panels[i].first).dump() + ":" + panel_entry(reading);
-    if (readings != nullptr) readings->push_back(std::move(reading));
-  }
-  return text + "}}";
+  return text + ",\"panels\":{" + panels + "}}";
 }
 
 // What one stream has sent: the last document of each panel.

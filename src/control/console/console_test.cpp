@@ -83,6 +83,20 @@ TEST(Console, PanelsReadingCarriesEachPanelWithItsAge) {
   EXPECT_EQ(doc["panels"]["broken"]["data"]["error"], "source failed");
 }
 
+// Regression: server_ms was taken before the panels were read, so a panel read later (here,
+// after a slow one) was stamped after the server's time and its age came out negative.
+TEST(Console, ServerTimeIsTakenAfterEveryPanelIsRead) {
+  Console console(ConsoleOptions{});
+  console.add_panel("slow", [] {
+    std::this_thread::sleep_for(5ms);
+    return PanelReading{"{}", std::nullopt};
+  });
+  console.add_panel("after", [] { return PanelReading{"{}", std::nullopt}; });
+  auto doc = nlohmann::json::parse(console.snapshot_json());
+  EXPECT_LE(doc["panels"]["after"]["as_of_ms"].get<std::int64_t>(), doc["server_ms"].get<std::int64_t>());
+  EXPECT_LE(doc["panels"]["slow"]["as_of_ms"].get<std::int64_t>(), doc["server_ms"].get<std::int64_t>());
+}
+
 TEST(Console, PageIsPublicButDataAndActionsNeedTheTokenWhenReadsAreClosed) {
   ControlOptions options;
   options.bearer_token = "s3cret";

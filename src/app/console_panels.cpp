@@ -3,6 +3,12 @@
 
 #include <arpa/inet.h>
 
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "net/address.h"
@@ -39,6 +45,34 @@ json zone_json(const zone::Zone& zone, Replication* replication, bool undo) {
   return out;
 }
 
+// The zones panel's rows, read from the store again only when a zone's served serial changed
+// (every journaled write, undo and reload changes it), so a poll of the stream neither copies
+// a zone (Store::view) nor reads the journal. Thread-safe: the streams poll concurrently.
+class ZoneRows {
+ public:
+  ZoneRows(Replication* replication, bool undo) : replication_(replication), undo_(undo) {}
+
+  json row(const zone::Zone& zone) {
+    std::string origin = zone.origin().to_text();
+    std::uint32_t serial = zone.soa_fields().serial;
+    {
+      std::lock_guard lock(mutex_);
+      auto cached = rows_.find(origin);
+      if (cached != rows_.end() && cached->second.first == serial) return cached->second.second;
+    }
+    json out = zone_json(zone, replication_, undo_);
+    std::lock_guard lock(mutex_);
+    rows_[origin] = {serial, out};
+    return out;
+  }
+
+ private:
+  Replication* const replication_;
+  const bool undo_;
+  std::mutex mutex_;  // guards rows_
+  std::map<std::string, std::pair<std::uint32_t, json>> rows_;  // origin -> (serial, row)
+};
+
 struct ReplicatedZone {
   dns::Name origin;
   std::string role;  // "primary" or "secondary"
@@ -65,10 +99,10 @@ std::vector<ReplicatedZone> replicated_zones(const config::Config& config) {
 void add_serve_panels(control::Console& console, const server::Server& server, pool::PoolService& pools,
                       Replication* replication, const config::Config& config, bool undo) {
   console.add_panel("pools", [&pools] { return control::PanelReading{pools.status_json(), std::nullopt}; });
-  console.add_panel("zones", [&server, replication, undo] {
+  console.add_panel("zones", [&server, rows = std::make_shared<ZoneRows>(replication, undo)] {
     json zones = json::array();
     if (auto served = server.zones()) {
-      for (const auto& zone : served->zones()) zones.push_back(zone_json(*zone, replication, undo));
+      for (const auto& zone : served->zones()) zones.push_back(rows->row(*zone));
     }
     return control::PanelReading{json{{"zones", zones}}.dump(), std::nullopt};
   });

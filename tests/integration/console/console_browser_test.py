@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -53,12 +54,35 @@ def http(port, method, path, timeout=5):
         return error.code, error.read().decode()
 
 
+DEMO_ENDPOINTS = ("127.0.0.11", "127.0.0.12")
+DEMO_PORT = 5380
+
+
+def demo_listeners():
+    """The demo endpoints something listens on now. The demo's listeners share their port
+    (SO_REUSEPORT), so a second `cutover serve` binds them too without a complaint and then
+    answers the probes of ours: this is the only way to see it."""
+    taken = []
+    for address in DEMO_ENDPOINTS:
+        try:
+            socket.create_connection((address, DEMO_PORT), timeout=0.5).close()
+            taken.append(address)
+        except OSError:
+            pass
+    return taken
+
+
 class Serve:
     """`cutover serve` with the embedded default (demo endpoints on 127.0.0.11/.12:5380)."""
 
     def __init__(self, binary, workdir, deadline):
         self.log_path = os.path.join(workdir, "serve.log")
         self.process = None
+        # Another bare `cutover serve` (a concurrent test) holds the demo endpoints for a few
+        # seconds at most: wait for them to be free.
+        if demo_listeners():
+            log(f"the demo endpoints are served by another process ({demo_listeners()}); waiting")
+            wait_for("the demo endpoints to be free", lambda: not demo_listeners(), deadline, step=0.5)
         # The demo endpoints' port is fixed: another bare `cutover serve` (a concurrent test)
         # may hold it for a few seconds, so try again until ours start.
         while True:
@@ -246,6 +270,9 @@ def run(args):
             deadline)
         if "stop 127.0.0.11: HTTP 200" not in logged:
             raise Failure(f"stopping the demo endpoint from the page: {logged!r}")
+        if "127.0.0.11" in demo_listeners():
+            raise Failure("127.0.0.11:5380 still answers after the stop: another process serves the demo "
+                          "endpoint (ss -ltnp | grep 5380)")
         # The failover must reach the page within the pool's detection window (d_max) plus the
         # console's poll (1 s) and the page's own polling of the DOM here (0.1 s), with 2 s of
         # slack for this shared machine.

@@ -3,7 +3,8 @@
 Chromium on the console page, driven through the DevTools protocol (python3-websocket); a
 demo endpoint is stopped from the page's own button and the page must show the failover, as
 the event stream delivers it, without a reload, within the pool's detection window; then the
-server is stopped and the page must mark its data stale.
+server is stopped and the page must mark its data stale. Last, a server with control.token:
+a drain from the page is refused until the token is entered in the page, then applied.
 
 Exit 0 on success, 1 on a failure (python3-websocket missing included: scripts/install-deps.sh
 installs it), 77 (ctest's SKIP_RETURN_CODE) only when chromium is not installed. Everything it starts is stopped by PID; --limit bounds the run.
@@ -96,11 +97,11 @@ class Serve:
                 raise Failure("the demo endpoints' addresses stayed taken")
             time.sleep(1)
 
-    def start(self, binary):
+    def start(self, binary, extra=()):
         with open(self.log_path, "w"):
             pass
         log_file = open(self.log_path, "a")
-        self.process = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0"], stdout=log_file,
+        self.process = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0", *extra], stdout=log_file,
                                         stderr=log_file, stdin=subprocess.DEVNULL)
         log_file.close()
 
@@ -130,6 +131,60 @@ class Serve:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class HealthEndpoint:
+    """An HTTP endpoint on ADDRESS:free port that answers /health with 200 "ok"."""
+
+    def __init__(self, address):
+        import http.server
+        import threading
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = b"ok\n"
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.address = address
+        self.server = http.server.ThreadingHTTPServer((address, 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+TOKEN = "console-browser-s3cret"
+
+
+class TokenServe(Serve):
+    """`cutover serve` from a config with control.token and a failover pool over two
+    HealthEndpoints: the console's actions need the token there."""
+
+    def __init__(self, binary, workdir, deadline, endpoints):
+        self.log_path = os.path.join(workdir, "token-serve.log")
+        self.process = None
+        with open(os.path.join(workdir, "pool.db"), "w") as f:
+            f.write("$ORIGIN pool.test.\n$TTL 300\n@ IN SOA ns1 admin 1 3600 600 86400 60\n@ IN NS ns1\n"
+                    "ns1 IN A 127.0.0.1\n")
+        lines = "".join(f"      - {{address: {e.address}, port: {e.port}}}\n" for e in endpoints)
+        config = os.path.join(workdir, "cutover.yaml")
+        with open(config, "w") as f:
+            f.write(f"control: {{listen: \"127.0.0.1:0\", token: {TOKEN}}}\n"
+                    f"zones:\n  - origin: pool.test.\n    file: {workdir}/pool.db\n"
+                    "pools:\n  web:\n    name: www.pool.test\n    shape: failover\n"
+                    "    check: {type: http, path: /health, interval: 200ms, timeout: 150ms, fall: 2, rise: 1}\n"
+                    f"    endpoints:\n{lines}")
+        self.start(binary, ["--config", config])
+        wait_for("the token server's control port", self.control_port, deadline)
 
 
 class Browser:
@@ -229,6 +284,50 @@ PAGE_STATE = """(() => {
 })()"""
 
 
+def token_phase(args, browser, workdir, deadline):
+    """With control.token set, the page reads without it, a drain from the page is refused
+    (401, said on the page), and once the token is entered in the page's field the same
+    button drains the endpoint."""
+    endpoints = [HealthEndpoint("127.0.0.21"), HealthEndpoint("127.0.0.22")]
+    serve = None
+    try:
+        serve = TokenServe(args.cutover, workdir, deadline, endpoints)
+        url = f"http://127.0.0.1:{serve.control_port()}/"
+        browser.call("Page.navigate", url=url)
+        row = "document.querySelector('[data-pool=\"web\"] tr[data-endpoint=\"127.0.0.21\"]')"
+        wait_for("the token server's pool on the page", lambda: browser.evaluate(
+            f"(() => {{ const r = {row}; return r && r.querySelector('td.state .badge').textContent === 'up'; }})()"),
+            deadline)
+        drain = f"(() => {{ {row}.querySelector('button[data-action=\"drain\"]').click(); return true; }})()"
+        last_action = "(() => { const li = document.querySelector('#actions-log li'); return li ? li.textContent : null; })()"
+        browser.evaluate(drain)
+        refused = wait_for("the refused drain in the action log", lambda: (lambda t: t if t and "HTTP 401" in t else None)(
+            browser.evaluate(last_action)), deadline)
+        notice = browser.evaluate("document.getElementById('notice').textContent")
+        if "bearer token" not in notice:
+            raise Failure(f"the page does not say the drain needs the token: {notice!r}")
+        log(f"without the token: {refused!r}")
+        browser.evaluate(f"""(() => {{
+          document.getElementById('token').value = '{TOKEN}';
+          document.getElementById('token-form').requestSubmit();
+          return true;
+        }})()""")
+        browser.evaluate(drain)
+        applied = wait_for("the applied drain in the action log", lambda: (lambda t: t if t and "HTTP 200" in t else None)(
+            browser.evaluate(last_action)), deadline)
+        wait_for("the drain override on the page", lambda: browser.evaluate(
+            f"(() => {{ const r = {row}; return [...r.querySelectorAll('.badge')].some((b) => b.textContent === 'drain'); }})()"),
+            deadline)
+        log(f"with the token: {applied!r}; the page shows the endpoint drained")
+        if args.screenshots:
+            browser.screenshot(os.path.join(args.screenshots, "console-token.png"))
+    finally:
+        if serve:
+            serve.stop()
+        for endpoint in endpoints:
+            endpoint.close()
+
+
 def run(args):
     deadline = time.monotonic() + args.limit
     workdir = tempfile.mkdtemp(prefix="cutover-console-")
@@ -302,6 +401,7 @@ def run(args):
         if not stale.startswith("STALE"):
             raise Failure(f"the stale pools panel says {stale!r}")
         log(f"server stopped: the page says {stale!r}")
+        token_phase(args, browser, workdir, deadline)
         return 0
     except Failure:
         for name in ("serve.log", "chromium.log"):

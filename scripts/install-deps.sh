@@ -18,6 +18,7 @@ packages=(
   debhelper dpkg-dev lintian systemd man-db passwd util-linux
   openjdk-17-jdk-headless golang-go nodejs curl python3-requests nftables
   lld
+  chromium python3-websocket
 )
 
 missing=()

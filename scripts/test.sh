@@ -51,7 +51,7 @@ if [ "$fuzz_seconds" = "0" ] && [ "$sanitize" = "0" ]; then exit 0; fi
 # Only what the stages below run is built: the fuzz targets, the unit tests and the integration
 # areas of sanitized_areas (with the cutover binary they start), not the lab, pools and tools
 # integration tests or cutover_docgen.
-sanitized_areas="auth cli differential harness monitor serve update writes xfr zone"
+sanitized_areas="auth cli console differential harness monitor serve update writes xfr zone"
 tests=OFF
 sanitize_targets=()
 [ "$fuzz_seconds" != "0" ] && sanitize_targets+=(fuzz_all)

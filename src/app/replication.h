@@ -41,6 +41,8 @@ class Replication : public server::Service {
   void stop() override;
 
   store::Store* store() { return store_.get(); }
+  // The secondary role; null when no zone has a primary.
+  const replication::Secondary* secondary() const { return secondary_.get(); }
   // Writes the answers of pools in materialize mode; null without a journal.
   std::shared_ptr<pool::PoolMaterializer> pool_materializer() { return pool_materializer_; }
 

@@ -2,8 +2,10 @@
 // (Server::run starts them in order and stops them in reverse).
 #include "app/serve.h"
 
+#include "app/console_panels.h"
 #include "app/demo_endpoints.h"
 #include "app/replication.h"
+#include "control/console/console.h"
 #include "lab/authority/lab_authority.h"
 #include "pool/service/pool_service.h"
 #include "pool/writes/pool_api_routes.h"
@@ -26,7 +28,8 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   server_.add_service(pools);
   if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);
-  if (auto replication = Replication::install(server_, control_.get(), server_.config(), logger)) {
+  auto replication = Replication::install(server_, control_.get(), server_.config(), logger);
+  if (replication) {
     server_.add_service(replication);
     if (replication->pool_materializer()) pools->set_answer_sink(replication->pool_materializer());
   }
@@ -38,6 +41,15 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
     server_.add_service(pool_writes);
   } else if (api != nullptr) {
     pool::add_override_route(*api, *pools);
+  }
+  if (api != nullptr) {
+    control::ConsoleOptions options;
+    options.title = "cutover serve";
+    if (features.demo_endpoints) options.demo_endpoints = {kDemoPrimary, kDemoSecondary};
+    control::Console console(std::move(options));
+    add_serve_panels(console, server_, *pools, replication.get(), server_.config(),
+                     !server_.config().writes.journal.empty());
+    console.mount(*api);
   }
 }
 

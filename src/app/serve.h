@@ -3,7 +3,8 @@
 // the lab authority (--lab), the embedded default's demo endpoints, the pools, the control
 // API, the write path and replication (app/replication.h: journal, store, NOTIFY, AXFR/IXFR,
 // secondary zones, UPDATE, materialized pools, zone write API), and the pool write path with
-// its API routes. Built and run from one thread; the services it starts are thread-safe.
+// its API routes; last, the web console's routes and panels (app/console_panels.h) on the
+// control API. Built and run from one thread; the services it starts are thread-safe.
 #pragma once
 
 #include <signal.h>

@@ -77,7 +77,8 @@ void print_embedded_hint(const net::SocketAddress& address, std::uint16_t contro
     logger.info("serve.embedded_default",
                 {{"zone", "example.test."},
                  {"try", dig + " www.example.test A"},
-                 {"control", control_port == 0 ? std::string() : "127.0.0.1:" + std::to_string(control_port)}});
+                 {"control", control_port == 0 ? std::string() : "127.0.0.1:" + std::to_string(control_port)},
+                 {"console", control_port == 0 ? std::string() : "http://127.0.0.1:" + std::to_string(control_port) + "/"}});
     return;
   }
   std::fprintf(stderr,
@@ -93,8 +94,9 @@ void print_embedded_hint(const net::SocketAddress& address, std::uint16_t contro
                "  pool: %s app.example.test A      (127.0.0.11 while healthy)\n"
                "        cutover status --control %s\n"
                "        curl -d '' http://%s/demo/endpoints/127.0.0.11/stop   (watch the answer move)\n"
-               "        curl -d '' http://%s/pools/app/endpoints/127.0.0.11/drain\n",
-               dig.c_str(), api.c_str(), api.c_str(), api.c_str());
+               "        curl -d '' http://%s/pools/app/endpoints/127.0.0.11/drain\n"
+               "  console: http://%s/   (pools, zones, live; docs/console.md)\n",
+               dig.c_str(), api.c_str(), api.c_str(), api.c_str(), api.c_str());
 }
 
 struct ServeFlags {

@@ -110,6 +110,7 @@ class Reader : public YamlReader {
                    config.control.port = listen->port;
                  }
                  if (key == "token") config.control.token = scalar(value, key_path);
+                 if (key == "remote-writes") config.control.remote_writes = boolean(value, key_path);
                });
     if (!config.control.host.empty() && config.control.token.empty() &&
         !net::is_loopback_address(config.control.host)) {

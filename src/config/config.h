@@ -59,6 +59,7 @@ struct ControlConfig {
   std::string host;   // empty: no control API
   std::uint16_t port = 0;
   std::string token;  // bearer token; required when host is not a loopback address
+  bool remote_writes = false;  // accept write actions from peers off loopback (with the token)
 };
 
 // DNS Cookies (RFC 7873, RFC 9018 server cookies; docs/configuration.md#cookies).

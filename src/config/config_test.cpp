@@ -68,6 +68,10 @@ TEST(Config, ReadsTheControlApi) {
   EXPECT_TRUE(parse("listen: \"127.0.0.1:53\"\n").control.host.empty());
   EXPECT_THAT(error_of("control: {listen: \"0.0.0.0:8053\"}\n"), HasSubstr("needs a token"));
   EXPECT_EQ(parse("control: {listen: \"[::]:8053\", token: t0k}\n").control.host, "::");
+  EXPECT_FALSE(loopback.control.remote_writes);
+  EXPECT_TRUE(parse("control: {listen: \"[::]:8053\", token: t0k, remote-writes: true}\n").control.remote_writes);
+  EXPECT_THAT(error_of("control: {listen: \"127.0.0.1:8053\", remote-writes: maybe}\n"),
+              HasSubstr("control.remote-writes"));
 }
 
 TEST(Config, RejectsNamesOutsideTheZone) {

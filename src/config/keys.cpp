@@ -20,6 +20,8 @@ const std::vector<KeySpec>& config_keys() {
        "{listen: \"127.0.0.1:0\"}"},
       {"control.listen", "ADDRESS:PORT", "", "address of the control API; port 0 picks a free port", "\"127.0.0.1:0\""},
       {"control.token", "string", "", "bearer token for write actions; required off loopback", "secret-token"},
+      {"control.remote-writes", "bool", "false",
+       "accept write actions (drain, writes, undo) from peers off loopback, with the token", "false"},
       {"cookies", "mapping", "", "DNS Cookies (RFC 7873, RFC 9018)", "{enabled: true}"},
       {"cookies.enabled", "bool", "true", "answer and check DNS Cookies", "true"},
       {"cookies.require", "bool", "false", "BADCOOKIE for UDP queries with a client cookie but no valid server cookie",

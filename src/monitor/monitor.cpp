@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "control/console/console.h"
 #include "tools/sweep/sweep.h"
 
 namespace cutover::monitor {
@@ -100,6 +101,23 @@ base::Status Monitor::start_http() {
   http_->get("/status", [this](const httplib::Request&, httplib::Response& response) {
     control::reply_json(response, 200, status_json(snapshot()).dump(2));
   });
+  // The web console at / (docs/console.md): one panel, the last round, aged from when it ended.
+  control::ConsoleOptions console_options;
+  console_options.title = "cutover monitor";
+  control::Console console(std::move(console_options));
+  console.add_panel("monitor", [this] {
+    MonitorSnapshot current = snapshot();
+    nlohmann::json document = status_json(current);
+    document["interval_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(config_.interval).count();
+    control::PanelReading reading{document.dump(), std::nullopt};
+    if (current.rounds > 0) {
+      reading.measured_at = std::chrono::system_clock::time_point(
+          std::chrono::duration_cast<std::chrono::system_clock::duration>(
+              std::chrono::duration<double>(current.last_round_unix)));
+    }
+    return reading;
+  });
+  console.mount(*http_);
   return http_->start();
 }
 

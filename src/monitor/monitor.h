@@ -1,7 +1,8 @@
 // Monitor: `cutover monitor`'s runtime. Each round asks, for every watched name, every
 // authoritative and every resolver through tools::sweep_once (the sweep's own code), reads
 // the round (watch_outcome.h), counts replies and timeouts, runs the alert rules and queues
-// webhook payloads; the metrics listener serves /metrics and /status from the last round.
+// webhook payloads; the metrics listener serves /metrics, /status and the web console
+// (control/console/console.h) from the last round.
 // run_round() and run() are called from one thread; snapshot() and the HTTP routes from any.
 #pragma once
 
@@ -38,7 +39,7 @@ class Monitor {
   // One round now: blocks for the questions (each bounded by timeout x tries).
   RoundReport run_round();
 
-  // Starts the metrics listener (GET /metrics, GET /status).
+  // Starts the metrics listener (GET /metrics, GET /status, the console at / and /events).
   base::Status start_http();
   std::uint16_t metrics_port() const;
 

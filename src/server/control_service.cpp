@@ -10,6 +10,9 @@ control::ControlOptions options_from(const config::ControlConfig& config) {
   options.address = config.host;
   options.port = config.port;
   options.bearer_token = config.token;
+  // control.token guards write actions; reading (/status, the console) is open on the host.
+  options.open_loopback_reads = true;
+  options.remote_writes = config.remote_writes;
   return options;
 }
 

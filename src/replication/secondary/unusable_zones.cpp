@@ -30,6 +30,11 @@ bool UnusableZones::answer(std::span<const std::uint8_t> query, std::vector<std:
   return false;
 }
 
+std::vector<UnusableZone> UnusableZones::current() const {
+  auto zones = zones_.load();
+  return zones ? *zones : std::vector<UnusableZone>{};
+}
+
 std::vector<std::uint8_t> servfail_reply(const dns::Message& query, bool expired) {
   dns::MessageWriter writer(dns::kClassicUdpSize);
   dns::Header header;

@@ -30,6 +30,8 @@ class UnusableZones {
   // True, with a SERVFAIL reply in `response`, when `query` is a standard query (any qtype,
   // transfers included) for a name inside an unusable zone.
   bool answer(std::span<const std::uint8_t> query, std::vector<std::uint8_t>& response) const;
+  // The zones now unusable (the console's replication panel).
+  std::vector<UnusableZone> current() const;
 
  private:
   std::atomic<bool> any_{false};

@@ -57,14 +57,14 @@ TEST(ServeTcpAbuse, AThousandStalledConnectionsFromOneAddressLeaveTcpAnswering) 
   CutoverServer server(zone_spec(zone));
   StalledFlood flood(server.port(), {"127.0.0.9"}, kAttackConnections);
   ASSERT_TRUE(flood.wait_until_all_sent(kFloodStart)) << "the flood did not start";
+  // The attack is in force once the server has turned away every connection beyond the cap.
+  ASSERT_TRUE(flood.wait_until_closed(kAttackConnections - 64, kFloodStart)) << "holding " << flood.holding();
   int answered = legitimate_answers(server, kLegitimateQueries);
   std::size_t closed = flood.closed_by_server();
   std::size_t holding = flood.holding();
   flood.stop();
   EXPECT_EQ(answered, kLegitimateQueries) << "server log:\n" << server.log();
-  // The attack was in force: the server turned connections away, and kept some.
-  EXPECT_GE(closed, kAttackConnections - 64) << "holding " << holding;
-  EXPECT_GT(holding, 0u);
+  EXPECT_GT(holding, 0u);  // and the attacker kept its share meanwhile
   std::printf("one address: %d of %d answered; attacker holding %zu, %zu closed by the server\n", answered,
               kLegitimateQueries, holding, closed);
 }
@@ -79,13 +79,14 @@ TEST(ServeTcpAbuse, AThousandStalledConnectionsFromManyAddressesAreEvictedForNew
   CutoverServer server(config_spec(zone));
   StalledFlood flood(server.port(), addresses(10, 20), kAttackConnections);
   ASSERT_TRUE(flood.wait_until_all_sent(kFloodStart)) << "the flood did not start";
+  // 1000 connections against 256 slots, none timed out: the server has taken the flood in
+  // once it has evicted 744 of them, and every slot is then held by the attacker.
+  ASSERT_TRUE(flood.wait_until_closed(kAttackConnections - 256, kFloodStart)) << "holding " << flood.holding();
   int answered = legitimate_answers(server, kLegitimateQueries);
   std::size_t closed = flood.closed_by_server();
   std::size_t holding = flood.holding();
   flood.stop();
   EXPECT_EQ(answered, kLegitimateQueries) << "server log:\n" << server.log();
-  // 1000 connections against 256 slots: the server must have shed hundreds.
-  EXPECT_GE(closed, kAttackConnections - 256) << "holding " << holding;
   std::printf("20 addresses: %d of %d answered; attacker holding %zu, %zu closed by the server\n", answered,
               kLegitimateQueries, holding, closed);
 }

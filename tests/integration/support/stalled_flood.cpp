@@ -64,6 +64,15 @@ bool StalledFlood::wait_until_all_sent(std::chrono::milliseconds timeout) const 
   return true;
 }
 
+bool StalledFlood::wait_until_closed(std::size_t count, std::chrono::milliseconds timeout) const {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (closed_by_server_.load() < count) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
 void StalledFlood::stop() {
   stopping_.store(true);
   if (thread_.joinable()) thread_.join();

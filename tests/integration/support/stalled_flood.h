@@ -26,6 +26,10 @@ class StalledFlood {
   // Blocks until every connection has been opened and has sent its byte at least once, or
   // `timeout` passes (false).
   bool wait_until_all_sent(std::chrono::milliseconds timeout) const;
+  // Blocks until the server has closed at least `count` connections in all, or `timeout`
+  // passes (false). A connection can look established to the flood while it still waits in
+  // the server's full accept queue, so "sent" does not mean the server has seen it.
+  bool wait_until_closed(std::size_t count, std::chrono::milliseconds timeout) const;
   // Connections the server closed (refused, evicted or timed out), in total so far.
   std::size_t closed_by_server() const { return closed_by_server_.load(); }
   // Connections that have sent their byte and are not (yet seen as) closed.

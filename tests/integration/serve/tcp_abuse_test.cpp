@@ -114,31 +114,26 @@ TEST(ServeTcpAbuse, ConnectionsBeyondAClientsCapAreClosedAndOthersAreServed) {
 }
 
 // With every slot taken the idle timeout falls from 30 s to 300 ms. Eight stalled
-// connections fill eight slots; each time the stalest is closed a new stalled one takes its
-// slot (a free one: nothing is evicted), so the slots stay full and each of the eight is
-// closed by the timeout long before the configured 30 s (closed_by_peer gives up after
-// 10 s). Real time, proving the fake-clock test of the curve (tcp_eviction_test.cpp).
+// connections (a flood from eight addresses) fill the eight slots, and the flood reopens each
+// one the server closes within about 10 ms, so the slots stay full and nothing is evicted:
+// every close is the idle timeout's. Each slot turning over twice takes about a second with
+// the shortened timeout; the 20 s bound is a safety margin that still lies below the
+// configured 30 s, before which the unshortened timeout would close nothing. Which stalled
+// connection goes first is the server's order (the stalest read), not the order they were
+// opened in. Real time, proving the fake-clock test of the curve (tcp_eviction_test.cpp).
 TEST(ServeTcpAbuse, TheIdleTimeoutShortensWhileTheSlotsAreFull) {
-  constexpr int kSlots = 8;
+  constexpr std::size_t kSlots = 8;
   ZoneDir zone;
   zone.write_config(fmt::format("tcp: {{idle-timeout: 30s, busy-idle-timeout: 300ms, max-connections: {}}}\n", kSlots));
   CutoverServer server(config_spec(zone));
-  int next_source = 20;
-  auto stalled_connection = [&] {
-    auto client = std::make_unique<TcpClient>(server.port(), fmt::format("127.0.0.{}", next_source++));
-    EXPECT_TRUE(client->send_raw({0}));
-    return client;
-  };
-  std::vector<std::unique_ptr<TcpClient>> first;
-  for (int i = 0; i < kSlots; ++i) first.push_back(stalled_connection());
-  std::vector<std::unique_ptr<TcpClient>> replacements;
-  for (int i = 0; i < kSlots; ++i) {
-    EXPECT_TRUE(first[static_cast<std::size_t>(i)]->closed_by_peer()) << "stalled connection " << i;
-    replacements.push_back(stalled_connection());
+  {
+    StalledFlood flood(server.port(), addresses(20, static_cast<int>(kSlots)), kSlots);
+    ASSERT_TRUE(flood.wait_until_all_sent(kFloodStart)) << "the flood did not start";
+    EXPECT_TRUE(flood.wait_until_closed(2 * kSlots, std::chrono::seconds(20)))
+        << flood.closed_by_server() << " closed by the server\n" << server.log();
   }
   // With the load gone the configured timeout applies again: a stalled connection holding
   // one of the eight slots outlives closed_by_peer's 10 s.
-  replacements.clear();
   TcpClient lone(server.port(), "127.0.0.60");
   ASSERT_TRUE(lone.send_raw({0}));
   EXPECT_FALSE(lone.closed_by_peer());

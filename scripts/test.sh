@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: installs dependencies, builds everything with warnings as errors and runs
-# the unit and integration tests with ctest, a bench smoke run and the Debian package test
+# the unit and integration tests with ctest, a bench smoke run, the perf gate and the Debian package test
 # (build, install, serve, purge); then one build with clang, AddressSanitizer,
 # UndefinedBehaviorSanitizer and libFuzzer coverage serves both the fuzz stage (every
 # libFuzzer target for FUZZ_SECONDS each: 9 x 30 s, under the 6 minutes docs/testing.md
@@ -31,6 +31,11 @@ stage "ctest"
 # A 3 s run of the benchmark against cutover alone, so bench/compare cannot rot.
 "$root/bench/compare" --build "$build" --smoke 3
 stage "bench smoke"
+
+# Instructions per query (callgrind) and the bench zone's counted bytes against
+# bench/budgets.json: deterministic, so it cannot flake (docs/performance.md, "The perf gate").
+"$root/scripts/perf-gate.sh" "$build"
+stage "perf gate"
 
 # The Debian package from the build above (copied, not compiled again), installed, run as its
 # user with the unit's capabilities, queried and purged (docs/operations.md); about 70 s.

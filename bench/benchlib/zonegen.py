@@ -116,3 +116,25 @@ def sanity_cases(names):
         ("TXT", host(txt_host), "TXT", "udp", has_types(16)),
         ("TCP", host(last), "A", "tcp", a_of(last)),
     ]
+
+
+# The perf gate's pools (scripts/perf-gate.sh): the first POOL_NAMES hosts of the zone, a
+# third each failover, all-healthy and weighted, two addresses each, in the
+# "OWNER SHAPE ADDRESS..." lines cutover_answer_replay --pools reads.
+POOL_NAMES = 1000
+POOL_SHAPES = ("failover", "all-healthy", "weighted")
+
+
+def write_pools(path, count=POOL_NAMES):
+    with open(path, "w") as out:
+        for i in range(count):
+            shape = POOL_SHAPES[i % len(POOL_SHAPES)]
+            out.write(f"{host(i)} {shape} 192.0.2.{i % 250 + 1} 198.51.100.{i % 250 + 1}\n")
+
+
+def write_pool_queries(path, count, names=POOL_NAMES):
+    """`count` A queries for the pool owners h0 .. h{names-1}, in a fixed pseudo-random order:
+    answered by the pools with --pools, and by the zone's own A records without."""
+    rng = random.Random(SEED + 1)
+    with open(path, "w") as out:
+        out.write("".join(f"{host(rng.randrange(names))} A\n" for _ in range(count)))

@@ -4,14 +4,22 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdint>
+
+#include "base/huge_page_count.h"
 
 namespace cutover::base {
 namespace {
 
 std::size_t round_up(std::size_t bytes) { return (bytes + kHugePageSize - 1) & ~(kHugePageSize - 1); }
 
+// Process-wide by nature: the mappings are the process's (huge_page_count.h).
+std::atomic<std::size_t> mapped_bytes{0};
+
 }  // namespace
+
+std::size_t huge_page_bytes_mapped() { return mapped_bytes.load(std::memory_order_relaxed); }
 
 void* allocate_huge_pages(std::size_t bytes) {
   std::size_t size = round_up(bytes);
@@ -24,9 +32,13 @@ void* allocate_huge_pages(std::size_t bytes) {
   if (tail > 0) ::munmap(reinterpret_cast<void*>(aligned + size), tail);
   // Only advice: where the kernel has THP off, the block still works on small pages.
   ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+  mapped_bytes.fetch_add(size, std::memory_order_relaxed);
   return reinterpret_cast<void*>(aligned);
 }
 
-void free_huge_pages(void* block, std::size_t bytes) { ::munmap(block, round_up(bytes)); }
+void free_huge_pages(void* block, std::size_t bytes) {
+  ::munmap(block, round_up(bytes));
+  mapped_bytes.fetch_sub(round_up(bytes), std::memory_order_relaxed);
+}
 
 }  // namespace cutover::base

@@ -2,6 +2,8 @@
 // ones ordinary heap blocks, and a vector using it behaves like any other.
 #include "base/huge_pages.h"
 
+#include "base/huge_page_count.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -45,6 +47,17 @@ TEST(HugePageAllocator, SmallBlocksComeFromTheHeap) {
   small.assign(kHugePageSize * 2, 3);  // grows into a huge block, frees the small one
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.data()) % kHugePageSize, 0u);
   EXPECT_EQ(small[kHugePageSize * 2 - 1], 3);
+}
+
+TEST(HugePageAllocator, MappedBytesAreCountedInWholeHugePagesUntilFreed) {
+  std::size_t before = huge_page_bytes_mapped();
+  {
+    std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> block(kHugePageSize + 1);
+    EXPECT_EQ(huge_page_bytes_mapped() - before, 2 * kHugePageSize);
+    std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> small(1000);  // from the heap
+    EXPECT_EQ(huge_page_bytes_mapped() - before, 2 * kHugePageSize);
+  }
+  EXPECT_EQ(huge_page_bytes_mapped(), before);
 }
 
 }  // namespace

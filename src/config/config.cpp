@@ -54,11 +54,22 @@ class Reader : public YamlReader {
   }
 
   void tcp(const YAML::Node& node, const std::string& path, Config& config) const {
+    YAML::Node busy;
     each_entry(node, path, child_keys("tcp"),
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "idle-timeout") config.tcp.idle_timeout = duration(value, key_path);
+                 if (key == "busy-idle-timeout") {
+                   config.tcp.busy_idle_timeout = duration(value, key_path);
+                   busy = value;
+                 }
                  if (key == "max-connections") config.tcp.max_connections = count(value, key_path, 1'000'000);
+                 if (key == "max-connections-per-client") {
+                   config.tcp.max_connections_per_client = number(value, key_path, 0, 1'000'000);
+                 }
                });
+    if (busy && config.tcp.busy_idle_timeout > config.tcp.idle_timeout) {
+      fail(busy.Mark(), path + ".busy-idle-timeout", "must not be longer than idle-timeout");
+    }
   }
 
   void cookies(const YAML::Node& node, const std::string& path, Config& config) const {

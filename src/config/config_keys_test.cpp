@@ -110,6 +110,8 @@ TEST(ConfigKeys, DefaultsInTheTableAreTheReadersDefaults) {
   EXPECT_EQ(default_of("listen"), config.listen.front().text);
   EXPECT_EQ(default_of("tcp.idle-timeout"), std::to_string(config.tcp.idle_timeout.count() / 1000) + "s");
   EXPECT_EQ(default_of("tcp.max-connections"), std::to_string(config.tcp.max_connections));
+  EXPECT_EQ(default_of("tcp.busy-idle-timeout"), std::to_string(config.tcp.busy_idle_timeout.count()) + "ms");
+  EXPECT_EQ(default_of("tcp.max-connections-per-client"), std::to_string(config.tcp.max_connections_per_client));
   EXPECT_EQ(default_of("log.level"), "info");
   EXPECT_EQ(config.log.level, base::LogLevel::kInfo);
   EXPECT_EQ(default_of("cookies.enabled"), config.cookies.enabled ? "true" : "false");

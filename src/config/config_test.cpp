@@ -30,7 +30,7 @@ TEST(Config, ReadsEveryKey) {
   Config config = parse(R"(
 listen: ["127.0.0.1:5353", "[::1]:5353"]
 threads: 4
-tcp: {idle-timeout: 1500ms, max-connections: 16}
+tcp: {idle-timeout: 1500ms, busy-idle-timeout: 100ms, max-connections: 16, max-connections-per-client: 4}
 log: {level: debug, queries: true, file: logs/cutover.log}
 pid-file: /run/cutover.pid
 zones:
@@ -45,6 +45,8 @@ zones:
   EXPECT_EQ(config.threads, 4u);
   EXPECT_EQ(config.tcp.idle_timeout, std::chrono::milliseconds(1500));
   EXPECT_EQ(config.tcp.max_connections, 16u);
+  EXPECT_EQ(config.tcp.busy_idle_timeout, std::chrono::milliseconds(100));
+  EXPECT_EQ(config.tcp.max_connections_per_client, 4u);
   EXPECT_EQ(config.log.level, base::LogLevel::kDebug);
   EXPECT_TRUE(config.log.queries);
   EXPECT_EQ(config.log.file, "/etc/cutover/logs/cutover.log");
@@ -86,6 +88,9 @@ TEST(Config, DefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(config.threads, 1u);
   EXPECT_EQ(config.tcp.idle_timeout, std::chrono::seconds(10));
   EXPECT_EQ(config.tcp.max_connections, 256u);
+  EXPECT_EQ(config.tcp.busy_idle_timeout, std::chrono::milliseconds(200));
+  EXPECT_EQ(config.tcp.max_connections_per_client, 64u);
+  EXPECT_EQ(parse("tcp: {max-connections-per-client: 0}\n").tcp.max_connections_per_client, 0u);  // no limit
   EXPECT_FALSE(config.log.queries);
   EXPECT_TRUE(config.zones.empty());
 }
@@ -102,6 +107,11 @@ TEST(Config, ReportsEveryProblemWithItsPlace) {
       {"threads: many\n", "test.yaml:1:10: threads: expected a whole number from 1 to 64"},
       {"threads: 0\n", "threads: expected a whole number"},
       {"tcp: {idle-timeout: soon}\n", "tcp.idle-timeout: expected a positive duration"},
+      {"tcp:\n  idle-timeout: 1s\n  busy-idle-timeout: 2s\n",
+       "test.yaml:3:22: tcp.busy-idle-timeout: must not be longer than idle-timeout"},
+      {"tcp:\n  busy-idle-timeout: 0ms\n", "test.yaml:2:22: tcp.busy-idle-timeout: expected a positive duration"},
+      {"tcp:\n  max-connections-per-client: -1\n",
+       "test.yaml:2:31: tcp.max-connections-per-client: expected a whole number from 0 to 1000000"},
       {"log: {level: loud}\n", "log.level: expected debug, info, warn or error"},
       {"log: {queries: maybe}\n", "log.queries: expected true or false"},
       {"listen: [\"localhost:53\"]\n", "test.yaml:1:10: listen[0]: invalid listen address 'localhost:53'"},

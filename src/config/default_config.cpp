@@ -10,7 +10,7 @@ namespace {
 constexpr const char* kDefaultConfigYaml = R"(
 listen: ["127.0.0.1:5353"]
 threads: 1
-tcp: {idle-timeout: 10s, max-connections: 256}
+tcp: {idle-timeout: 10s, busy-idle-timeout: 200ms, max-connections: 256, max-connections-per-client: 64}
 log: {level: info, queries: false}
 zones:
   - origin: example.test.

@@ -1,15 +1,34 @@
 // Opening, starting and stopping the listeners of a NetServer.
 #include "net/server.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
+
 namespace cutover::net {
 namespace {
 
 constexpr int kPortPicks = 16;
+// Descriptors besides TCP connections: listening sockets, epoll sets, zone and journal
+// files, the control API's connections.
+constexpr rlim_t kOtherDescriptors = 256;
+
+// A full TCP budget must not run the process out of descriptors (accept would fail with
+// EMFILE while slots are free), so the soft limit is raised as far as the hard one allows.
+void make_room_for(std::size_t connections) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  rlim_t wanted = static_cast<rlim_t>(connections) + kOtherDescriptors;
+  if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= wanted) return;
+  limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, limit.rlim_max);
+  ::setrlimit(RLIMIT_NOFILE, &limit);
+}
 
 }  // namespace
 
 base::Result<std::unique_ptr<NetServer>> NetServer::start(const NetOptions& options, QueryHandler handler) {
-  std::unique_ptr<NetServer> server(new NetServer(std::move(handler)));
+  make_room_for(options.tcp.max_connections);
+  std::unique_ptr<NetServer> server(new NetServer(std::move(handler), options.tcp));
   server->stream_ = options.stream;
   server->batch_ = options.batch;
   for (const auto& address : options.listen) {
@@ -20,7 +39,7 @@ base::Result<std::unique_ptr<NetServer>> NetServer::start(const NetOptions& opti
       auto udp = UdpListener::open(address, options.threads, server->handler_, server->batch_, server->stop_);
       if (!udp) return udp.error();
       auto tcp = TcpListener::open((*udp)->address(), options.threads, options.tcp, server->handler_, server->stream_,
-                                   server->stop_, server->open_connections_);
+                                   server->stop_, server->tcp_budget_);
       if (!tcp && attempt < attempts) continue;
       if (!tcp) return tcp.error();
       server->udp_.push_back(std::move(*udp));

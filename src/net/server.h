@@ -3,7 +3,6 @@
 // handler is called concurrently from every listener thread.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -29,6 +28,8 @@ class NetServer {
  public:
   // Binds every address for UDP and TCP (the TCP socket takes the port UDP got when 0 was
   // asked for) and starts the threads. Fails, with nothing left running, if any bind fails.
+  // Raises the process's soft descriptor limit (RLIMIT_NOFILE) towards its hard limit when
+  // it leaves no room for tcp.max_connections.
   static base::Result<std::unique_ptr<NetServer>> start(const NetOptions& options, QueryHandler handler);
   ~NetServer();
   NetServer(const NetServer&) = delete;
@@ -40,13 +41,14 @@ class NetServer {
   std::vector<SocketAddress> addresses() const;
 
  private:
-  explicit NetServer(QueryHandler handler) : handler_(std::move(handler)) {}
+  NetServer(QueryHandler handler, const TcpOptions& tcp)
+      : handler_(std::move(handler)), tcp_budget_(tcp.max_connections, tcp.max_connections_per_client) {}
 
   QueryHandler handler_;
   StreamHandler stream_;
   BatchHandler batch_;
   StopSignal stop_;
-  std::atomic<std::size_t> open_connections_{0};
+  TcpBudget tcp_budget_;
   std::vector<std::unique_ptr<UdpListener>> udp_;
   std::vector<std::unique_ptr<TcpListener>> tcp_;
 };

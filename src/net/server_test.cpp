@@ -30,9 +30,18 @@ Bytes bytes(std::string_view text) { return Bytes(text.begin(), text.end()); }
 
 class Client {
  public:
-  Client(const SocketAddress& server, int type) : fd_(::socket(server.family(), type, 0)) {
+  // `source`: an IPv4 address of 127.0.0.0/8 to connect from (all of it is loopback), so
+  // one test can be several clients.
+  Client(const SocketAddress& server, int type, const char* source = nullptr)
+      : fd_(::socket(server.family(), type, 0)) {
     timeval safety{10, 0};
     ::setsockopt(fd_.get(), SOL_SOCKET, SO_RCVTIMEO, &safety, sizeof safety);
+    if (source != nullptr) {
+      sockaddr_in local{};
+      local.sin_family = AF_INET;
+      ::inet_pton(AF_INET, source, &local.sin_addr);
+      if (::bind(fd_.get(), reinterpret_cast<const sockaddr*>(&local), sizeof local) != 0) return;
+    }
     connected_ = ::connect(fd_.get(), reinterpret_cast<const sockaddr*>(&server.storage), server.length) == 0;
   }
   bool connected() const { return connected_; }
@@ -216,16 +225,58 @@ TEST(TcpListener, ClosesOnZeroLengthPrefix) {
   EXPECT_TRUE(client.closed_by_peer());
 }
 
-TEST(TcpListener, RefusesConnectionsBeyondTheLimit) {
-  auto server = start_server("127.0.0.1:0", TcpOptions{.max_connections = 1}, 1);
+TEST(TcpListener, AtTheLimitANewcomerTakesTheSlotOfTheStalestStalledConnection) {
+  auto server = start_server("127.0.0.1:0", TcpOptions{.max_connections = 2}, 1);
   ASSERT_TRUE(server);
   auto address = server->addresses().at(0);
-  Client first(address, SOCK_STREAM);
-  first.send(framed(bytes("first")));
-  ASSERT_EQ(first.receive_framed(), bytes("first"));  // now certainly accepted and counted
-  Client second(address, SOCK_STREAM);
-  second.send(framed(bytes("second")));
-  EXPECT_TRUE(second.closed_by_peer());
+  Client answered(address, SOCK_STREAM);
+  answered.send(framed(bytes("first")));
+  ASSERT_EQ(answered.receive_framed(), bytes("first"));  // accepted, counted, now idle
+  Client stalled(address, SOCK_STREAM);
+  stalled.send(Bytes{0, 20, 's'});  // promises 20 bytes, sends one
+  Client check(address, SOCK_STREAM);
+  check.send(framed(bytes("check")));
+  // `check` itself was the newcomer: it displaced the stalled connection, not the idle one.
+  EXPECT_EQ(check.receive_framed(), bytes("check"));
+  EXPECT_TRUE(stalled.closed_by_peer());
+  answered.send(framed(bytes("still")));
+  EXPECT_EQ(answered.receive_framed(), bytes("still"));
+}
+
+TEST(TcpListener, AtTheLimitWithNothingStalledTheOldestIdleConnectionGoes) {
+  auto server = start_server("127.0.0.1:0", TcpOptions{.max_connections = 2}, 1);
+  ASSERT_TRUE(server);
+  auto address = server->addresses().at(0);
+  Client oldest(address, SOCK_STREAM);
+  oldest.send(framed(bytes("one")));
+  ASSERT_EQ(oldest.receive_framed(), bytes("one"));
+  Client newer(address, SOCK_STREAM);
+  newer.send(framed(bytes("two")));
+  ASSERT_EQ(newer.receive_framed(), bytes("two"));
+  Client newcomer(address, SOCK_STREAM);
+  newcomer.send(framed(bytes("three")));
+  EXPECT_EQ(newcomer.receive_framed(), bytes("three"));
+  EXPECT_TRUE(oldest.closed_by_peer());
+  newer.send(framed(bytes("again")));
+  EXPECT_EQ(newer.receive_framed(), bytes("again"));
+}
+
+TEST(TcpListener, ConnectionsBeyondAClientsShareAreRefused) {
+  auto server = start_server("127.0.0.1:0", TcpOptions{.max_connections_per_client = 2}, 1);
+  ASSERT_TRUE(server);
+  auto address = server->addresses().at(0);
+  Client first(address, SOCK_STREAM, "127.0.0.9");
+  Client second(address, SOCK_STREAM, "127.0.0.9");
+  for (Client* client : {&first, &second}) {
+    client->send(framed(bytes("mine")));
+    ASSERT_EQ(client->receive_framed(), bytes("mine"));  // both accepted and counted
+  }
+  Client third(address, SOCK_STREAM, "127.0.0.9");
+  third.send(framed(bytes("more")));
+  EXPECT_TRUE(third.closed_by_peer());
+  Client elsewhere(address, SOCK_STREAM, "127.0.0.10");
+  elsewhere.send(framed(bytes("other")));
+  EXPECT_EQ(elsewhere.receive_framed(), bytes("other"));
   first.send(framed(bytes("still")));
   EXPECT_EQ(first.receive_framed(), bytes("still"));
 }

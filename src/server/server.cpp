@@ -271,8 +271,7 @@ void Server::reload() {
 }
 
 bool Server::same_listeners(const config::Config& next) const {
-  if (next.listen.size() != config_.listen.size() || next.threads != config_.threads ||
-      next.tcp.idle_timeout != config_.tcp.idle_timeout || next.tcp.max_connections != config_.tcp.max_connections) {
+  if (next.listen.size() != config_.listen.size() || next.threads != config_.threads || next.tcp != config_.tcp) {
     return false;
   }
   for (std::size_t i = 0; i < next.listen.size(); ++i) {

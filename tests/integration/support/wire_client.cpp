@@ -21,10 +21,19 @@ std::vector<std::uint8_t> make_query(std::uint16_t id, const std::string& name, 
   return dns::encode_message(query);
 }
 
-TcpClient::TcpClient(std::uint16_t port) : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+TcpClient::TcpClient(std::uint16_t port, const std::string& source)
+    : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
   if (fd_ < 0) return;
   timeval safety{10, 0};
   ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &safety, sizeof safety);
+  if (!source.empty()) {
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    if (::inet_pton(AF_INET, source.c_str(), &local.sin_addr) != 1 ||
+        ::bind(fd_, reinterpret_cast<const sockaddr*>(&local), sizeof local) != 0) {
+      return;
+    }
+  }
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(port);

@@ -18,8 +18,10 @@ std::vector<std::uint8_t> make_query(std::uint16_t id, const std::string& name, 
 
 class TcpClient {
  public:
-  // Connects to 127.0.0.1:port; connected() says whether that worked.
-  explicit TcpClient(std::uint16_t port);
+  // Connects to 127.0.0.1:port; connected() says whether that worked. With `source` (an
+  // IPv4 address of 127.0.0.0/8, all of which is loopback) it connects from there, so one
+  // test can play several clients.
+  explicit TcpClient(std::uint16_t port, const std::string& source = "");
   ~TcpClient();
   TcpClient(const TcpClient&) = delete;
   TcpClient& operator=(const TcpClient&) = delete;

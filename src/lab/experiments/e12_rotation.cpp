@@ -268,7 +268,7 @@ std::string e12_table(const RunResults& results) {
 }
 
 // report.html: per case, the requests each origin served before the stop and after it, as
-// stacked bars (a grey, b blue, errors red), one pixel column per 4 px of a request.
+// stacked bars (a grey, b blue, errors red), 6 px per request, each half capped at its width.
 std::string e12_figure(const RunResults& results) {
   std::vector<const CaseResult*> rows;
   for (const auto& result : results.cases) {

@@ -171,7 +171,7 @@ void add_lab_command(CLI::App& app) {
                   "ADAPTER:LINE, a line in that resolver's own config syntax; the selected cases also run with it "
                   "(all lines of one adapter together), beside the default configuration. Repeatable");
   run->add_option("--clients", options->clients,
-                  "Comma list of client runtimes for E6, E7 and E11 (" + client_ids_text() +
+                  "Comma list of client runtimes for E6, E7, E11, E12 and E15 (" + client_ids_text() +
                       "), all, or ci (python,curl,curl-long,java,cutover); each case runs in its own network "
                       "namespace (needs root)");
   run->add_option("--cases", options->cases, "Comma list of globs over case names within --experiments (e.g. 'ttl20-*')");

@@ -45,13 +45,14 @@ std::string rule_to_text(Rule rule) {
   switch (rule) {
     case Rule::kFirstAnswer: return "first_answer";
     case Rule::kFirstOk: return "first_ok";
+    case Rule::kFirstAnswerAfter: return "first_answer_after";
     case Rule::kLastOk: return "last_ok";
   }
   return "first_answer";
 }
 
 std::optional<Rule> rule_from_text(const std::string& text) {
-  for (Rule rule : {Rule::kFirstAnswer, Rule::kFirstOk, Rule::kLastOk}) {
+  for (Rule rule : {Rule::kFirstAnswer, Rule::kFirstOk, Rule::kLastOk, Rule::kFirstAnswerAfter}) {
     if (rule_to_text(rule) == text) return rule;
   }
   return std::nullopt;
@@ -80,6 +81,9 @@ std::optional<double> derive_measured(const CaseResult& result) {
     if (client_view(observation, result.client_timeout) != ClientView::kInTime) continue;
     bool match = false;
     switch (result.rule) {
+      case Rule::kFirstAnswerAfter:
+        if (observation.sent < 0) break;
+        [[fallthrough]];
       case Rule::kFirstAnswer:
         match = std::find(observation.answer.begin(), observation.answer.end(), result.rule_value) !=
                     observation.answer.end();

@@ -57,6 +57,9 @@ enum class Rule {
   kFirstAnswer,  // first poll whose answer holds `rule_value`
   kFirstOk,      // first NOERROR poll with an answer
   kLastOk,       // last NOERROR poll with an answer
+  // first poll sent at or after the reference (sent >= 0) whose answer holds `rule_value`
+  // (E12: the first request that reached the live origin after the other one stopped)
+  kFirstAnswerAfter,
 };
 std::string rule_to_text(Rule rule);
 std::optional<Rule> rule_from_text(const std::string& text);

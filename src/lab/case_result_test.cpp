@@ -26,6 +26,18 @@ TEST(DeriveMeasured, FirstAnswerIsTheFirstPollWithTheValue) {
   EXPECT_DOUBLE_EQ(*derive_measured(flip_case()), 5.6);
 }
 
+TEST(DeriveMeasured, FirstAnswerAfterSkipsRequestsBeforeTheReference) {
+  CaseResult result;
+  result.rule = Rule::kFirstAnswerAfter;
+  result.rule_value = "b";
+  result.observations = {poll(-1.0, "NOERROR", {"b"}), poll(-0.5, "NOERROR", {"a"}), poll(0.1, "refused"),
+                         poll(0.35, "NOERROR", {"b"})};
+  EXPECT_DOUBLE_EQ(*derive_measured(result), 0.35);
+  result.rule = Rule::kFirstAnswer;
+  EXPECT_DOUBLE_EQ(*derive_measured(result), -1.0);
+  EXPECT_EQ(rule_from_text(rule_to_text(Rule::kFirstAnswerAfter)), Rule::kFirstAnswerAfter);
+}
+
 TEST(DeriveMeasured, LastOkIgnoresFailuresAfterIt) {
   CaseResult result;
   result.rule = Rule::kLastOk;

@@ -148,4 +148,18 @@ base::Result<std::uint64_t> AuthorityProcess::count(const std::string& name, con
   return std::uint64_t{0};
 }
 
+base::Result<std::vector<AuthorityProcess::QueryCount>> AuthorityProcess::counts() {
+  auto text = call("GET", "/lab/counts", "");
+  if (!text) return text.error();
+  Json json = Json::parse(*text, nullptr, false);
+  if (json.is_discarded() || !json.contains("counts")) {
+    return base::make_error(base::ErrorCode::kMalformed, "bad /lab/counts reply");
+  }
+  std::vector<QueryCount> out;
+  for (const auto& entry : json["counts"]) {
+    out.push_back({entry.value("name", ""), entry.value("type", ""), entry.value("count", std::uint64_t{0})});
+  }
+  return out;
+}
+
 }  // namespace cutover::lab

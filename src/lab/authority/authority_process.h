@@ -51,6 +51,13 @@ class AuthorityProcess {
   base::Result<std::int64_t> set_outage(const std::string& scope, const std::string& target, const std::string& mode);
   // Queries the authority received for (name, type) so far.
   base::Result<std::uint64_t> count(const std::string& name, const std::string& type);
+  // Every (name, type) the authority was asked so far, with its count (E15).
+  struct QueryCount {
+    std::string name;
+    std::string type;
+    std::uint64_t count = 0;
+  };
+  base::Result<std::vector<QueryCount>> counts();
 
  private:
   AuthorityProcess() = default;

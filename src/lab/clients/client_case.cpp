@@ -42,25 +42,39 @@ base::Result<std::unique_ptr<ClientCase>> ClientCase::open(ClientSuite& suite, c
   if (!entered) return entered.error();
   world->entered_ = std::make_unique<NetNamespace::Entered>(std::move(*entered));
 
-  AuthorityOptions authority{suite.paths().cutover_binary, "127.0.0.1", 0, world->dir_, "authority",
-                             world->ns_->exec_prefix()};
-  auto started = AuthorityProcess::start(authority);
-  if (!started) return started.error();
-  world->authority_ = std::move(*started);
-  auto zone = world->authority_->put_zone(kZone, setup.negative_ttl, setup.negative_ttl);
-  if (!zone) return zone.error();
+  std::uint16_t upstream_port = 0;
+  if (setup.zone_server) {
+    auto server = ZoneServer::start(*setup.zone_server, world->dir_ + "/zone-server", world->ns_->exec_prefix(),
+                                    suite.paths().cutover_binary, name("ready"));
+    if (!server) return server.error();
+    world->zone_server_ = std::move(*server);
+    upstream_port = world->zone_server_->port();
+  } else {
+    AuthorityOptions authority{suite.paths().cutover_binary, "127.0.0.1", 0, world->dir_, "authority",
+                               world->ns_->exec_prefix()};
+    auto started = AuthorityProcess::start(authority);
+    if (!started) return started.error();
+    world->authority_ = std::move(*started);
+    auto zone = world->authority_->put_zone(kZone, setup.negative_ttl, setup.negative_ttl);
+    if (!zone) return zone.error();
+    upstream_port = world->authority_->dns_port();
+  }
 
   ResolverConfig config;
-  config.upstream = {Upstream::Kind::kStub, kZone, "127.0.0.1", world->authority_->dns_port()};
+  config.upstream = {Upstream::Kind::kStub, kZone, "127.0.0.1", upstream_port};
   config.extra_lines = setup.resolver_lines;
   // Unbound rotates RRsets by default (rrset-roundrobin); the client cases need the order the
   // authority sends, so E7's dead address stays first.
-  if (suite.resolver()->name() == "unbound") config.extra_lines.push_back("rrset-roundrobin: no");
+  if (setup.resolver_keeps_order && suite.resolver()->name() == "unbound") {
+    config.extra_lines.push_back("rrset-roundrobin: no");
+  }
   auto resolver = ResolverInstance::start(*suite.resolver(), config, world->dir_ + "/resolver", name("ready"), nullptr,
                                           53, world->ns_->exec_prefix());
   if (!resolver) return resolver.error();
   world->resolver_ = std::move(*resolver);
-  auto written = world->ns_->write_resolv_conf("nameserver 127.0.0.1\n");
+  std::string resolv_conf = "nameserver 127.0.0.1\n";
+  for (const auto& line : setup.resolv_conf_lines) resolv_conf += line + "\n";
+  auto written = world->ns_->write_resolv_conf(resolv_conf);
   if (!written) return written.error();
 
   for (const auto& options : setup.origins) {
@@ -81,6 +95,7 @@ ClientCase::~ClientCase() {
   for (auto& origin : origins_) origin->stop();
   if (resolver_) resolver_->stop();
   authority_.reset();
+  zone_server_.reset();
   entered_.reset();
   ns_.reset();
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "lab/clients/origin.h"
 #include "lab/clients/request_log.h"
 #include "lab/clients/suite.h"
+#include "lab/clients/zone_server.h"
 #include "lab/process.h"
 #include "lab/resolvers/instance.h"
 
@@ -31,6 +33,14 @@ struct ClientCaseSetup {
   std::string nft_rules;  // loaded inside the namespace; empty for none
   std::uint32_t negative_ttl = 2;  // the lab zone's SOA TTL and MINIMUM (RFC 2308 §5)
   std::vector<std::string> resolver_lines;  // extra lines in the resolver's own syntax
+  // Set: the zone kZone is served by this server (E12: cutover serve or BIND, cyclic order)
+  // instead of the lab authority, which is then not started; its zone must hold `ready`.
+  std::optional<ZoneServerSpec> zone_server;
+  // Unbound rotates RRsets by default (rrset-roundrobin); false leaves that default on (E12
+  // measures what the resolver does to the order), true makes it keep the authority's order.
+  bool resolver_keeps_order = true;
+  // Lines after `nameserver 127.0.0.1` in the namespace's resolv.conf (E15: search, options).
+  std::vector<std::string> resolv_conf_lines;
 };
 
 class ClientCase {
@@ -42,6 +52,8 @@ class ClientCase {
   ClientCase& operator=(const ClientCase&) = delete;
 
   AuthorityProcess& authority() { return *authority_; }
+  // The setup's zone server (null when the lab authority serves the zone).
+  ZoneServer* zone_server() { return zone_server_.get(); }
   NetNamespace& network() { return *ns_; }
   Origin& origin(std::size_t index) { return *origins_.at(index); }
   const net::SocketAddress& resolver_address() const { return resolver_->address(); }
@@ -83,6 +95,7 @@ class ClientCase {
   std::unique_ptr<NetNamespace> ns_;
   std::unique_ptr<NetNamespace::Entered> entered_;
   std::unique_ptr<AuthorityProcess> authority_;
+  std::unique_ptr<ZoneServer> zone_server_;
   std::unique_ptr<ResolverInstance> resolver_;
   std::vector<std::unique_ptr<Origin>> origins_;
   ChildProcess client_;

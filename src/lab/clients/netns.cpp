@@ -50,7 +50,16 @@ base::Result<std::unique_ptr<NetNamespace>> NetNamespace::create() {
   for (const std::vector<std::string>& step :
        {std::vector<std::string>{"ip", "-n", ns->name_, "link", "set", "lo", "up"},
         std::vector<std::string>{"ip", "-n", ns->name_, "-6", "addr", "add", std::string(kOriginV6First) + "/128", "dev", "lo", "nodad"},
-        std::vector<std::string>{"ip", "-n", ns->name_, "-6", "addr", "add", std::string(kOriginV6Second) + "/128", "dev", "lo", "nodad"}}) {
+        std::vector<std::string>{"ip", "-n", ns->name_, "-6", "addr", "add", std::string(kOriginV6Second) + "/128", "dev", "lo", "nodad"},
+        // A non-loopback IPv4 address, as every real host has: getaddrinfo's AI_ADDRCONFIG
+        // (Node's dns.lookup default, with V4MAPPED) asks for A records only when one is
+        // configured, so without it Node asked only AAAA and every lookup failed. A veth
+        // pair whose both ends stay in the namespace (no dummy driver needed); 192.0.2.254
+        // is RFC 5737 documentation space and routes nowhere.
+        std::vector<std::string>{"ip", "-n", ns->name_, "link", "add", "lab0", "type", "veth", "peer", "name", "lab1"},
+        std::vector<std::string>{"ip", "-n", ns->name_, "addr", "add", "192.0.2.254/32", "dev", "lab0"},
+        std::vector<std::string>{"ip", "-n", ns->name_, "link", "set", "lab0", "up"},
+        std::vector<std::string>{"ip", "-n", ns->name_, "link", "set", "lab1", "up"}}) {
     auto done = run_ok(step);
     if (!done) return done.error();
   }

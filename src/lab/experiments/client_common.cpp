@@ -1,7 +1,9 @@
 // Shared steps of the client experiments.
 #include "lab/experiments/client_common.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include <fmt/format.h>
@@ -154,6 +156,61 @@ std::string client_pass_cell(const CaseResult& result) {
     return pass_text(result) + ": " + escape_cell(note);
   }
   return pass_text(result) + (result.note.empty() ? "" : " (" + escape_cell(result.note) + ")");
+}
+
+std::optional<double> last_old_of(const CaseResult& result) {
+  nlohmann::json following = result.details.value("following", nlohmann::json::object());
+  if (following.contains("last_old") && following["last_old"].is_number()) return following["last_old"].get<double>();
+  return std::nullopt;
+}
+
+std::string first_new_cell(const CaseResult& result) {
+  if (result.measured) return seconds_text(result.measured);
+  return result.observations.empty() ? "—" : "none";
+}
+
+std::string client_timeline_svg(const RunResults& results, const std::string& experiment, const std::string& title) {
+  std::vector<const CaseResult*> rows;
+  double low = 0, high = 1;
+  for (const auto& result : results.cases) {
+    if (result.experiment != experiment || result.observations.empty()) continue;
+    rows.push_back(&result);
+    for (const auto& observation : result.observations) {
+      low = std::min(low, observation.sent);
+      high = std::max(high, observation.sent);
+    }
+  }
+  if (rows.empty()) return {};
+  constexpr double kLeft = 190, kWidth = 600, kRow = 14;
+  double scale = kWidth / (high - low);
+  auto x_of = [&](double seconds) { return kLeft + (seconds - low) * scale; };
+  double height = 30 + kRow * static_cast<double>(rows.size());
+  std::string svg = fmt::format(
+      "<h3>{} requests by time after the change (s): grey reached a, blue b, red failed; the line is the change, "
+      "the black tick the measured switch</h3><svg width=\"{}\" height=\"{}\" font-size=\"10\" "
+      "font-family=\"sans-serif\">\n",
+      html_escape(title), kLeft + kWidth + 20, height);
+  svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"0\" x2=\"{0:.1f}\" y2=\"{1:.1f}\" stroke=\"#f90\"/>\n", x_of(0),
+                     height - 20);
+  for (double tick = std::ceil(low / 5) * 5; tick <= high; tick += 5) {
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{:g}</text>\n", x_of(tick) - 4, height - 5, tick);
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CaseResult& result = *rows[i];
+    double y = 12 + kRow * static_cast<double>(i);
+    svg += fmt::format("<text x=\"2\" y=\"{:.1f}\">{}</text>\n", y + 3, html_escape(result.name));
+    for (const auto& observation : result.observations) {
+      bool ok = observation.rcode == "NOERROR" && !observation.answer.empty();
+      const char* colour = !ok ? "#d22" : observation.answer.front() == kOldOrigin ? "#999" : "#26c";
+      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"/>\n", x_of(observation.sent), y,
+                         colour);
+    }
+    if (result.measured) {
+      svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#000\"/>\n",
+                         x_of(*result.measured), y - 6, y + 6);
+    }
+  }
+  return svg + "</svg>\n";
 }
 
 void derive_following_details(CaseResult& result) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,18 @@ std::string client_version_cell(const CaseResult& result);
 std::string client_setting_cell(const CaseResult& result);
 // Measured/Pass, or why the case did not run.
 std::string client_pass_cell(const CaseResult& result);
+
+// E6's and E11's "Last old": the last request that reached the old origin (details.following),
+// seconds after the change; nullopt when none or not measured.
+std::optional<double> last_old_of(const CaseResult& result);
+// Their "First new": the measured value, "none" when the client ran but never got there, "—"
+// when it did not run.
+std::string first_new_cell(const CaseResult& result);
+
+// report.html's figure of E6 and E11: one row per case, one mark per request at its time after
+// the change (x), coloured by the origin that served it (a grey, b blue, an error red), the
+// change at 0 and the measured switch marked; "" when no case of `experiment` has requests.
+std::string client_timeline_svg(const RunResults& results, const std::string& experiment, const std::string& title);
 
 // The facts E6 and E11 add from the observations alone (ExperimentReport::derive_details).
 void derive_following_details(CaseResult& result);

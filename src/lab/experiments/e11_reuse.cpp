@@ -109,15 +109,13 @@ std::string e11_table(const RunResults& results) {
   for (const auto& result : results.cases) {
     if (result.experiment != "E11") continue;
     nlohmann::json following = result.details.value("following", nlohmann::json::object());
-    std::optional<double> last_old;
-    if (following.contains("last_old") && following["last_old"].is_number()) last_old = following["last_old"].get<double>();
     int requests = static_cast<int>(result.observations.size()), errors = 0;
     for (const auto& observation : result.observations) errors += observation.rcode != "NOERROR";
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", client_runtime_cell(result),
                        client_version_cell(result), client_setting_cell(result),
                        result.details.value("origin_behaviour", "—"), expected_text(result),
-                       result.measured ? seconds_text(result.measured) : (result.observations.empty() ? "—" : "none"),
-                       seconds_text(last_old), following.contains("old_after_change") ? following["old_after_change"].dump() : "—",
+                       first_new_cell(result),
+                       seconds_text(last_old_of(result)), following.contains("old_after_change") ? following["old_after_change"].dump() : "—",
                        requests, errors, client_pass_cell(result));
   }
   return out;
@@ -136,6 +134,7 @@ ExperimentInfo e11_reuse_experiment() {
                               behaviour_variant("drain", OriginBehaviour::kDrainClose), negative_variant()});
   };
   info.report.table = e11_table;
+  info.report.figure = [](const RunResults& results) { return client_timeline_svg(results, "E11", "E11 requests per origin over time:"); };
   info.report.derive_details = e11_derive;
   return info;
 }

@@ -56,12 +56,10 @@ std::string e6_table(const RunResults& results) {
   for (const auto& result : results.cases) {
     if (result.experiment != "E6") continue;
     nlohmann::json following = result.details.value("following", nlohmann::json::object());
-    std::optional<double> last_old;
-    if (following.contains("last_old") && following["last_old"].is_number()) last_old = following["last_old"].get<double>();
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", client_runtime_cell(result),
                        client_version_cell(result), client_setting_cell(result),
-                       result.details.value("client_cache", "—"), expected_text(result), seconds_text(last_old),
-                       result.measured ? seconds_text(result.measured) : (result.observations.empty() ? "—" : "none"),
+                       result.details.value("client_cache", "—"), expected_text(result), seconds_text(last_old_of(result)),
+                       first_new_cell(result),
                        seconds_text(result.delta, true), following.value("requests", 0), following.value("errors", 0),
                        client_pass_cell(result));
   }
@@ -76,6 +74,7 @@ ExperimentInfo e6_following_experiment() {
   info.title = "Client runtimes following a change (cache term C)";
   info.cases = [](const LabEnv& env) { return client_case_specs(env, "E6", {{"", {e6_setup, e6_run}}}); };
   info.report.table = e6_table;
+  info.report.figure = [](const RunResults& results) { return client_timeline_svg(results, "E6", "E6 switch timeline per runtime:"); };
   info.report.derive_details = derive_following_details;
   return info;
 }

@@ -15,7 +15,9 @@
   X(e8_delegation) \
   X(e9_failure_cache) \
   X(e10_failover) \
-  X(e11_reuse)
+  X(e11_reuse) \
+  X(e12_rotation) \
+  X(e15_search)
 
 namespace cutover::lab {
 

@@ -120,6 +120,11 @@ TEST(LabClients, CiSubsetMeasuresEveryCaseAndFollowsFromTheRawLogs) {
 
   CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  // report.html draws E6's switches and E11's requests per origin (inline SVG).
+  std::string html = read_file(out + "/report.html");
+  EXPECT_NE(html.find("E6 switch timeline per runtime"), std::string::npos);
+  EXPECT_NE(html.find("E11 requests per origin over time"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
   // The check reads the raw logs: one request moved in time is caught.
   std::string log_path = out + "/" + by_name["E6 python"]["details"]["client_log"].get<std::string>();
   std::string text = read_file(log_path);
@@ -139,6 +144,94 @@ TEST(LabClients, CiSubsetMeasuresEveryCaseAndFollowsFromTheRawLogs) {
   for (const auto& [where, item] : by_name) {
     std::string name = item["details"].value("namespace", "");
     EXPECT_TRUE(name.empty() || listed.count(name) == 0) << where << ": " << name << " is still there";
+  }
+}
+
+// E12 and E15 on python, curl and the reference client, all cases at once (about 25 s): the
+// authority's cyclic order must alternate (cutover serve and BIND alike), a client that looks
+// the name up once sends every request to one origin, a stopped origin stays in a static
+// RRset and leaves a pool's answer after D; under ndots:5 and three search domains glibc
+// asks every domain (A and AAAA, NXDOMAIN each) before a name with fewer dots, and nothing
+// more for the name with its trailing dot. The report must follow from the raw logs.
+TEST(LabClients, RotationAndSearchListsOnASubset) {
+  if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
+  for (const char* program : {"unbound", "named", "nft", "ip", "curl"}) {
+    if (!installed(program)) GTEST_SKIP() << program << " is needed (scripts/install-deps.sh)";
+  }
+  std::string out = make_temp_dir("lab-rotation");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound", "--clients",
+                                   "python,curl,cutover", "--experiments", "E12,E15", "--out", out},
+                                  200s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.exit_code << "\n" << run.out << run.err;
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  // Per client: 4 E12 cases (static, static-keep, bind, pool) and 3 E15 cases.
+  ASSERT_EQ(results["cases"].size(), 3u * 7u);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& item : results["cases"]) {
+    std::string where = item["experiment"].get<std::string>() + " " + item["case"].get<std::string>();
+    by_name[where] = item;
+    ASSERT_TRUE(item["verdict"] == "pass" || item["verdict"] == "fail") << where << ": " << item["note"];
+  }
+  for (const char* client : {"python", "curl", "cutover"}) {
+    std::string c = client;
+    for (const char* variant : {"static", "bind", "pool"}) {
+      const auto& details = by_name["E12 " + c + "-" + variant]["details"];
+      std::string order = details.value("authority_order", "");
+      // Six answers of the authority, each both addresses, alternating (cyclic).
+      EXPECT_NE(order.find("ab"), std::string::npos) << c << " " << variant << ": " << order;
+      EXPECT_NE(order.find("ba"), std::string::npos) << c << " " << variant << ": " << order;
+      int before = details["before_stop"]["a"].get<int>() + details["before_stop"]["b"].get<int>();
+      EXPECT_GE(before, 10) << c << " " << variant;
+    }
+    // A static RRset keeps the stopped address; the pool drops it after D (I = 1 s, F = 2).
+    EXPECT_TRUE(by_name["E12 " + c + "-static"]["details"]["left_authority"].is_null()) << c;
+    EXPECT_TRUE(by_name["E12 " + c + "-bind"]["details"]["left_authority"].is_null()) << c;
+    const auto& left = by_name["E12 " + c + "-pool"]["details"]["left_authority"];
+    ASSERT_TRUE(left.is_number()) << c;
+    EXPECT_GE(left.get<double>(), 0.5) << c;
+    EXPECT_LE(left.get<double>(), 3.5) << c;
+  }
+  // The reference client looks the name up once per TTL (30 s): every request before the stop
+  // goes to one origin, whatever the rotation.
+  const auto& pinned = by_name["E12 cutover-static"]["details"]["before_stop"];
+  EXPECT_EQ(pinned["a"].get<int>() * pinned["b"].get<int>(), 0) << pinned;
+  // Search lists through glibc (python, curl): the short name is found under the first domain,
+  // the dotted one after three NXDOMAINs per type, the trailing dot asks only the name.
+  for (const char* client : {"python", "curl"}) {
+    std::string c = client;
+    const auto& dots = by_name["E15 " + c + "-dots"]["details"]["totals"];
+    EXPECT_EQ(dots["queries"].get<int>(), 8) << c << ": " << by_name["E15 " + c + "-dots"]["details"]["queries"];
+    EXPECT_EQ(dots["nxdomain"].get<int>(), 6) << c;
+    const auto& fqdn = by_name["E15 " + c + "-fqdn"]["details"]["totals"];
+    EXPECT_EQ(fqdn["queries"].get<int>(), 2) << c << ": " << by_name["E15 " + c + "-fqdn"]["details"]["queries"];
+    EXPECT_EQ(fqdn["nxdomain"].get<int>(), 0) << c;
+    const auto& short_name = by_name["E15 " + c + "-short"]["details"]["totals"];
+    EXPECT_EQ(short_name["nxdomain"].get<int>(), 0) << c;
+    EXPECT_GE(short_name["queries"].get<int>(), 1) << c;
+  }
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  // The E12 counts are re-derived from the observations: a changed count is caught.
+  auto tampered = results;
+  for (auto& item : tampered["cases"]) {
+    if (item["experiment"] == "E12") {
+      item["details"]["before_stop"]["a"] = item["details"]["before_stop"]["a"].get<int>() + 1;
+      break;
+    }
+  }
+  write_file(out + "/results.json", tampered.dump(1) + "\n");
+  CommandResult caught = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(caught.exit_code, 1) << caught.out;
+  std::string report = read_file(out + "/report.md");
+  EXPECT_NE(report.find("| Runtime | Version | Setting | Authority |"), std::string::npos);
+  EXPECT_NE(report.find("| Runtime | Version | Setting | Name | Queries |"), std::string::npos);
+  EXPECT_NE(read_file(out + "/report.html").find("E12 requests per origin"), std::string::npos);
+  // The namespaces and their /etc/netns/NAME/resolv.conf are gone.
+  for (const auto& [where, item] : by_name) {
+    std::string name = item["details"].value("namespace", "");
+    if (name.empty()) continue;
+    EXPECT_NE(run_command({"test", "-e", "/etc/netns/" + name}, 5s).exit_code, 0) << where << ": /etc/netns/" << name;
   }
 }
 

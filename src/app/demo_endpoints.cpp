@@ -39,12 +39,13 @@ bool DemoEndpoints::start_one(const std::string& address) {
   http->Get("/", [address](const httplib::Request&, httplib::Response& response) {
     response.set_content("hello from demo endpoint " + address + "\n", "text/plain");
   });
-  if (!http->bind_to_port(address.c_str(), kDemoPort)) {
+  auto thread = std::make_unique<control::HttpThread>(*http);
+  if (!thread->bind(address, kDemoPort)) {
     logger_.warn("demo.endpoint_unavailable", {{"address", address + ":" + std::to_string(kDemoPort)}});
     return false;
   }
-  httplib::Server* raw = http.get();
-  Listener listener{std::move(http), std::thread([raw] { raw->listen_after_bind(); })};
+  thread->start();
+  Listener listener{std::move(http), std::move(thread)};
   running_.emplace(address, std::move(listener));
   logger_.info("demo.endpoint_started", {{"address", address + ":" + std::to_string(kDemoPort)}});
   return true;
@@ -59,8 +60,7 @@ bool DemoEndpoints::stop_one(const std::string& address) {
     listener = std::move(it->second);
     running_.erase(it);
   }
-  listener.http->stop();
-  listener.thread.join();
+  listener.thread->stop();
   logger_.info("demo.endpoint_stopped", {{"address", address + ":" + std::to_string(kDemoPort)}});
   return true;
 }

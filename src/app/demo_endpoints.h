@@ -42,7 +42,7 @@ class DemoEndpoints : public server::Service {
  private:
   struct Listener {
     std::unique_ptr<httplib::Server> http;
-    std::thread thread;
+    std::unique_ptr<control::HttpThread> thread;
   };
 
   base::Logger& logger_;

@@ -66,14 +66,12 @@ base::Status ControlServer::start() {
     return base::make_error(base::ErrorCode::kInvalidArgument,
                             fmt::format("control API on non-loopback address {} needs a bearer token", options_.address));
   }
-  int port = options_.port == 0 ? http_.bind_to_any_port(options_.address.c_str())
-                                : (http_.bind_to_port(options_.address.c_str(), options_.port) ? options_.port : -1);
-  if (port <= 0) {
-    return base::make_error(base::ErrorCode::kIo,
-                            fmt::format("control API cannot listen on {}:{}", options_.address, options_.port));
+  auto bound = listener_.bind(options_.address, options_.port);
+  if (!bound) {
+    return base::make_error(base::ErrorCode::kIo, fmt::format("control API: {}", bound.error().message));
   }
-  port_ = static_cast<std::uint16_t>(port);
-  thread_ = std::thread([this] { http_.listen_after_bind(); });
+  port_ = *bound;
+  listener_.start();
   return {};
 }
 
@@ -83,9 +81,7 @@ void ControlServer::stop() {
     stopping_ = true;
   }
   stop_wake_.notify_all();
-  if (!thread_.joinable()) return;
-  http_.stop();
-  thread_.join();
+  listener_.stop();
 }
 
 bool ControlServer::wait_stopping(std::chrono::milliseconds limit) const {

@@ -18,6 +18,7 @@
 #include <httplib.h>
 
 #include "base/result.h"
+#include "control/http_thread.h"
 #include "net/address.h"
 
 namespace cutover::control {
@@ -90,7 +91,7 @@ class ControlServer {
   mutable std::condition_variable stop_wake_;
   bool stopping_ = false;
   httplib::Server http_;
-  std::thread thread_;
+  HttpThread listener_{http_};  // after http_: stops it first
   std::uint16_t port_ = 0;
 };
 

@@ -24,6 +24,37 @@ TEST(ControlServer, ServesRoutesOnLoopback) {
   EXPECT_EQ(client.Get("/missing")->status, 404);
 }
 
+// cpp-httplib's default SO_REUSEPORT would let a second server bind the same port and take
+// half its connections; the second start() must fail and the first keep every request.
+TEST(ControlServer, ASecondServerCannotTakeATakenPort) {
+  ControlServer first({});
+  first.get("/who", [](const httplib::Request&, httplib::Response& response) { reply_json(response, 200, "first"); });
+  ASSERT_TRUE(first.start().ok());
+  ControlOptions same;
+  same.port = first.port();
+  ControlServer second(same);
+  second.get("/who", [](const httplib::Request&, httplib::Response& response) { reply_json(response, 200, "second"); });
+  auto started = second.start();
+  ASSERT_FALSE(started.ok());
+  EXPECT_NE(started.error().message.find(std::to_string(first.port())), std::string::npos) << started.error().message;
+  for (int i = 0; i < 20; ++i) {
+    httplib::Client client("127.0.0.1", first.port());
+    auto result = client.Get("/who");
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->body, "first");
+  }
+}
+
+// stop() right after start() must not wait for ever (cpp-httplib ignores a stop() that comes
+// before its thread has begun listening).
+TEST(ControlServer, StopsRightAfterStarting) {
+  for (int i = 0; i < 50; ++i) {
+    ControlServer server({});
+    ASSERT_TRUE(server.start().ok());
+    server.stop();
+  }
+}
+
 TEST(ControlServer, RequiresTheBearerTokenWhenSet) {
   ControlOptions options;
   options.bearer_token = "s3cret";

@@ -70,8 +70,12 @@ struct ProbeType {
   ProbeFactory create{};
 };
 
+class SignalBoard;
+
 class ProbeRegistry {
  public:
+  ProbeRegistry();
+
   void add(ProbeType type);
   bool knows(const std::string& type) const { return types_.count(type) != 0; }
   const ProbeType* find(const std::string& type) const;
@@ -82,8 +86,12 @@ class ProbeRegistry {
   std::vector<std::string> option_keys() const;
   std::uint16_t default_port(const std::string& type) const;
   base::Result<std::unique_ptr<Probe>> create(const CheckSettings& settings) const;
+  // The pushed signals that this registry's `signal` checks read (signal_board.h); the
+  // control API writes them (PUT /signals/NAME). Never null.
+  const std::shared_ptr<SignalBoard>& signals() const { return signals_; }
 
  private:
+  std::shared_ptr<SignalBoard> signals_;
   std::map<std::string, ProbeType> types_;
   std::vector<std::string> order_;  // registration order
 };

@@ -145,7 +145,8 @@ struct HttpReply {
   std::string body;
 };
 
-inline HttpReply http_request(std::uint16_t port, const std::string& method, const std::string& path) {
+inline HttpReply http_request(std::uint16_t port, const std::string& method, const std::string& path,
+                              const std::string& body = "") {
   HttpReply reply;
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
@@ -158,8 +159,8 @@ inline HttpReply http_request(std::uint16_t port, const std::string& method, con
     ::close(fd);
     return reply;
   }
-  std::string request = fmt::format("{} {} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                                    method, path);
+  std::string request = fmt::format("{} {} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+                                    method, path, body.size(), body);
   [[maybe_unused]] ssize_t sent = ::write(fd, request.data(), request.size());
   std::string text;
   char buffer[4096];
@@ -191,6 +192,7 @@ class PoolServer {
   std::uint16_t control_port() const { return control_port_; }
   HttpReply post(const std::string& path) { return http_request(control_port_, "POST", path); }
   HttpReply get(const std::string& path) { return http_request(control_port_, "GET", path); }
+  HttpReply put(const std::string& path, const std::string& body) { return http_request(control_port_, "PUT", path, body); }
 
   // Sorted addresses answered for NAME TYPE.
   std::vector<std::string> addresses(const std::string& name, const std::string& type = "A") {

@@ -86,7 +86,7 @@ class ProbeRegistry {
   std::vector<std::string> option_keys() const;
   std::uint16_t default_port(const std::string& type) const;
   base::Result<std::unique_ptr<Probe>> create(const CheckSettings& settings) const;
-  // The pushed signals that this registry's `signal` checks read (signal_board.h); the
+  // The pushed signals that this registry's `signal` checks read (signal/signal_board.h); the
   // control API writes them (PUT /signals/NAME). Never null.
   const std::shared_ptr<SignalBoard>& signals() const { return signals_; }
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "health/probe.h"
-#include "health/signal_board.h"
+#include "health/signal/signal_board.h"
 
 namespace cutover::health {
 
@@ -17,7 +17,7 @@ namespace cutover::health {
   X(dns)                       \
   X(exec)                      \
   X(tcp_banner)                \
-  X(signal)                    \
+  X(signal_check)              \
   X(file)
 
 #define CUTOVER_DECLARE_PROBE(folder) void register_##folder##_probe(ProbeRegistry& registry);

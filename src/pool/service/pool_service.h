@@ -17,7 +17,7 @@
 #include "base/clock.h"
 #include "control/control_server.h"
 #include "health/health_monitor.h"
-#include "health/signal_board.h"
+#include "health/signal/signal_board.h"
 #include "pool/answer_builder.h"
 #include "pool/status_report.h"
 #include "server/server.h"

@@ -1,7 +1,9 @@
 // signal probe: one board lookup per interval; no I/O, so it never comes near its timeout.
-#include "health/signal/signal_probe.h"
+#include "health/signal_check/signal_probe.h"
 
 #include <fmt/format.h>
+
+#include "health/signal/signal_option.h"
 
 namespace cutover::health {
 namespace {
@@ -21,11 +23,6 @@ class SignalProbe : public Probe {
 
 }  // namespace
 
-void read_signal_name(std::string& name, const std::string& key, const OptionReader& reader) {
-  name = reader.scalar(key);
-  if (!valid_signal_name(name)) reader.fail(key, "expected a signal name of 1 to 64 letters, digits, '.', '_' or '-'");
-}
-
 ProbeResult read_signal(const SignalBoard& board, const std::string& name, base::SteadyTime now) {
   ProbeTimer timer;
   auto state = board.get(name, now);
@@ -34,7 +31,7 @@ ProbeResult read_signal(const SignalBoard& board, const std::string& name, base:
                       fmt::format("signal {} is {}", name, signal_state_to_text(*state)));
 }
 
-void register_signal_probe(ProbeRegistry& registry) {
+void register_signal_check_probe(ProbeRegistry& registry) {
   registry.add(ProbeType{
       .name = "signal",
       .needs_port = false,

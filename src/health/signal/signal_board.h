@@ -1,5 +1,7 @@
 // SignalBoard: external health signals pushed through the control API (`PUT /signals/NAME`:
-// a state and a TTL), read by `signal` checks (health/signal/). A signal past its TTL, or
+// a state and a TTL), read by `signal` checks (health/signal_check/). It is not a probe:
+// the control API's routes (pool/service/signal_routes.cpp) write it and the signal probe
+// reads it, and neither includes the other. A signal past its TTL, or
 // never set, is unknown: the check reports an error, which counts as unknown, never as a
 // verdict (a pusher that died must not keep an endpoint up or down forever). Times are
 // given by the caller (fake-clock testable). Thread-safe: the lock lives inside.

@@ -1,5 +1,5 @@
 // SignalBoard: named states with an expiry.
-#include "health/signal_board.h"
+#include "health/signal/signal_board.h"
 
 #include <algorithm>
 #include <cctype>

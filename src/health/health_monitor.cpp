@@ -231,7 +231,8 @@ void HealthMonitor::publish_loop() {
     snapshot->endpoints.reserve(entries_.size());
     for (const auto& entry : entries_) {
       snapshot->endpoints.push_back(EndpointView{entry->spec.pool, entry->spec.address, entry->machine.effective(),
-                                                 entry->machine.serving(), entry->machine.suspicion_deadline()});
+                                                 entry->machine.serving(), entry->machine.suspicion_deadline(),
+                                                 entry->machine.override_value() == Override::kDrain});
     }
     snapshot_ = snapshot;
     lock.unlock();

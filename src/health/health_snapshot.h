@@ -25,6 +25,9 @@ struct EndpointView {
   HealthState effective = HealthState::kUnknown;
   bool serving = true;
   std::optional<base::SteadyTime> suspicion_deadline;
+  // Drained by the operator: out of answers even when a pool panics (min-healthy), which
+  // otherwise answers its endpoints whatever their health.
+  bool drained = false;
 };
 
 struct HealthSnapshot {

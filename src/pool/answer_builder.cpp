@@ -83,8 +83,15 @@ FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
   // Panic: with few survivors left, answering only them would overload them (an outage of
   // its own), so the whole family is answered as configured, in the shape's draw mode.
   if (family.up > 0 && spec.min_healthy.enabled() && family.up < spec.min_healthy.threshold(family.endpoints)) {
+    // An endpoint the operator drained stays out: a drain says "no traffic", whatever the
+    // health of the rest.
     family.mode = AnswerMode::kPanic;
-    for (const auto& candidate : candidates) add_answer(family, spec.endpoints[candidate.index].address, candidate.weight);
+    for (const auto& candidate : candidates) {
+      const EndpointSpec& endpoint = spec.endpoints[candidate.index];
+      const health::EndpointView* view = health.find(spec.name, endpoint.address);
+      if (view != nullptr && view->drained) continue;
+      add_answer(family, endpoint.address, candidate.weight);
+    }
     return family;
   }
   if (!selection.members.empty()) {

@@ -174,7 +174,8 @@ class PanicThresholdTest : public ::testing::Test {
     health::HealthSnapshot out;
     for (std::size_t i = 0; i < machines_.size(); ++i) {
       out.endpoints.push_back({"app", addresses_[i], machines_[i].effective(), machines_[i].serving(),
-                               machines_[i].suspicion_deadline()});
+                               machines_[i].suspicion_deadline(),
+                               machines_[i].override_value() == health::Override::kDrain});
     }
     return out;
   }
@@ -228,6 +229,22 @@ TEST_F(PanicThresholdTest, FewerUpThanMinHealthyAnswersEveryEndpointUntilNoneIsU
   family = a();
   EXPECT_EQ(family.mode, AnswerMode::kHealthy);
   EXPECT_EQ(family.addresses, std::vector<std::string>{"192.0.2.3"});
+}
+
+// A drained endpoint counts as not up and stays out of the panic answer: the operator said
+// no traffic. Regression test: the panic answer once took every configured endpoint.
+TEST_F(PanicThresholdTest, ADrainedEndpointStaysOutOfThePanicAnswer) {
+  AnswerBuilder builder(registry_, {spec({3, false})});
+  for (std::size_t i = 0; i < 4; ++i) pass(i);
+  machines_[0].set_override(health::Override::kDrain, clock_.now());
+  FamilyAnswer family = builder.build(snapshot(), events_)->pools().front().a;
+  EXPECT_EQ(family.mode, AnswerMode::kHealthy);  // 3 up of 4: at the threshold
+  EXPECT_EQ(family.addresses, std::vector<std::string>{"192.0.2.2"});
+  fail(1);  // 2 up: panic
+  family = builder.build(snapshot(), events_)->pools().front().a;
+  EXPECT_EQ(family.mode, AnswerMode::kPanic);
+  EXPECT_EQ(family.up, 2u);
+  EXPECT_EQ(family.addresses, (std::vector<std::string>{"192.0.2.2", "192.0.2.3", "192.0.2.4"}));
 }
 
 TEST_F(PanicThresholdTest, NoneUpStillFollowsWhenAllDown) {

@@ -200,5 +200,85 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
             std::nullopt);
 }
 
+// The keys of docs/steering.md: min-healthy, checks, combine, invert and check-address, and
+// the signal and file checks' own keys, read into the spec.
+TEST(PoolConfig, ReadsTheSteeringKeys) {
+  Config config = parse(
+      "  app:\n"
+      "    name: app.example.test\n"
+      "    min-healthy: 50%\n"
+      "    check: {type: http, path: /up}\n"
+      "    endpoints:\n"
+      "      - address: 192.0.2.1\n"
+      "        port: 80\n"
+      "        check-address: 10.0.0.1\n"
+      "        combine: at-least-2\n"
+      "        checks:\n"
+      "          - {}\n"
+      "          - {type: signal, signal: web-1, check-address: 10.0.0.9}\n"
+      "          - {type: file, file: states, invert: true}\n"
+      "      - {address: 192.0.2.2, port: 80, check: {invert: true}}\n");
+  const PoolSpec& spec = config_pools(config).at(0);
+  EXPECT_TRUE(spec.min_healthy.percent);
+  EXPECT_EQ(spec.min_healthy.value, 50u);
+  EXPECT_EQ(spec.min_healthy.to_text(), "50%");
+  const EndpointSpec& first = spec.endpoints[0];
+  ASSERT_EQ(first.checks.size(), 3u);
+  EXPECT_EQ(first.combine.kind, health::CombineKind::kAtLeast);
+  EXPECT_EQ(first.combine.at_least, 2u);
+  EXPECT_EQ(first.checks[0].type, "http");  // inherited from the pool's check
+  EXPECT_EQ(first.checks[0].options_as<health::HttpOptions>()->path, "/up");
+  EXPECT_EQ(first.checks[0].address, "10.0.0.1");  // the endpoint's check-address
+  EXPECT_EQ(first.checks[1].type, "signal");
+  EXPECT_EQ(first.checks[1].address, "10.0.0.9");  // its own wins
+  EXPECT_FALSE(first.checks[1].invert);
+  EXPECT_EQ(first.checks[2].type, "file");
+  EXPECT_TRUE(first.checks[2].invert);
+  EXPECT_EQ(first.check.type, "http");  // check is checks[0]
+  EXPECT_TRUE(spec.endpoints[1].checks.empty());
+  EXPECT_TRUE(spec.endpoints[1].check.invert);
+  EXPECT_EQ(spec.endpoints[1].combine.kind, health::CombineKind::kAll);  // the default
+  EXPECT_FALSE(config_pools(parse("  app: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n"))
+                   .at(0)
+                   .min_healthy.enabled());
+}
+
+// Every steering key's bad value names file:line:column and the key's path.
+TEST(PoolConfig, SteeringKeyErrorsNameTheirPlace) {
+  const std::string pool = "  app:\n    name: app.example.test\n";
+  const std::string ok = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
+  auto endpoint = [](const std::string& mapping) { return "    endpoints:\n      - " + mapping + "\n"; };
+  const std::string min_healthy = "expected a number of endpoints from 1 to 1000 or a percentage from 1% to 100%";
+  for (const auto& [yaml, error] : std::vector<std::pair<std::string, std::string>>{
+           {"    min-healthy: 0\n" + ok, "t.yaml:6:18: pools.app.min-healthy: " + min_healthy},
+           {"    min-healthy: 101%\n" + ok, "t.yaml:6:18: pools.app.min-healthy: " + min_healthy},
+           {"    min-healthy: half\n" + ok, "t.yaml:6:18: pools.app.min-healthy: " + min_healthy},
+           {"    check: {invert: maybe}\n" + ok, "t.yaml:6:21: pools.app.check.invert: expected true or false"},
+           {"    check: {check-address: lb.example}\n" + ok,
+            "t.yaml:6:28: pools.app.check.check-address: expected a numeric IPv4 or IPv6 address"},
+           {endpoint("{address: 192.0.2.1, port: 80, combine: most}"),
+            "t.yaml:7:49: pools.app.endpoints[0].combine: expected all, any or at-least-K"},
+           {endpoint("{address: 192.0.2.1, port: 80, check-address: lb.example}"),
+            "t.yaml:7:55: pools.app.endpoints[0].check-address: expected a numeric IPv4 or IPv6 address"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: []}"),
+            "t.yaml:7:48: pools.app.endpoints[0].checks: expected a list of 1 to 16 check mappings"},
+           {endpoint("{address: 192.0.2.1, port: 80, check: {}, checks: [{}]}"),
+            "t.yaml:7:59: pools.app.endpoints[0].checks: an endpoint has either 'check' or 'checks', not both"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{}, {}], combine: at-least-3}"),
+            "t.yaml:7:67: pools.app.endpoints[0].combine: at-least-3 needs at least 3 checks, this endpoint has 2"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{type: signal, signal: 'a b'}]}"),
+            "t.yaml:7:72: pools.app.endpoints[0].checks[0].signal: expected a signal name"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{}, {invert: maybe}]}"),
+            "t.yaml:7:62: pools.app.endpoints[0].checks[1].invert: expected true or false"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{}, {type: file}]}"),
+            "t.yaml:7:53: pools.app.endpoints[0].checks[1]: a file check needs 'file'"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{type: file, file: s, path: /}]}"),
+            "t.yaml:7:71: pools.app.endpoints[0].checks[0].path: only for http and https checks, this one is file"},
+       }) {
+    EXPECT_NE(error_of(pool + yaml).find(error), std::string::npos)
+        << "expected: " << error << "\ngot: " << error_of(pool + yaml);
+  }
+}
+
 }  // namespace
 }  // namespace cutover::pool

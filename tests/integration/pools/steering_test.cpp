@@ -132,6 +132,46 @@ TEST(Steering, CompositeChecksWithSignalsAFileAndCheckAddress) {
   EXPECT_EQ(server.addresses("app.pool.test"), (std::vector<std::string>{"192.0.2.174", "192.0.2.175"}));
 }
 
+// PUT /signals behind control.token: refused without the token or with a wrong one (the
+// signal stays unset), applied with it; a pushed down lasts its TTL and then counts as
+// unknown, which serves again. Real time: the TTL is 2 s, each wait at most 10 s.
+TEST(Steering, PushedSignalsNeedTheTokenAndTurnUnknownAfterTheirTtl) {
+  constexpr const char* kToken = "steer-signal-token";
+  PoolDir dir;
+  const std::string fast = "interval: 200ms, timeout: 100ms, fall: 1, rise: 1";
+  dir.write_config(fmt::format("  app:\n    name: app.pool.test\n    shape: all-healthy\n    endpoints:\n"
+                               "      - {{address: 192.0.2.176, check: {{type: signal, signal: web-176, {0}}}}}\n"
+                               "      - {{address: 192.0.2.177, check: {{type: signal, {0}}}}}\n",
+                               fast),
+                   "", fmt::format(", token: {}", kToken));
+  PoolServer server(dir);
+  const std::vector<std::string> both{"192.0.2.176", "192.0.2.177"};
+  ASSERT_TRUE(server.wait_for_answer("app.pool.test", both));  // never pushed: unknown, serving
+  const std::string down = R"({"state": "down", "ttl": "2s"})";
+  const std::string bearer = fmt::format("Authorization: Bearer {}\r\n", kToken);
+
+  HttpReply anonymous = server.put("/signals/web-176", down);
+  EXPECT_EQ(anonymous.status, 401) << anonymous.body;
+  EXPECT_EQ(server.put("/signals/web-176", down, "Authorization: Bearer wrong\r\n").status, 401);
+  EXPECT_EQ(http_request(server.control_port(), "GET", "/signals", "", bearer).body.find("web-176"), std::string::npos);
+  EXPECT_EQ(server.addresses("app.pool.test"), both);
+
+  HttpReply pushed = server.put("/signals/web-176", down, bearer);
+  ASSERT_EQ(pushed.status, 200) << pushed.body;
+  EXPECT_NE(pushed.body.find("\"ttl_ms\":2000"), std::string::npos) << pushed.body;
+  auto pushed_at = std::chrono::steady_clock::now();
+  ASSERT_TRUE(server.wait_for_answer("app.pool.test", {"192.0.2.177"}));
+  // The second endpoint reads the signal named after its address, never pushed.
+  EXPECT_TRUE(server.wait_for_status("signal 192.0.2.177 is not set or its TTL ran out"));
+  // After the TTL: unknown (an error reading), which serves.
+  ASSERT_TRUE(server.wait_for_answer("app.pool.test", both));
+  EXPECT_GE(std::chrono::steady_clock::now() - pushed_at, std::chrono::milliseconds(1900));  // not before the TTL
+  EXPECT_TRUE(server.wait_for_status("signal web-176 is not set or its TTL ran out"));
+  EXPECT_EQ(http_request(server.control_port(), "GET", "/signals", "", bearer).body.find("web-176"), std::string::npos);
+  EXPECT_TRUE(server.server().wait_for_log("health.transition pool=app endpoint=192.0.2.176 from=down to=unknown"))
+      << server.server().log();
+}
+
 TEST(Steering, ConfigErrorsNameFileLineAndColumn) {
   struct Case {
     std::string endpoint;

@@ -2,6 +2,9 @@
 // interval and rise/fall, combined per vantage by all / any / at-least-K, an inverted check,
 // a stalled check, the suspicion deadline of a composite, and a reload that changes the
 // checks. The combination of every three-state triple is combine_test's.
+#include <array>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "health/state_machine.h"
@@ -155,6 +158,50 @@ TEST_F(CompositeTest, VantagesCombineTheirChecksBeforeTheQuorum) {
   EXPECT_EQ(machine.health(), HealthState::kUp);
   machine.report("b", 1, kFail, clock_.now());
   EXPECT_EQ(machine.health(), HealthState::kDown);  // two vantages down: quorum
+}
+
+// Every rule (all, any, at-least-2, at-least-3) with every inversion mask of three checks
+// and every last outcome of each (pass, fail, error): 4 x 8 x 27 cases through the state
+// machine on the fake clock (F = R = 1, so one report is a verdict). A check's state is the
+// outcome after its inversion (pass up, fail down, an error unknown whatever the inversion);
+// the endpoint's is then combine_states' verdict, whose table combine_test writes out by
+// hand. This checks the machine's plumbing (per-check index, inversion, combining) for
+// every input, where the tests above follow single histories.
+TEST_F(CompositeTest, EveryRuleWithEveryInversionAndEveryOutcome) {
+  const ProbeOutcome outcomes[] = {kPass, kFail, kError};
+  const Combine rules[] = {{CombineKind::kAll, 1}, {CombineKind::kAny, 1}, {CombineKind::kAtLeast, 2},
+                           {CombineKind::kAtLeast, 3}};
+  auto state_after = [](ProbeOutcome outcome, bool invert) {
+    if (outcome == kError) return HealthState::kUnknown;
+    return (outcome == kPass) != invert ? HealthState::kUp : HealthState::kDown;
+  };
+  std::size_t cases = 0;
+  for (const Combine& rule : rules) {
+    for (unsigned mask = 0; mask < 8; ++mask) {
+      for (std::size_t combination = 0; combination < 27; ++combination) {
+        Thresholds t;
+        t.combine = rule;
+        for (unsigned i = 0; i < 3; ++i) t.checks.push_back(CheckRule{1, 1, seconds(10), seconds(2), (mask >> i & 1u) != 0});
+        EndpointStateMachine machine(t);
+        std::array<HealthState, 3> expected_states{};
+        std::string which = rule.to_text() + " invert-mask " + std::to_string(mask) + ":";
+        for (std::size_t i = 0, rest = combination; i < 3; ++i, rest /= 3) {
+          ProbeOutcome outcome = outcomes[rest % 3];
+          report(machine, i, outcome);
+          expected_states[i] = state_after(outcome, (mask >> i & 1u) != 0);
+          which += std::string(" ") + outcome_to_text(outcome);
+        }
+        for (std::size_t i = 0; i < 3; ++i) {
+          EXPECT_EQ(machine.checkers().at("local").checks[i].state, expected_states[i]) << which << " check " << i;
+        }
+        HealthState expected = combine_states(rule, expected_states);
+        EXPECT_EQ(machine.health(), expected) << which;
+        EXPECT_EQ(machine.serving(), expected != HealthState::kDown) << which;  // unknown serves
+        ++cases;
+      }
+    }
+  }
+  EXPECT_EQ(cases, 4u * 8u * 27u);
 }
 
 }  // namespace

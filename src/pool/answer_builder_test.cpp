@@ -19,14 +19,14 @@ PoolSpec two_endpoint_pool(const std::string& shape, AllDownPolicy policy = AllD
   spec.shape = shape;
   spec.when_all_down = policy;
   spec.fallback = {"192.0.2.99"};
-  spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}}, {"198.51.100.30", 80, 2, 1, {}}, {"2001:db8::30", 80, 1, 1, {}}};
+  spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}, {}, {}}, {"198.51.100.30", 80, 2, 1, {}, {}, {}}, {"2001:db8::30", 80, 1, 1, {}, {}, {}}};
   return spec;
 }
 
 health::HealthSnapshot health_of(std::vector<std::pair<std::string, bool>> serving) {
   health::HealthSnapshot snapshot;
   for (const auto& [address, up] : serving) {
-    snapshot.endpoints.push_back({"app", address, up ? health::HealthState::kUp : health::HealthState::kDown, up, {}});
+    snapshot.endpoints.push_back({"app", address, up ? health::HealthState::kUp : health::HealthState::kDown, up, {}, false});
   }
   std::sort(snapshot.endpoints.begin(), snapshot.endpoints.end(),
             [](const auto& a, const auto& b) { return a.address < b.address; });

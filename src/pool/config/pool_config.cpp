@@ -203,9 +203,13 @@ class PoolReader {
     EndpointSpec endpoint;
     endpoint.check = pool_check;
     bool has_address = false;
+    // A default YAML::Node is a defined null node, so presence is kept apart.
     YAML::Node check_node;
     YAML::Node checks_node;
     YAML::Node combine_node;
+    bool has_check = false;
+    bool has_checks = false;
+    bool has_combine = false;
     std::optional<std::string> check_address;
     reader_.each_entry(node, path, {"address", "port", "priority", "weight", "check", "checks", "combine", "check-address"},
                        [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
@@ -218,18 +222,23 @@ class PoolReader {
                          if (key == "weight") endpoint.weight = static_cast<std::uint32_t>(reader_.count(value, key_path, 1000000));
                          if (key == "check") {
                            check_node = value;
+                           has_check = true;
                            endpoint.check = check(value, key_path, pool_check);
                          }
-                         if (key == "checks") checks_node = value;
+                         if (key == "checks") {
+                           checks_node = value;
+                           has_checks = true;
+                         }
                          if (key == "combine") {
                            combine_node = value;
+                           has_combine = true;
                            endpoint.combine = combine(value, key_path);
                          }
                          if (key == "check-address") check_address = address(value, key_path);
                        });
     if (!has_address) reader_.fail(node.Mark(), path, "missing required key 'address'");
-    if (checks_node) {
-      if (check_node) {
+    if (has_checks) {
+      if (has_check) {
         reader_.fail(checks_node.Mark(), path + ".checks", "an endpoint has either 'check' or 'checks', not both");
       }
       if (!checks_node.IsSequence() || checks_node.size() == 0 || checks_node.size() > kMaxChecks) {
@@ -249,7 +258,7 @@ class PoolReader {
     }
     if (!endpoint.checks.empty()) endpoint.check = endpoint.checks.front();
     std::size_t count = endpoint.checks.empty() ? 1 : endpoint.checks.size();
-    if (combine_node && endpoint.combine.kind == health::CombineKind::kAtLeast && endpoint.combine.at_least > count) {
+    if (has_combine && endpoint.combine.kind == health::CombineKind::kAtLeast && endpoint.combine.at_least > count) {
       reader_.fail(combine_node.Mark(), path + ".combine",
                    fmt::format("{} needs at least {} checks, this endpoint has {}", endpoint.combine.to_text(),
                                endpoint.combine.at_least, count));

@@ -85,7 +85,7 @@ TEST(PoolConfig, RejectsBadPoolsWithTheirPlaceAndPath) {
   const std::string ok_endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
   std::vector<Case> cases = {
       {"  app:\n    name: app.example.test\n    check: {type: smtp}\n" + ok_endpoint,
-       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, http, https, tcp"},
+       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, file, http, https, signal, tcp, tcp-banner)"},
       {"  app:\n    name: app.example.test\n    check: {interval: -5s}\n" + ok_endpoint,
        "pools.app.check.interval: expected a positive duration"},
       {"  app:\n    name: app.example.test\n    check: {fall: 0}\n" + ok_endpoint, "pools.app.check.fall: expected a whole number from 1"},
@@ -160,12 +160,12 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
            {"    check: {type: http, body-limit: 0}\n", "pools.app.check.body-limit: expected a whole number from 1 to 16777216"},
            {"    check: {type: dns, tcp: maybe}\n", "pools.app.check.tcp: expected true or false"},
            {"    check: {colour: red}\n",
-            "pools.app.check.colour: unknown key (expected one of: type, interval, timeout, fall, rise, port, method, path, "
-            "host, expect-status, body-contains, body-limit, headers, ca-file, qname, qtype, rcode, expect-answer, tcp, "
-            "command"},
+            "t.yaml:6:13: pools.app.check.colour: unknown key (expected one of: type, interval, timeout, fall, rise, port, "
+            "invert, check-address, method, path, host, expect-status, body-contains, body-limit, headers, ca-file, qname, "
+            "qtype, rcode, expect-answer, tcp, command, expect, signal, file)"},
            {"    colour: red\n",
-            "pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, when-all-down, fallback, "
-            "suspicion-ttl, wait-for-first-check, serve, check, endpoints)"},
+            "t.yaml:6:5: pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, min-healthy, "
+            "when-all-down, fallback, suspicion-ttl, wait-for-first-check, serve, check, endpoints)"},
            {"    max-answers: 0\n", "t.yaml:6:18: pools.app.max-answers: expected a whole number from 1 to 64"},
        }) {
     EXPECT_NE(error_of(pool + yaml + endpoint).find(error), std::string::npos)
@@ -272,8 +272,11 @@ TEST(PoolConfig, SteeringKeyErrorsNameTheirPlace) {
             "t.yaml:7:62: pools.app.endpoints[0].checks[1].invert: expected true or false"},
            {endpoint("{address: 192.0.2.1, port: 80, checks: [{}, {type: file}]}"),
             "t.yaml:7:53: pools.app.endpoints[0].checks[1]: a file check needs 'file'"},
+           {endpoint("{address: 192.0.2.1, port: 80, colour: red}"),
+            "t.yaml:7:40: pools.app.endpoints[0].colour: unknown key (expected one of: address, port, priority, weight, "
+            "check, checks, combine, check-address)"},
            {endpoint("{address: 192.0.2.1, port: 80, checks: [{type: file, file: s, path: /}]}"),
-            "t.yaml:7:71: pools.app.endpoints[0].checks[0].path: only for http and https checks, this one is file"},
+            "t.yaml:7:77: pools.app.endpoints[0].checks[0].path: only for http and https checks, this one is file"},
        }) {
     EXPECT_NE(error_of(pool + yaml).find(error), std::string::npos)
         << "expected: " << error << "\ngot: " << error_of(pool + yaml);

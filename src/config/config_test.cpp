@@ -204,7 +204,7 @@ TEST(Config, AllowUpdateTakesKeyNamesOrPerKeyPolicies) {
 
   const BadCase cases[] = {
       {"zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - {key: edns, allow-empty: maybe}\n",
-       "test.yaml:9:40: zones[0].allow-update[0].allow-empty: expected true or false"},
+       "test.yaml:9:34: zones[0].allow-update[0].allow-empty: expected true or false"},
       {"zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - {allow-empty: true}\n",
        "test.yaml:9:9: zones[0].allow-update[0]: missing required key 'key'"},
       {"zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - {key: edns, delete: true}\n",

@@ -3,6 +3,9 @@
 // monitor) pushes NAME = up|down with a TTL; `signal` checks read it on their interval. A
 // signal not renewed within its TTL counts as unknown. Behind the API's bearer token like
 // every route.
+#include <algorithm>
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "config/config.h"
@@ -18,15 +21,25 @@ void refuse(httplib::Response& response, int status, const std::string& message)
   control::reply_json(response, status, json{{"error", message}}.dump() + "\n");
 }
 
-// `ttl`: seconds as a number, or a duration text like "90s" or "5m".
+// `ttl`: seconds as a number, or a duration text like "90s", "5m" or "1h" (the config's
+// durations, plus hours: a signal often lasts a maintenance window).
 std::optional<std::chrono::milliseconds> ttl_of(const json& value) {
+  constexpr long long kMaxSeconds = std::chrono::duration_cast<std::chrono::seconds>(health::kMaxSignalTtl).count();
   if (value.is_number_unsigned() || value.is_number_integer()) {
     auto seconds = value.get<long long>();
-    if (seconds <= 0) return std::nullopt;
+    if (seconds <= 0 || seconds > kMaxSeconds) return std::nullopt;
     return std::chrono::milliseconds(seconds * 1000);
   }
   if (!value.is_string()) return std::nullopt;
-  auto parsed = config::parse_duration(value.get<std::string>());
+  std::string text = value.get<std::string>();
+  if (!text.empty() && text.back() == 'h') {
+    std::string digits = text.substr(0, text.size() - 1);
+    if (digits.empty() || digits.size() > 2 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return std::nullopt;
+    auto hours = std::chrono::hours(std::stoi(digits));
+    if (hours.count() <= 0) return std::nullopt;
+    return std::chrono::milliseconds(hours);
+  }
+  auto parsed = config::parse_duration(text);
   if (!parsed || parsed->count() <= 0) return std::nullopt;
   return *parsed;
 }
@@ -49,7 +62,7 @@ void add_signal_routes(control::ControlServer& control, PoolService& service) {
     if (!state) return refuse(response, 400, "state: expected \"up\" or \"down\"");
     auto ttl = body.contains("ttl") ? ttl_of(body["ttl"]) : std::nullopt;
     if (!ttl || *ttl > health::kMaxSignalTtl) {
-      return refuse(response, 400, "ttl: expected a duration from 1ms to 24h, like 60 (seconds) or \"5m\"; after it the "
+      return refuse(response, 400, "ttl: expected a duration from 1ms to 24h, like 60 (seconds), \"5m\" or \"1h\"; after it the "
                                    "signal counts as unknown");
     }
     for (const auto& [key, value] : body.items()) {

@@ -170,8 +170,8 @@ inline HttpReply http_request(std::uint16_t port, const std::string& method, con
   for (ssize_t got; (got = ::read(fd, buffer, sizeof(buffer))) > 0;) text.append(buffer, static_cast<std::size_t>(got));
   ::close(fd);
   if (text.rfind("HTTP/1.1 ", 0) == 0) reply.status = std::stoi(text.substr(9, 3));
-  auto body = text.find("\r\n\r\n");
-  if (body != std::string::npos) reply.body = text.substr(body + 4);
+  auto body_at = text.find("\r\n\r\n");
+  if (body_at != std::string::npos) reply.body = text.substr(body_at + 4);
   return reply;
 }
 

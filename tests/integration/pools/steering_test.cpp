@@ -54,6 +54,11 @@ TEST(Steering, PanicThresholdAnswersEveryEndpointWhenTooFewAreUp) {
   a.set_reply(200, "ok");
   b.set_reply(200, "ok");
   EXPECT_TRUE(server.wait_for_status("\"mode\": \"healthy\""));
+  // Healthy needs two of the three: wait until a is back up too (its second flap).
+  const std::string flaps_of_a = "cutover_endpoint_flaps_last_hour{pool=\"app\",endpoint=\"127.0.0.171\"}";
+  for (int poll = 0; poll < 200 && metric_line(server.get("/metrics").body, flaps_of_a) != flaps_of_a + " 2"; ++poll) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   metrics = server.get("/metrics").body;
   EXPECT_EQ(metric_line(metrics, "cutover_pool_panics_total{pool=\"app\",type=\"A\"}"),
             "cutover_pool_panics_total{pool=\"app\",type=\"A\"} 2");
@@ -127,6 +132,8 @@ TEST(Steering, CompositeChecksWithSignalsAFileAndCheckAddress) {
   EXPECT_EQ(server.put("/signals/maint", R"({"state": "sideways", "ttl": 60})").status, 400);
   EXPECT_EQ(server.put("/signals/maint", R"({"state": "down"})").status, 400);
   EXPECT_EQ(server.put("/signals/maint", R"({"state": "down", "ttl": "2d"})").status, 400);
+  EXPECT_EQ(server.put("/signals/maint", R"({"state": "down", "ttl": "25h"})").status, 400);
+  EXPECT_EQ(server.put("/signals/maint", R"({"state": "down", "ttl": 86401})").status, 400);
   EXPECT_EQ(server.put("/signals/maint", "not json").status, 400);
   EXPECT_EQ(http_request(server.control_port(), "DELETE", "/signals/never-set").status, 404);
   EXPECT_EQ(server.addresses("app.pool.test"), (std::vector<std::string>{"192.0.2.174", "192.0.2.175"}));
@@ -179,11 +186,11 @@ TEST(Steering, ConfigErrorsNameFileLineAndColumn) {
   };
   const std::vector<Case> cases = {
       {"      - {address: 192.0.2.1, port: 80, combine: most}\n",
-       "cutover.yaml:9:44: pools.app.endpoints[0].combine: expected all, any or at-least-K"},
+       "cutover.yaml:10:49: pools.app.endpoints[0].combine: expected all, any or at-least-K"},
       {"      - {address: 192.0.2.1, port: 80, check-address: lb.example}\n",
-       "cutover.yaml:9:50: pools.app.endpoints[0].check-address: expected a numeric IPv4 or IPv6 address"},
+       "cutover.yaml:10:55: pools.app.endpoints[0].check-address: expected a numeric IPv4 or IPv6 address"},
       {"      - {address: 192.0.2.1, port: 80, checks: [{type: signal, signal: 'a b'}]}\n",
-       "cutover.yaml:9:74: pools.app.endpoints[0].checks[0].signal: expected a signal name"},
+       "cutover.yaml:10:72: pools.app.endpoints[0].checks[0].signal: expected a signal name"},
   };
   for (const auto& test : cases) {
     PoolDir dir;

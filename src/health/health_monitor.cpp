@@ -56,6 +56,7 @@ base::Result<Target> make_target(const MonitoredEndpoint& endpoint, const CheckS
   target.pool = endpoint.pool;
   target.pool_name = endpoint.pool_name;
   target.address = check.address.empty() ? endpoint.address : check.address;
+  target.endpoint = endpoint.address;
   target.port = check.port.value_or(endpoint.port != 0 ? endpoint.port : default_port);
   bool v6 = target.address.find(':') != std::string::npos;
   std::string text = v6 ? fmt::format("[{}]:{}", target.address, target.port)

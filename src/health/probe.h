@@ -24,7 +24,10 @@ namespace cutover::health {
 // What a probe tests: one endpoint of one pool.
 struct Target {
   std::string pool;
-  std::string address;  // numeric IPv4 or IPv6, as configured
+  std::string address;  // numeric IPv4 or IPv6, as configured: the address probed
+  // The endpoint's own (answered) address; differs from `address` under check-address.
+  // Empty: the same as `address`.
+  std::string endpoint;
   std::uint16_t port = 0;
   net::SocketAddress socket;  // address and port, ready for connect()
   dns::Name pool_name;        // the pool's DNS name (default question of the dns probe)

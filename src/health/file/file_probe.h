@@ -14,7 +14,7 @@ namespace cutover::health {
 
 struct FileOptions : ProbeOptions {
   std::string file;    // absolute path (relative ones are taken from the config's directory)
-  std::string signal;  // the line's name; empty: the probed address
+  std::string signal;  // the line's name; empty: the endpoint's address
 };
 
 }  // namespace cutover::health

@@ -13,9 +13,11 @@ namespace cutover::health {
 // `signal`: a name of 1 to 64 of [A-Za-z0-9._-] (valid_signal_name), else reader.fail().
 void read_signal_name(std::string& name, const std::string& key, const OptionReader& reader);
 
-// The signal a check reads: its own name, else the probed address ("192.0.2.10").
+// The signal a check reads: its own name, else the endpoint's address ("192.0.2.10"),
+// which is the answered one, not a check-address: a signal speaks of the endpoint.
 inline std::string signal_name(const std::string& configured, const Target& target) {
-  return configured.empty() ? target.address : configured;
+  if (!configured.empty()) return configured;
+  return target.endpoint.empty() ? target.address : target.endpoint;
 }
 
 }  // namespace cutover::health

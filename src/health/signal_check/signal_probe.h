@@ -12,7 +12,7 @@
 namespace cutover::health {
 
 struct SignalOptions : ProbeOptions {
-  std::string signal;  // the signal's name; empty: the probed address ("192.0.2.10")
+  std::string signal;  // the signal's name; empty: the endpoint's address ("192.0.2.10")
 };
 
 // One reading of `board` at `now` for the signal `name`.

@@ -35,6 +35,27 @@ TEST(SignalProbe, ReadsTheRegistrysBoardByNameOrByTheProbedAddress) {
   EXPECT_EQ((*probe)->run(target).outcome, ProbeOutcome::kFail);  // the address's signal is still down
 }
 
+// Under check-address the probe's address is the probed one; the signal an unnamed check
+// reads is still the endpoint's (answered) address. Regression test: it read the signal
+// named after the check-address, which nobody pushes.
+TEST(SignalProbe, AnUnnamedCheckReadsTheEndpointsAddressNotTheCheckAddress) {
+  ProbeRegistry registry;
+  register_builtin_probes(registry);
+  CheckSettings settings;
+  settings.type = "signal";
+  auto probe = registry.create(settings);
+  ASSERT_TRUE(probe);
+  Target target;
+  target.address = "10.0.0.62";
+  target.endpoint = "192.0.2.62";
+  auto now = std::chrono::steady_clock::now();
+  registry.signals()->set("10.0.0.62", SignalState::kUp, std::chrono::hours(1), now, {}, "test");
+  registry.signals()->set("192.0.2.62", SignalState::kDown, std::chrono::hours(1), now, {}, "test");
+  ProbeResult result = (*probe)->run(target);
+  EXPECT_EQ(result.outcome, ProbeOutcome::kFail);
+  EXPECT_EQ(result.detail, "signal 192.0.2.62 is down");
+}
+
 // The probe's reading at a time past the signal's TTL is an error (unknown), never the
 // last state pushed.
 TEST(SignalProbe, AReadingPastTheTtlIsUnknown) {

@@ -64,7 +64,7 @@ void explain_pool(const pool::PoolSpec& spec, const std::optional<tools::ClientT
     std::string families;
     if (v4 != 0) families += fmt::format("A: fewer than {} of {} up", spec.min_healthy.threshold(v4), v4);
     if (v6 != 0) families += fmt::format("{}AAAA: fewer than {} of {} up", v4 != 0 ? "; " : "", spec.min_healthy.threshold(v6), v6);
-    std::printf("  panic       min-healthy %s (%s): every endpoint is answered, healthy or not,\n"
+    std::printf("  panic       min-healthy %s (%s): every endpoint not drained is answered,\n"
                 "              so the survivors are not sent all the traffic\n",
                 spec.min_healthy.to_text().c_str(), families.c_str());
   } else {

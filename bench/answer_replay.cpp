@@ -90,7 +90,7 @@ std::shared_ptr<const cutover::pool::PoolAnswers> read_pools(const char* path,
       cutover::pool::EndpointSpec endpoint;
       endpoint.address = address;
       spec.endpoints.push_back(endpoint);
-      health.endpoints.push_back({owner, address, cutover::health::HealthState::kUp, true, {}});
+      health.endpoints.push_back({owner, address, cutover::health::HealthState::kUp, true, {}, false});
     }
     specs.push_back(spec);
   }

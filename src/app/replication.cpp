@@ -78,13 +78,15 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
   std::map<std::string, config::ZoneReplicationConfig> settings;
   std::map<std::string, replication::NotifyTargets> targets;
   tsig::KeyRing keys = key_ring(config);
-  std::map<std::string, std::vector<dns::Name>> allow_update;
+  std::map<std::string, std::vector<update::UpdateKey>> allow_update;
   for (const auto& zone : config.zones) {
     std::string key = store::zone_key(zone.origin);
     const auto& r = zone.replication;
     std::optional<tsig::Key> transfer_key;
     if (!r.transfer_key.empty()) transfer_key = *keys.find(key_name(keys, r.transfer_key));
-    for (const auto& name : r.allow_update) allow_update[key].push_back(key_name(keys, name));
+    for (const auto& policy : r.allow_update) {
+      allow_update[key].push_back(update::UpdateKey{key_name(keys, policy.key), policy.allow_empty});
+    }
     settings[key] = zone.replication;
     if (!r.notify.empty()) targets[key] = replication::NotifyTargets{r.notify, transfer_key};
   }

@@ -15,6 +15,7 @@
 #include "cmd/lab_clients.h"
 #include "cmd/output.h"
 #include "cmd/serve_config.h"
+#include "pool/answer_builder.h"
 #include "pool/config/pool_config.h"
 #include "pool/pool_detection.h"
 
@@ -55,6 +56,19 @@ void explain_pool(const pool::PoolSpec& spec, const std::optional<tools::ClientT
   if (spec.suspicion_ttl) {
     std::printf("  suspicion   on: after a first failed probe answers carry TTL <= time until the endpoint could be\n"
                 "              declared down, so K after the verdict shrinks toward 0 for resolvers that asked late\n");
+  }
+  if (spec.min_healthy.enabled()) {
+    std::size_t v4 = 0;
+    std::size_t v6 = 0;
+    for (const auto& endpoint : spec.endpoints) (pool::is_ipv6_address(endpoint.address) ? v6 : v4)++;
+    std::string families;
+    if (v4 != 0) families += fmt::format("A: fewer than {} of {} up", spec.min_healthy.threshold(v4), v4);
+    if (v6 != 0) families += fmt::format("{}AAAA: fewer than {} of {} up", v4 != 0 ? "; " : "", spec.min_healthy.threshold(v6), v6);
+    std::printf("  panic       min-healthy %s (%s): every endpoint not drained is answered,\n"
+                "              so the survivors are not sent all the traffic\n",
+                spec.min_healthy.to_text().c_str(), families.c_str());
+  } else {
+    std::printf("  panic       off (min-healthy unset): the shape answers even a single survivor\n");
   }
   std::printf("  all down    %s\n", pool::all_down_to_text(spec.when_all_down));
   if (!client) {
@@ -105,6 +119,7 @@ nlohmann::json pool_json(const pool::PoolSpec& spec, const std::optional<tools::
           {"ttl_s", spec.ttl},
           {"worst_d_plus_k_ms", window.worst_d_plus_k.count()},
           {"suspicion_ttl", spec.suspicion_ttl},
+          {"min_healthy", spec.min_healthy.to_text()},
           {"when_all_down", pool::all_down_to_text(spec.when_all_down)}};
 }
 

@@ -33,8 +33,10 @@ std::string answer_text(const nlohmann::json& answer) {
   for (const auto& [type, family] : answer.items()) {
     std::string addresses;
     for (const auto& address : family["addresses"]) addresses += (addresses.empty() ? "" : " ") + text_of(address);
-    out += fmt::format("{}{} {} [{}, ttl {}]", out.empty() ? "" : "; ", type, addresses.empty() ? "(none)" : addresses,
-                       text_of(family["mode"]), text_of(family["ttl"]));
+    std::string up;
+    if (family.contains("up")) up = fmt::format(", {}/{} up", text_of(family["up"]), text_of(family["endpoints"]));
+    out += fmt::format("{}{} {} [{}{}, ttl {}]", out.empty() ? "" : "; ", type, addresses.empty() ? "(none)" : addresses,
+                       text_of(family["mode"]), up, text_of(family["ttl"]));
   }
   return out.empty() ? "(none)" : out;
 }
@@ -42,8 +44,9 @@ std::string answer_text(const nlohmann::json& answer) {
 void print_table(const nlohmann::json& status) {
   for (const auto& pool : status["pools"]) {
     const auto& detection = pool["detection"];
-    std::printf("pool %s  %s  shape %s  when-all-down %s  queries %s\n", text_of(pool["name"]).c_str(),
-                text_of(pool["owner"]).c_str(), text_of(pool["shape"]).c_str(), text_of(pool["when_all_down"]).c_str(),
+    std::printf("pool %s  %s  shape %s  min-healthy %s  when-all-down %s  queries %s\n", text_of(pool["name"]).c_str(),
+                text_of(pool["owner"]).c_str(), text_of(pool["shape"]).c_str(),
+                text_of(pool.value("min_healthy", nlohmann::json("off"))).c_str(), text_of(pool["when_all_down"]).c_str(),
                 text_of(pool.value("queries", nlohmann::json(0))).c_str());
     std::printf("  answer: %s\n", answer_text(pool["answer"]).c_str());
     std::printf("  detection D %.1f-%.1f s, ttl %s s, worst D+K %.1f s\n",
@@ -53,8 +56,8 @@ void print_table(const nlohmann::json& status) {
       std::printf("  nodata answers are cached by resolvers for %s s (the zone's negative TTL)\n",
                   text_of(pool["nodata_negative_ttl"]).c_str());
     }
-    std::printf("  %-28s %-6s %-6s %-8s %-9s %-10s %-44s %s\n", "ENDPOINT", "PORT", "CHECK", "STATE", "OVERRIDE",
-                "LATENCY", "LAST PROBE", "LAST CHANGE");
+    std::printf("  %-28s %-6s %-6s %-8s %-9s %-10s %-44s %-8s %-7s %s\n", "ENDPOINT", "PORT", "CHECK", "STATE", "OVERRIDE",
+                "LATENCY", "LAST PROBE", "DOWN s", "FLAPS/h", "LAST CHANGE");
     for (const auto& endpoint : pool["endpoints"]) {
       std::string probe = "-";
       std::string latency = "-";
@@ -68,10 +71,25 @@ void print_table(const nlohmann::json& status) {
         const auto& last = endpoint["transitions"].back();
         change = text_of(last["from"]) + "->" + text_of(last["to"]) + " " + text_of(last["at"]);
       }
-      std::printf("  %-28s %-6s %-6s %-8s %-9s %-10s %-44s %s\n", text_of(endpoint["address"]).c_str(),
-                  text_of(endpoint["port"]).c_str(), text_of(endpoint["check"]).c_str(),
-                  text_of(endpoint["state"]).c_str(), text_of(endpoint["override"]).c_str(), latency.c_str(),
-                  probe.c_str(), change.c_str());
+      std::string down = "-";
+      if (endpoint.contains("seconds_down")) down = fmt::format("{:.0f}", endpoint["seconds_down"].get<double>());
+      std::string check = text_of(endpoint["check"]);
+      const auto& checks = endpoint.value("checks", nlohmann::json::array());
+      if (checks.size() > 1) check = fmt::format("{}x{}", checks.size(), text_of(endpoint["combine"]));
+      std::printf("  %-28s %-6s %-6s %-8s %-9s %-10s %-44s %-8s %-7s %s\n", text_of(endpoint["address"]).c_str(),
+                  text_of(endpoint["port"]).c_str(), check.c_str(), text_of(endpoint["state"]).c_str(),
+                  text_of(endpoint["override"]).c_str(), latency.c_str(), probe.c_str(), down.c_str(),
+                  text_of(endpoint.value("flaps_last_hour", nlohmann::json(0))).c_str(), change.c_str());
+      // An endpoint with several checks: one line per check under it.
+      for (std::size_t i = 0; checks.size() > 1 && i < checks.size(); ++i) {
+        const auto& one = checks[i];
+        std::string last = one["last_probe"].is_object()
+                               ? text_of(one["last_probe"]["result"]) + ": " + text_of(one["last_probe"]["detail"])
+                               : "-";
+        std::printf("    checks[%zu] %-8s %s:%s%s  %s  %s\n", i, text_of(one["type"]).c_str(), text_of(one["address"]).c_str(),
+                    text_of(one["port"]).c_str(), one.value("invert", false) ? " (inverted)" : "",
+                    text_of(one["state"]).c_str(), last.c_str());
+      }
     }
   }
 }

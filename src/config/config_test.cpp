@@ -182,6 +182,45 @@ TEST(Config, ZoneKeyNamesMustBeDefinedTsigKeys) {
   }
 }
 
+// allow-update: today's key names, or {key, allow-empty} per key (docs/steering.md,
+// "Automation that deletes"); bad items name their file:line:column.
+TEST(Config, AllowUpdateTakesKeyNamesOrPerKeyPolicies) {
+  const std::string keys = "writes:\n  tsig-keys:\n"
+                           "    - {name: k1, algorithm: hmac-sha256, secret: c2VjcmV0}\n"
+                           "    - {name: edns, algorithm: hmac-sha256, secret: c2VjcmV0}\n";
+  Config plain = parse(keys + "zones:\n  - {origin: a.test., file: a, allow-update: k1}\n");
+  ASSERT_EQ(plain.zones[0].replication.allow_update.size(), 1u);
+  EXPECT_EQ(plain.zones[0].replication.allow_update[0].key, "k1.");
+  EXPECT_FALSE(plain.zones[0].replication.allow_update[0].allow_empty);
+  Config mixed = parse(keys +
+                       "zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - k1\n"
+                       "      - {key: edns, allow-empty: true}\n");
+  const auto& policies = mixed.zones[0].replication.allow_update;
+  ASSERT_EQ(policies.size(), 2u);
+  EXPECT_EQ(policies[0].key, "k1.");
+  EXPECT_FALSE(policies[0].allow_empty);
+  EXPECT_EQ(policies[1].key, "edns.");
+  EXPECT_TRUE(policies[1].allow_empty);
+
+  const BadCase cases[] = {
+      {"zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - {key: edns, allow-empty: maybe}\n",
+       "test.yaml:9:34: zones[0].allow-update[0].allow-empty: expected true or false"},
+      {"zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - {allow-empty: true}\n",
+       "test.yaml:9:9: zones[0].allow-update[0]: missing required key 'key'"},
+      {"zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - {key: edns, delete: true}\n",
+       "test.yaml:9:21: zones[0].allow-update[0].delete: unknown key (expected one of: key, allow-empty)"},
+      {"zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - [edns]\n",
+       "test.yaml:9:9: zones[0].allow-update[0]: expected a key name or a mapping {key: NAME, allow-empty: true}"},
+      {"zones:\n  - origin: a.test.\n    file: a\n    allow-update:\n      - k1\n      - {key: K1}\n",
+       "test.yaml:10:9: zones[0].allow-update[1]: key k1. is listed twice"},
+      {"zones:\n  - origin: a.test.\n    file: a\n    allow-update: {key: k1}\n",
+       "test.yaml:8:19: zones[0].allow-update: expected a key name or a list"},
+      {"zones:\n  - origin: a.test.\n    file: a\n    allow-update: [{key: nokey, allow-empty: true}]\n",
+       "zone a.test.: TSIG key nokey. is not defined in writes.tsig-keys"},
+  };
+  for (const auto& bad : cases) EXPECT_THAT(error_of(keys + bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
+}
+
 TEST(Config, RelativePathsFollowTheConfigFile) {
   Config config = parse("zones: [{origin: a.test., file: /abs/a.zone}, {origin: b.test., file: ../b.zone}]\n");
   EXPECT_EQ(config.zones[0].file, "/abs/a.zone");

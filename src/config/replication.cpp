@@ -72,6 +72,45 @@ std::optional<AddressPrefix> parse_prefix(std::string_view text) {
   return prefix;
 }
 
+// `allow-update`: a key name, or a list whose items are key names or {key, allow-empty}.
+std::vector<UpdateKeyPolicy> update_policies(const std::string& label, const YAML::Node& node, const std::string& path) {
+  std::vector<UpdateKeyPolicy> out;
+  if (node.IsScalar()) {
+    out.push_back({absolute_name(label, node, path).to_text(), false});
+    return out;
+  }
+  if (!node.IsSequence()) fail(label, node, path, "expected a key name or a list of key names and {key, allow-empty} mappings");
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node& item = node[i];
+    std::string item_path = fmt::format("{}[{}]", path, i);
+    UpdateKeyPolicy policy;
+    if (item.IsScalar()) {
+      policy.key = absolute_name(label, item, item_path).to_text();
+    } else if (item.IsMap()) {
+      for (const auto& entry : item) {
+        std::string name = entry.first.Scalar();
+        if (name != "key" && name != "allow-empty") {
+          fail(label, entry.first, item_path + "." + name, "unknown key (expected one of: key, allow-empty)");
+        }
+      }
+      if (!item["key"]) fail(label, item, item_path, "missing required key 'key' (the TSIG key's name)");
+      policy.key = absolute_name(label, item["key"], item_path + ".key").to_text();
+      if (item["allow-empty"]) {
+        std::string flag = scalar(label, item["allow-empty"], item_path + ".allow-empty");
+        if (flag != "true" && flag != "false") fail(label, item["allow-empty"], item_path + ".allow-empty", "expected true or false");
+        policy.allow_empty = flag == "true";
+      }
+    } else {
+      fail(label, item, item_path, "expected a key name or a mapping {key: NAME, allow-empty: true}");
+    }
+    for (const auto& other : out) {
+      if (other.key == policy.key) fail(label, item, item_path, "key " + policy.key + " is listed twice");
+    }
+    out.push_back(std::move(policy));
+  }
+  return out;
+}
+
 }  // namespace
 
 bool prefix_matches(const AddressPrefix& prefix, const sockaddr_storage& address) {
@@ -153,7 +192,7 @@ bool read_zone_replication(const std::string& key, const YAML::Node& value, cons
   } else if (key == "transfer-key") {
     out.transfer_key = absolute_name(label, value, path).to_text();
   } else if (key == "allow-update") {
-    for (const auto& [text, node] : scalars(label, value, path)) out.allow_update.push_back(absolute_name(label, node, path).to_text());
+    out.allow_update = update_policies(label, value, path);
   } else if (key == "primary") {
     auto address = net::parse_socket_address(scalar(label, value, path));
     if (!address) fail(label, value, path, address.error().message);
@@ -188,7 +227,7 @@ void check_zone_keys(const Config& config) {
     if (r.primary && !r.allow_update.empty()) {
       throw ConfigError("zone " + zone_text + ": allow-update on a secondary zone; send updates to its primary");
     }
-    for (const auto& name : r.allow_update) check_known(zone_text, name);
+    for (const auto& policy : r.allow_update) check_known(zone_text, policy.key);
   }
   for (const auto& zone : config.zones) {
     const auto& r = zone.replication;

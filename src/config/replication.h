@@ -37,11 +37,19 @@ struct WritesConfig {
   std::vector<TsigKeyConfig> keys;
 };
 
+// One key of a zone's allow-update (`allow-update: [k1, {key: k2, allow-empty: true}]`).
+struct UpdateKeyPolicy {
+  std::string key;  // TSIG key name
+  // Its updates may remove a name's last address (the floor's escape, as the write API's
+  // allow_empty): for controllers that own names and delete them, like external-dns.
+  bool allow_empty = false;
+};
+
 struct ZoneReplicationConfig {
   std::vector<net::SocketAddress> notify;     // secondaries told of every change (RFC 1996)
   std::vector<AddressPrefix> allow_transfer;  // who may AXFR/IXFR (empty: nobody)
   std::string transfer_key;                   // when set, transfers must also be signed with it
-  std::vector<std::string> allow_update;      // TSIG key names that may send DNS UPDATE
+  std::vector<UpdateKeyPolicy> allow_update;  // TSIG keys that may send DNS UPDATE
   std::optional<net::SocketAddress> primary;  // secondary role: pull the zone from here
   std::string primary_key;                    // TSIG key for pulling from the primary
   std::size_t max_transfer_bytes = 0;         // incoming transfer limit; 0: the default (256 MiB)

@@ -27,6 +27,12 @@ struct CheckSettings {
   int fall = kDefaultFall;  // consecutive failures to go down
   int rise = kDefaultRise;  // consecutive passes to come back up
   std::optional<std::uint16_t> port;  // probe port when it differs from the endpoint's
+  // `check-address`: probe this address while answers hand out the endpoint's (NAT, an
+  // internal address, a health sidecar: PowerDNS issue 7468). Empty: the endpoint's.
+  std::string address;
+  // `invert: true`: a pass counts as a failure and a failure as a pass (a maintenance
+  // flag that is "up" while the endpoint must not serve); an error stays an error.
+  bool invert = false;
   // The type's own options; null means the type's defaults.
   std::shared_ptr<const ProbeOptions> options;
 

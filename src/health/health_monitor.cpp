@@ -11,18 +11,27 @@ namespace cutover::health {
 
 struct HealthMonitor::Entry {
   MonitoredEndpoint spec;
-  Target target;
+  std::vector<Target> targets;  // one per check
   EndpointStateMachine machine;
   HealthState last_effective = HealthState::kUnknown;
-  std::optional<ProbeResult> last_result;
+  std::vector<std::optional<ProbeResult>> last_results;  // per check
+  std::vector<std::optional<std::chrono::system_clock::time_point>> last_probes_at;
+  std::optional<ProbeResult> last_result;  // of any check
   std::optional<std::chrono::system_clock::time_point> last_probe_at;
   std::optional<int> cert_days_left;
   std::deque<TransitionRecord> transitions;
   ProbeStats stats;
-  std::unique_ptr<Probe> next_probe;  // handed to the checker when it starts
+  EndpointCounters counters;
+  std::vector<std::unique_ptr<Probe>> next_probes;  // handed to the checkers when they start
 };
 
 namespace {
+
+const std::vector<CheckSettings>& checks_of(const MonitoredEndpoint& endpoint, std::vector<CheckSettings>& single) {
+  if (!endpoint.checks.empty()) return endpoint.checks;
+  single = {endpoint.check};
+  return single;
+}
 
 Thresholds thresholds_of(const MonitoredEndpoint& endpoint) {
   Thresholds thresholds;
@@ -31,18 +40,27 @@ Thresholds thresholds_of(const MonitoredEndpoint& endpoint) {
   thresholds.interval = endpoint.check.interval;
   thresholds.timeout = endpoint.check.timeout;
   thresholds.wait_for_first_check = endpoint.wait_for_first_check;
+  thresholds.combine = endpoint.combine;
+  std::vector<CheckSettings> single;
+  for (const auto& check : checks_of(endpoint, single)) {
+    thresholds.checks.push_back(CheckRule{check.fall, check.rise, check.interval, check.timeout, check.invert});
+  }
   return thresholds;
 }
 
-base::Result<Target> make_target(const MonitoredEndpoint& endpoint, std::uint16_t default_port) {
+// The probe target of one check: check-address when set (the answer still hands out the
+// endpoint's address), and the check's port, else the endpoint's, else the type's default.
+base::Result<Target> make_target(const MonitoredEndpoint& endpoint, const CheckSettings& check,
+                                 std::uint16_t default_port) {
   Target target;
   target.pool = endpoint.pool;
   target.pool_name = endpoint.pool_name;
-  target.address = endpoint.address;
-  target.port = endpoint.check.port.value_or(endpoint.port != 0 ? endpoint.port : default_port);
-  bool v6 = endpoint.address.find(':') != std::string::npos;
-  std::string text = v6 ? fmt::format("[{}]:{}", endpoint.address, target.port)
-                        : fmt::format("{}:{}", endpoint.address, target.port);
+  target.address = check.address.empty() ? endpoint.address : check.address;
+  target.endpoint = endpoint.address;
+  target.port = check.port.value_or(endpoint.port != 0 ? endpoint.port : default_port);
+  bool v6 = target.address.find(':') != std::string::npos;
+  std::string text = v6 ? fmt::format("[{}]:{}", target.address, target.port)
+                        : fmt::format("{}:{}", target.address, target.port);
   auto socket = net::parse_socket_address(text);
   if (!socket) return socket.error();
   target.socket = *socket;
@@ -66,11 +84,19 @@ HealthMonitor::~HealthMonitor() { stop(); }
 base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endpoints) {
   std::vector<std::unique_ptr<Entry>> fresh;
   for (const auto& endpoint : endpoints) {
-    auto probe = registry_.create(endpoint.check);
-    if (!probe) return base::make_error(probe.error().code, endpoint.pool + "/" + endpoint.address + ": " + probe.error().message);
-    auto target = make_target(endpoint, registry_.default_port(endpoint.check.type));
-    if (!target) return base::make_error(target.error().code, endpoint.pool + "/" + endpoint.address + ": " + target.error().message);
-    auto entry = std::make_unique<Entry>(Entry{endpoint, *target, EndpointStateMachine(thresholds_of(endpoint)), {}, {}, {}, {}, {}, {}, std::move(*probe)});
+    auto entry = std::make_unique<Entry>(Entry{endpoint, {}, EndpointStateMachine(thresholds_of(endpoint)), {}, {}, {}, {},
+                                               {}, {}, {}, {}, {}, {}});
+    std::vector<CheckSettings> single;
+    for (const auto& check : checks_of(endpoint, single)) {
+      auto probe = registry_.create(check);
+      if (!probe) return base::make_error(probe.error().code, endpoint.pool + "/" + endpoint.address + ": " + probe.error().message);
+      auto target = make_target(endpoint, check, registry_.default_port(check.type));
+      if (!target) return base::make_error(target.error().code, endpoint.pool + "/" + endpoint.address + ": " + target.error().message);
+      entry->targets.push_back(*target);
+      entry->next_probes.push_back(std::move(*probe));
+    }
+    entry->last_results.resize(entry->targets.size());
+    entry->last_probes_at.resize(entry->targets.size());
     fresh.push_back(std::move(entry));
   }
   std::sort(fresh.begin(), fresh.end(), [](const auto& a, const auto& b) { return before(a->spec, b->spec); });
@@ -87,25 +113,35 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
       });
       if (kept == entries_.end()) continue;
       // Same endpoint: keep what it has lived through, take the new settings.
-      std::unique_ptr<Probe> probe = std::move(entry->next_probe);
-      Target target = entry->target;
+      std::vector<std::unique_ptr<Probe>> probes = std::move(entry->next_probes);
+      std::vector<Target> targets = entry->targets;
       MonitoredEndpoint spec = entry->spec;
       entry = std::move(*kept);
       entry->spec = spec;
-      entry->target = target;
-      entry->next_probe = std::move(probe);
+      entry->targets = targets;
+      entry->next_probes = std::move(probes);
+      entry->last_results.resize(targets.size());
+      entry->last_probes_at.resize(targets.size());
       entry->machine.reconfigure(thresholds_of(spec));
     }
     entries_ = std::move(fresh);
     auto shortest = std::chrono::milliseconds(1000);
-    for (const auto& entry : entries_) shortest = std::min(shortest, entry->spec.check.interval);
+    for (const auto& entry : entries_) {
+      std::vector<CheckSettings> single;
+      for (const auto& check : checks_of(entry->spec, single)) shortest = std::min(shortest, check.interval);
+    }
     tick_period_ = std::clamp(shortest / 4, std::chrono::milliseconds(50), std::chrono::milliseconds(1000));
     first_publish = request_publish();
     for (auto& entry : entries_) {
       Entry* raw = entry.get();
-      checkers_.push_back(std::make_unique<Checker>(std::move(entry->next_probe), entry->target,
-                                                    entry->spec.check.interval, start + entry->spec.start_offset,
-                                                    [this, raw](const ProbeResult& result) { on_result(*raw, result); }));
+      std::vector<CheckSettings> single;
+      const auto& checks = checks_of(entry->spec, single);
+      for (std::size_t i = 0; i < entry->next_probes.size(); ++i) {
+        checkers_.push_back(std::make_unique<Checker>(
+            std::move(entry->next_probes[i]), entry->targets[i], checks[i].interval, start + entry->spec.start_offset,
+            [this, raw, i](const ProbeResult& result) { on_result(*raw, i, result); }));
+      }
+      entry->next_probes.clear();
     }
   }
   wait_published(first_publish);  // the new pools answer before any probe has run
@@ -135,14 +171,19 @@ void HealthMonitor::stop() {
   stop_checkers(checkers_);
 }
 
-void HealthMonitor::on_result(Entry& entry, const ProbeResult& result) {
+void HealthMonitor::on_result(Entry& entry, std::size_t check, const ProbeResult& result) {
   std::lock_guard lock(mutex_);
   entry.stats.record(result);
   entry.last_result = result;
   entry.last_probe_at = clock_.wall_now();
+  if (check < entry.last_results.size()) {
+    entry.last_results[check] = result;
+    entry.last_probes_at[check] = entry.last_probe_at;
+  }
   if (result.cert_days_left) entry.cert_days_left = result.cert_days_left;
-  if (entry.machine.report(kLocalChecker, result.outcome, clock_.now())) {
-    changed(entry, fmt::format("{}: {}", outcome_to_text(result.outcome), result.detail));
+  if (entry.machine.report(kLocalChecker, check, result.outcome, clock_.now())) {
+    std::string which = entry.targets.size() > 1 ? fmt::format("checks[{}] ", check) : "";
+    changed(entry, fmt::format("{}{}: {}", which, outcome_to_text(result.outcome), result.detail));
     request_publish();
   }
   verdicts_.notify_all();
@@ -155,6 +196,7 @@ void HealthMonitor::changed(Entry& entry, const std::string& reason) {
   entry.transitions.push_back(record);
   if (entry.transitions.size() > kTransitionHistory) entry.transitions.pop_front();
   ++entry.stats.transitions;
+  entry.counters.record(entry.last_effective, now_effective, clock_.now(), record.at);
   entry.last_effective = now_effective;
   auto level = now_effective == HealthState::kDown ? base::LogLevel::kWarn : base::LogLevel::kInfo;
   logger_.log(level, "health.transition",
@@ -190,7 +232,8 @@ void HealthMonitor::publish_loop() {
     snapshot->endpoints.reserve(entries_.size());
     for (const auto& entry : entries_) {
       snapshot->endpoints.push_back(EndpointView{entry->spec.pool, entry->spec.address, entry->machine.effective(),
-                                                 entry->machine.serving(), entry->machine.suspicion_deadline()});
+                                                 entry->machine.serving(), entry->machine.suspicion_deadline(),
+                                                 entry->machine.override_value() == Override::kDrain});
     }
     snapshot_ = snapshot;
     lock.unlock();
@@ -262,8 +305,23 @@ std::vector<EndpointReport> HealthMonitor::reports() const {
     EndpointReport report;
     report.pool = entry->spec.pool;
     report.address = entry->spec.address;
-    report.probe_port = entry->target.port;
+    report.probe_port = entry->targets.empty() ? 0 : entry->targets.front().port;
     report.check = entry->spec.check;
+    report.combine = entry->spec.combine;
+    std::vector<CheckSettings> single;
+    const auto& checks = checks_of(entry->spec, single);
+    const auto& local = entry->machine.checkers();
+    auto vantage = local.find(kLocalChecker);
+    for (std::size_t i = 0; i < entry->targets.size() && i < checks.size(); ++i) {
+      CheckReport check;
+      check.settings = checks[i];
+      check.address = entry->targets[i].address;
+      check.port = entry->targets[i].port;
+      if (vantage != local.end() && i < vantage->second.checks.size()) check.local = vantage->second.checks[i];
+      check.last_result = entry->last_results[i];
+      check.last_probe_at = entry->last_probes_at[i];
+      report.checks.push_back(std::move(check));
+    }
     report.health = entry->machine.health();
     report.effective = entry->machine.effective();
     report.override_value = entry->machine.override_value();
@@ -274,6 +332,9 @@ std::vector<EndpointReport> HealthMonitor::reports() const {
     report.cert_days_left = entry->cert_days_left;
     report.transitions = entry->transitions;
     report.stats = entry->stats;
+    report.down_total = entry->counters.down_total(clock_.now());
+    report.flaps_last_hour = entry->counters.flaps_last_hour(clock_.now());
+    report.last_change = entry->counters.last_change();
     out.push_back(std::move(report));
   }
   return out;

@@ -20,6 +20,8 @@
 #include "base/log.h"
 #include "base/result.h"
 #include "health/checker.h"
+#include "health/combine.h"
+#include "health/endpoint_counters.h"
 #include "health/health_snapshot.h"
 #include "health/probe.h"
 #include "health/state_machine.h"
@@ -32,6 +34,10 @@ struct MonitoredEndpoint {
   std::string address;
   std::uint16_t port = 0;  // the endpoint's port; 0: none configured
   CheckSettings check;
+  // Every check of an endpoint with several (`checks:`), combined by `combine`; empty: `check`
+  // alone. Each runs on its own checker with its own timing and rise/fall counting.
+  std::vector<CheckSettings> checks;
+  Combine combine;
   bool wait_for_first_check = false;
   // Where in the interval this endpoint's probes start, so a pool's probes are spread out.
   std::chrono::milliseconds start_offset{0};
@@ -69,7 +75,7 @@ class HealthMonitor {
  private:
   struct Entry;
 
-  void on_result(Entry& entry, const ProbeResult& result);
+  void on_result(Entry& entry, std::size_t check, const ProbeResult& result);
   void changed(Entry& entry, const std::string& reason);  // with mutex_ held
   // Marks a change to publish (with mutex_ held); returns its sequence number.
   std::uint64_t request_publish();

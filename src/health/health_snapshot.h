@@ -25,6 +25,9 @@ struct EndpointView {
   HealthState effective = HealthState::kUnknown;
   bool serving = true;
   std::optional<base::SteadyTime> suspicion_deadline;
+  // Drained by the operator: out of answers even when a pool panics (min-healthy), which
+  // otherwise answers its endpoints whatever their health.
+  bool drained = false;
 };
 
 struct HealthSnapshot {
@@ -55,21 +58,36 @@ struct TransitionRecord {
   std::string reason;
 };
 
+// One check of an endpoint, for /status.
+struct CheckReport {
+  CheckSettings settings;
+  std::string address;  // the address probed (check-address, else the endpoint's)
+  std::uint16_t port = 0;
+  CheckerView local;    // this server's view of the check
+  std::optional<ProbeResult> last_result;
+  std::optional<std::chrono::system_clock::time_point> last_probe_at;
+};
+
 struct EndpointReport {
   std::string pool;
   std::string address;
   std::uint16_t probe_port = 0;
   CheckSettings check;
+  std::vector<CheckReport> checks;  // every check, the first being `check`
+  Combine combine;
   HealthState health = HealthState::kUnknown;
   HealthState effective = HealthState::kUnknown;
   Override override_value = Override::kNone;
   bool serving = true;
-  std::map<std::string, CheckerView> checkers;  // verdict inputs, by checker
+  std::map<std::string, VantageView> checkers;  // verdict inputs, by checker (vantage)
   std::optional<ProbeResult> last_result;
   std::optional<std::chrono::system_clock::time_point> last_probe_at;
   std::optional<int> cert_days_left;
   std::deque<TransitionRecord> transitions;  // most recent last
   ProbeStats stats;
+  std::chrono::milliseconds down_total{0};  // time spent down since the server started
+  std::size_t flaps_last_hour = 0;
+  std::optional<std::chrono::system_clock::time_point> last_change;
 };
 
 }  // namespace cutover::health

@@ -24,7 +24,10 @@ namespace cutover::health {
 // What a probe tests: one endpoint of one pool.
 struct Target {
   std::string pool;
-  std::string address;  // numeric IPv4 or IPv6, as configured
+  std::string address;  // numeric IPv4 or IPv6, as configured: the address probed
+  // The endpoint's own (answered) address; differs from `address` under check-address.
+  // Empty: the same as `address`.
+  std::string endpoint;
   std::uint16_t port = 0;
   net::SocketAddress socket;  // address and port, ready for connect()
   dns::Name pool_name;        // the pool's DNS name (default question of the dns probe)
@@ -70,8 +73,12 @@ struct ProbeType {
   ProbeFactory create{};
 };
 
+class SignalBoard;
+
 class ProbeRegistry {
  public:
+  ProbeRegistry();
+
   void add(ProbeType type);
   bool knows(const std::string& type) const { return types_.count(type) != 0; }
   const ProbeType* find(const std::string& type) const;
@@ -82,8 +89,12 @@ class ProbeRegistry {
   std::vector<std::string> option_keys() const;
   std::uint16_t default_port(const std::string& type) const;
   base::Result<std::unique_ptr<Probe>> create(const CheckSettings& settings) const;
+  // The pushed signals that this registry's `signal` checks read (signal/signal_board.h); the
+  // control API writes them (PUT /signals/NAME). Never null.
+  const std::shared_ptr<SignalBoard>& signals() const { return signals_; }
 
  private:
+  std::shared_ptr<SignalBoard> signals_;
   std::map<std::string, ProbeType> types_;
   std::vector<std::string> order_;  // registration order
 };

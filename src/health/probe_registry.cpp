@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "health/probe.h"
+#include "health/signal/signal_board.h"
 
 namespace cutover::health {
 
@@ -15,7 +16,9 @@ namespace cutover::health {
   X(http)                      \
   X(dns)                       \
   X(exec)                      \
-  X(tcp_banner)
+  X(tcp_banner)                \
+  X(signal_check)              \
+  X(file)
 
 #define CUTOVER_DECLARE_PROBE(folder) void register_##folder##_probe(ProbeRegistry& registry);
 CUTOVER_PROBE_TYPES(CUTOVER_DECLARE_PROBE)
@@ -29,6 +32,8 @@ const char* outcome_to_text(ProbeOutcome outcome) {
   }
   return "error";
 }
+
+ProbeRegistry::ProbeRegistry() : signals_(std::make_shared<SignalBoard>()) {}
 
 void ProbeRegistry::add(ProbeType type) {
   std::string name = type.name;

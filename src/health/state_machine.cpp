@@ -1,4 +1,5 @@
-// EndpointStateMachine: per-checker rise/fall counting, quorum and override.
+// EndpointStateMachine: per-check rise/fall counting, the combination of checks per
+// vantage, quorum over vantages, and the override.
 #include "health/state_machine.h"
 
 namespace cutover::health {
@@ -9,6 +10,12 @@ void reset(CheckerView& view) {
   view.consecutive_passes = 0;
   view.consecutive_failures = 0;
   view.last_failure.reset();
+}
+
+ProbeOutcome inverted(ProbeOutcome outcome) {
+  if (outcome == ProbeOutcome::kPass) return ProbeOutcome::kFail;
+  if (outcome == ProbeOutcome::kFail) return ProbeOutcome::kPass;
+  return outcome;  // a probe that could not run says nothing either way
 }
 
 }  // namespace
@@ -31,37 +38,71 @@ const char* override_to_text(Override value) {
   return "none";
 }
 
-bool EndpointStateMachine::report(const std::string& checker, ProbeOutcome outcome, base::SteadyTime now) {
+CheckRule Thresholds::rule(std::size_t check) const {
+  if (check < checks.size()) return checks[check];
+  return CheckRule{fall, rise, interval, timeout, false};
+}
+
+VantageView& EndpointStateMachine::vantage(const std::string& checker) {
+  VantageView& view = checkers_[checker];
+  view.checks.resize(thresholds_.check_count());
+  return view;
+}
+
+HealthState EndpointStateMachine::vantage_state(const VantageView& vantage) const {
+  std::vector<HealthState> states;
+  states.reserve(vantage.checks.size());
+  for (const auto& check : vantage.checks) states.push_back(check.state);
+  return combine_states(thresholds_.combine, states);
+}
+
+void EndpointStateMachine::reconfigure(const Thresholds& thresholds) {
+  thresholds_ = thresholds;
+  for (auto& [name, view] : checkers_) {
+    view.checks.resize(thresholds_.check_count());
+    view.state = vantage_state(view);
+  }
+}
+
+bool EndpointStateMachine::report(const std::string& checker, std::size_t check, ProbeOutcome outcome,
+                                  base::SteadyTime now) {
   Observable before = observe();
-  CheckerView& view = checkers_[checker];
+  VantageView& vantage = this->vantage(checker);
+  if (check >= vantage.checks.size()) return false;  // a check removed by a reload reported late
+  const CheckRule rule = thresholds_.rule(check);
+  if (rule.invert) outcome = inverted(outcome);
+  CheckerView& view = vantage.checks[check];
   view.last_report = now;
   if (outcome == ProbeOutcome::kError) {
     reset(view);
-    return finish(before, now);
-  }
-  if (outcome == ProbeOutcome::kPass) {
+  } else if (outcome == ProbeOutcome::kPass) {
     view.consecutive_failures = 0;
     view.last_failure.reset();
     ++view.consecutive_passes;
     if (view.state == HealthState::kUnknown ||
-        (view.state == HealthState::kDown && view.consecutive_passes >= thresholds_.rise)) {
+        (view.state == HealthState::kDown && view.consecutive_passes >= rule.rise)) {
       view.state = HealthState::kUp;
     }
-    return finish(before, now);
+  } else {
+    view.consecutive_passes = 0;
+    ++view.consecutive_failures;
+    view.last_failure = now;
+    bool first_verdict_decides = view.state == HealthState::kUnknown && thresholds_.wait_for_first_check;
+    if (view.consecutive_failures >= rule.fall || first_verdict_decides) view.state = HealthState::kDown;
   }
-  view.consecutive_passes = 0;
-  ++view.consecutive_failures;
-  view.last_failure = now;
-  bool first_verdict_decides = view.state == HealthState::kUnknown && thresholds_.wait_for_first_check;
-  if (view.consecutive_failures >= thresholds_.fall || first_verdict_decides) view.state = HealthState::kDown;
+  vantage.state = vantage_state(vantage);
   return finish(before, now);
 }
 
 bool EndpointStateMachine::tick(base::SteadyTime now) {
   Observable before = observe();
-  auto stall_limit = thresholds_.interval * kStallIntervals;
-  for (auto& [name, view] : checkers_) {
-    if (view.last_report && now - *view.last_report > stall_limit) reset(view);
+  for (auto& [name, vantage] : checkers_) {
+    for (std::size_t i = 0; i < vantage.checks.size(); ++i) {
+      CheckerView& view = vantage.checks[i];
+      auto stall_limit = thresholds_.rule(i).interval * kStallIntervals;
+      if (view.last_report && now - *view.last_report > stall_limit) reset(view);
+    }
+    vantage.state = vantage_state(vantage);
   }
   return finish(before, now);
 }
@@ -98,13 +139,23 @@ bool EndpointStateMachine::serving() const {
 std::optional<base::SteadyTime> EndpointStateMachine::suspicion_deadline() const {
   if (override_ != Override::kNone || health() == HealthState::kDown) return std::nullopt;
   std::optional<base::SteadyTime> earliest;
-  for (const auto& [name, view] : checkers_) {
-    if (view.state == HealthState::kDown || view.consecutive_failures == 0 || !view.last_failure) continue;
-    // The next probe started at least I after the failed one, which began at most T before
-    // it was reported; the remaining failures can come one interval apart from there.
-    auto deadline = *view.last_failure + thresholds_.interval * (thresholds_.fall - view.consecutive_failures) -
-                    thresholds_.timeout;
-    if (!earliest || deadline < *earliest) earliest = deadline;
+  for (const auto& [name, vantage] : checkers_) {
+    if (vantage.state == HealthState::kDown) continue;
+    for (std::size_t i = 0; i < vantage.checks.size(); ++i) {
+      const CheckerView& view = vantage.checks[i];
+      if (view.state == HealthState::kDown || view.consecutive_failures == 0 || !view.last_failure) continue;
+      // Only a check whose verdict would take its vantage down makes the endpoint suspect
+      // (under `any`, one failing check of several that pass does not).
+      std::vector<HealthState> states;
+      for (const auto& other : vantage.checks) states.push_back(other.state);
+      states[i] = HealthState::kDown;
+      if (combine_states(thresholds_.combine, states) != HealthState::kDown) continue;
+      // The next probe started at least I after the failed one, which began at most T before
+      // it was reported; the remaining failures can come one interval apart from there.
+      const CheckRule rule = thresholds_.rule(i);
+      auto deadline = *view.last_failure + rule.interval * (rule.fall - view.consecutive_failures) - rule.timeout;
+      if (!earliest || deadline < *earliest) earliest = deadline;
+    }
   }
   return earliest;
 }

@@ -1,10 +1,12 @@
 // EndpointStateMachine: the one owner of rise/fall/unknown for one endpoint. It takes raw
-// probe outcomes tagged with the checker that produced them, keeps a state per checker,
-// and combines them by quorum (k of n; today one local checker, k = 1), then applies the
-// operator override. Pure logic driven by the times it is given (fake-clock testable).
-// Not thread-safe: the HealthMonitor serialises access.
+// probe outcomes tagged with the checker (vantage) and the check that produced them, keeps
+// a state per check per vantage, combines each vantage's checks (combine.h: all, any,
+// at-least-K), combines the vantages by quorum (k of n; today one local vantage, k = 1),
+// then applies the operator override. Pure logic driven by the times it is given
+// (fake-clock testable). Not thread-safe: the HealthMonitor serialises access.
 //
-// State chart of one checker's view (F = fall, R = rise, I = interval):
+// State chart of one check's view in one vantage (F = fall, R = rise, I = interval, all of
+// that check; an inverted check swaps pass and fail before the chart sees them):
 //
 //            pass                         F consecutive fails
 //   unknown ────────────▶ up ──────────────────────────────────▶ down
@@ -15,7 +17,8 @@
 //
 //   any state ──(probe could not run | no report for 3·I)──▶ unknown (counters reset)
 //
-// Endpoint health = down if ≥ k checkers say down, else up if ≥ k say up, else unknown.
+// Vantage verdict = combine_states(combine, its checks' states) (combine.h).
+// Endpoint health = down if ≥ k vantages say down, else up if ≥ k say up, else unknown.
 // Effective state = the override when set (drain → down, force-up → up), else health.
 // `unknown` still serves (a restart or a broken checker never empties an answer), unless
 // the pool asked to wait for the first check.
@@ -26,16 +29,27 @@
 #include <optional>
 #include <string>
 
+#include <vector>
+
 #include "base/clock.h"
+#include "health/combine.h"
 #include "health/probe.h"
 
 namespace cutover::health {
 
-enum class HealthState { kUnknown, kUp, kDown };
 enum class Override { kNone, kDrain, kForceUp };
 
 const char* state_to_text(HealthState state);
 const char* override_to_text(Override value);
+
+// The counting rules of one check.
+struct CheckRule {
+  int fall = kDefaultFall;
+  int rise = kDefaultRise;
+  std::chrono::milliseconds interval = kDefaultInterval;
+  std::chrono::milliseconds timeout = kDefaultTimeout;
+  bool invert = false;
+};
 
 struct Thresholds {
   int fall = kDefaultFall;
@@ -44,11 +58,19 @@ struct Thresholds {
   std::chrono::milliseconds timeout = kDefaultTimeout;
   bool wait_for_first_check = false;
   std::size_t quorum = 1;  // k: checkers that must agree
+  // One rule per check of the endpoint (`checks:`); empty: one check counted by the
+  // fields above.
+  std::vector<CheckRule> checks;
+  Combine combine;
+
+  std::size_t check_count() const { return checks.empty() ? 1 : checks.size(); }
+  CheckRule rule(std::size_t check) const;
 };
 
 // A checker stalled for more than this many intervals no longer knows anything.
 constexpr int kStallIntervals = 3;
 
+// One check's view in one vantage.
 struct CheckerView {
   HealthState state = HealthState::kUnknown;
   int consecutive_passes = 0;
@@ -57,17 +79,28 @@ struct CheckerView {
   std::optional<base::SteadyTime> last_failure;
 };
 
+// One vantage: its checks' views and their combined verdict.
+struct VantageView {
+  HealthState state = HealthState::kUnknown;
+  std::vector<CheckerView> checks;  // by check index
+};
+
 class EndpointStateMachine {
  public:
   explicit EndpointStateMachine(Thresholds thresholds) : thresholds_(thresholds) {}
 
   // Each returns true when anything an answer depends on changed: the effective state,
   // serving(), or the suspicion deadline.
-  bool report(const std::string& checker, ProbeOutcome outcome, base::SteadyTime now);
+  bool report(const std::string& checker, std::size_t check, ProbeOutcome outcome, base::SteadyTime now);
+  // The endpoint's only (first) check.
+  bool report(const std::string& checker, ProbeOutcome outcome, base::SteadyTime now) {
+    return report(checker, 0, outcome, now);
+  }
   bool tick(base::SteadyTime now);  // turns stalled checkers to unknown
   bool set_override(Override value, base::SteadyTime now);
-  // New thresholds after a reload; keeps states and counters.
-  void reconfigure(const Thresholds& thresholds) { thresholds_ = thresholds; }
+  // New thresholds after a reload; keeps states and counters (of the checks that remain,
+  // by index).
+  void reconfigure(const Thresholds& thresholds);
 
   HealthState health() const;
   HealthState effective() const;
@@ -78,7 +111,7 @@ class EndpointStateMachine {
   // could be declared down (for the suspicion TTL).
   std::optional<base::SteadyTime> suspicion_deadline() const;
   std::optional<base::SteadyTime> last_transition() const { return last_transition_; }
-  const std::map<std::string, CheckerView>& checkers() const { return checkers_; }
+  const std::map<std::string, VantageView>& checkers() const { return checkers_; }
 
  private:
   struct Observable {
@@ -89,9 +122,11 @@ class EndpointStateMachine {
   };
   Observable observe() const { return {effective(), serving(), suspicion_deadline()}; }
   bool finish(const Observable& before, base::SteadyTime now);
+  HealthState vantage_state(const VantageView& vantage) const;
+  VantageView& vantage(const std::string& checker);
 
   Thresholds thresholds_;
-  std::map<std::string, CheckerView> checkers_;
+  std::map<std::string, VantageView> checkers_;
   Override override_ = Override::kNone;
   std::optional<base::SteadyTime> last_transition_;
 };

@@ -1,5 +1,6 @@
-// AnswerBuilder: per pool and family, policy over serving endpoints, then the all-down
-// policy when the policy found nothing.
+// AnswerBuilder: per pool and family, the panic threshold first (some but fewer than
+// min-healthy up: every endpoint), then the shape over serving endpoints, then the all-down
+// policy when nothing serves.
 #include "pool/answer_builder.h"
 
 #include <arpa/inet.h>
@@ -54,6 +55,8 @@ void AnswerBuilder::adopt_state_from(const AnswerBuilder& previous) {
     if (it != previous.counters_.end()) counters = it->second;
   }
   all_down_ = previous.all_down_;
+  panic_ = previous.panic_;
+  panics_ = previous.panics_;
 }
 
 FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
@@ -71,9 +74,26 @@ FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
   }
   family.configured = !candidates.empty();
   if (!family.configured) return family;
+  family.endpoints = candidates.size();
+  family.up = static_cast<std::size_t>(
+      std::count_if(candidates.begin(), candidates.end(), [](const Candidate& c) { return c.serving; }));
 
   Selection selection = (*registry_.find(spec.shape))(spec, candidates);
   family.per_query = selection.per_query;
+  // Panic: with few survivors left, answering only them would overload them (an outage of
+  // its own), so the whole family is answered as configured, in the shape's draw mode.
+  if (family.up > 0 && spec.min_healthy.enabled() && family.up < spec.min_healthy.threshold(family.endpoints)) {
+    // An endpoint the operator drained stays out: a drain says "no traffic", whatever the
+    // health of the rest.
+    family.mode = AnswerMode::kPanic;
+    for (const auto& candidate : candidates) {
+      const EndpointSpec& endpoint = spec.endpoints[candidate.index];
+      const health::EndpointView* view = health.find(spec.name, endpoint.address);
+      if (view != nullptr && view->drained) continue;
+      add_answer(family, endpoint.address, candidate.weight);
+    }
+    return family;
+  }
   if (!selection.members.empty()) {
     for (const auto& member : selection.members) {
       const EndpointSpec& endpoint = spec.endpoints[member.index];
@@ -123,11 +143,23 @@ std::shared_ptr<const PoolAnswers> AnswerBuilder::build(const health::HealthSnap
     answer.a = build_family(spec, dns::RRType::A, health);
     answer.aaaa = build_family(spec, dns::RRType::AAAA, health);
     answer.counters = counters_[spec.name];
-    for (const FamilyAnswer* family : {&answer.a, &answer.aaaa}) {
+    for (FamilyAnswer* family : {&answer.a, &answer.aaaa}) {
       if (!family->configured) continue;
-      bool down = family->mode != AnswerMode::kHealthy;
-      bool& was_down = all_down_[fmt::format("{}/{}", spec.name, dns::type_to_text(family->type))];
-      if (down != was_down) events.push_back(AllDownEvent{spec.name, family->type, down, spec.when_all_down});
+      std::string key = fmt::format("{}/{}", spec.name, dns::type_to_text(family->type));
+      std::size_t threshold = spec.min_healthy.threshold(family->endpoints);
+      bool panic = family->mode == AnswerMode::kPanic;
+      bool& was_panic = panic_[key];
+      if (panic && !was_panic) ++panics_[key];
+      family->panics = panics_[key];
+      if (panic != was_panic) {
+        events.push_back(AllDownEvent{spec.name, family->type, panic, spec.when_all_down, true, family->up, threshold});
+      }
+      was_panic = panic;
+      bool down = is_all_down(family->mode);
+      bool& was_down = all_down_[key];
+      if (down != was_down) {
+        events.push_back(AllDownEvent{spec.name, family->type, down, spec.when_all_down, false, family->up, threshold});
+      }
       was_down = down;
     }
     answers.push_back(std::move(answer));

@@ -1,6 +1,6 @@
 // AnswerBuilder: turns a HealthSnapshot into the PoolAnswers the engine serves, applying
-// each pool's shape and its when-all-down policy per address family, and reports every
-// entry into and exit from the all-down state. Not thread-safe: call from one thread at a
+// each pool's shape, its min-healthy threshold and its when-all-down policy per address
+// family, and reports every entry into and exit from the panic and all-down states. Not thread-safe: call from one thread at a
 // time (the HealthMonitor listener is serialised by the monitor's lock).
 #pragma once
 
@@ -16,12 +16,16 @@
 
 namespace cutover::pool {
 
-// A pool family entering (all_down) or leaving the all-down state.
+// A pool family entering (all_down) or leaving the all-down state, or, with `panic`, the
+// panic state of min-healthy (all_down then says entering or leaving it).
 struct AllDownEvent {
   std::string pool;
   dns::RRType type = dns::RRType::A;
   bool all_down = false;
   AllDownPolicy policy = AllDownPolicy::kFailOpen;
+  bool panic = false;
+  std::size_t up = 0;         // endpoints of the family up at the change
+  std::size_t threshold = 0;  // min-healthy as a number of endpoints (panic events)
 };
 
 class AnswerBuilder {
@@ -41,6 +45,8 @@ class AnswerBuilder {
   const PolicyRegistry& registry_;
   std::vector<PoolSpec> specs_;
   std::map<std::string, bool> all_down_;  // by "pool/TYPE"
+  std::map<std::string, bool> panic_;     // by "pool/TYPE"
+  std::map<std::string, std::uint64_t> panics_;  // entries into panic, by "pool/TYPE"
   std::map<std::string, std::shared_ptr<PoolCounters>> counters_;
 };
 

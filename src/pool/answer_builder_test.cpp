@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include "base/clock.h"
 #include "dns/rdata.h"
+#include "health/health_monitor.h"
+#include "health/state_machine.h"
 
 namespace cutover::pool {
 namespace {
@@ -16,14 +19,14 @@ PoolSpec two_endpoint_pool(const std::string& shape, AllDownPolicy policy = AllD
   spec.shape = shape;
   spec.when_all_down = policy;
   spec.fallback = {"192.0.2.99"};
-  spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}}, {"198.51.100.30", 80, 2, 1, {}}, {"2001:db8::30", 80, 1, 1, {}}};
+  spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}, {}, {}}, {"198.51.100.30", 80, 2, 1, {}, {}, {}}, {"2001:db8::30", 80, 1, 1, {}, {}, {}}};
   return spec;
 }
 
 health::HealthSnapshot health_of(std::vector<std::pair<std::string, bool>> serving) {
   health::HealthSnapshot snapshot;
   for (const auto& [address, up] : serving) {
-    snapshot.endpoints.push_back({"app", address, up ? health::HealthState::kUp : health::HealthState::kDown, up, {}});
+    snapshot.endpoints.push_back({"app", address, up ? health::HealthState::kUp : health::HealthState::kDown, up, {}, false});
   }
   std::sort(snapshot.endpoints.begin(), snapshot.endpoints.end(),
             [](const auto& a, const auto& b) { return a.address < b.address; });
@@ -116,6 +119,166 @@ TEST_F(AnswerBuilderTest, SuspicionTtlCountsDownToTheDeadline) {
   EXPECT_EQ(pool.ttl_at(pool.a, now + std::chrono::milliseconds(17500)), 0u);
   EXPECT_EQ(pool.ttl_at(pool.a, now + std::chrono::seconds(30)), 0u);
   EXPECT_EQ(pool.ttl_at(pool.a, now - std::chrono::seconds(100)), kDefaultPoolTtl);
+}
+
+}  // namespace
+}  // namespace cutover::pool
+
+namespace cutover::pool {
+namespace {
+
+// The panic threshold driven through real state machines on the fake clock: four A
+// endpoints with fall 2, min-healthy 50% (2 of 4). Failures land one probe interval apart.
+class PanicThresholdTest : public ::testing::Test {
+ protected:
+  PanicThresholdTest() {
+    register_builtin_policies(registry_);
+    health::Thresholds thresholds;
+    thresholds.fall = 2;
+    thresholds.rise = 1;
+    for (const char* address : {"192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4"}) {
+      addresses_.push_back(address);
+      machines_.emplace_back(thresholds);
+    }
+  }
+
+  PoolSpec spec(MinHealthy min_healthy, AllDownPolicy policy = AllDownPolicy::kFailOpen) const {
+    PoolSpec out;
+    out.name = "app";
+    out.owner = *dns::Name::from_text("app.example.test.");
+    out.shape = "failover";
+    out.when_all_down = policy;
+    out.min_healthy = min_healthy;
+    for (std::size_t i = 0; i < addresses_.size(); ++i) {
+      EndpointSpec endpoint;
+      endpoint.address = addresses_[i];
+      endpoint.priority = static_cast<int>(i + 1);
+      out.endpoints.push_back(endpoint);
+    }
+    return out;
+  }
+
+  // Two failed probes, one interval apart: endpoint `i` goes down.
+  void fail(std::size_t i) {
+    for (int probe = 0; probe < 2; ++probe) {
+      clock_.advance(std::chrono::seconds(10));
+      machines_[i].report(health::kLocalChecker, health::ProbeOutcome::kFail, clock_.now());
+    }
+  }
+  void pass(std::size_t i) {
+    clock_.advance(std::chrono::seconds(10));
+    machines_[i].report(health::kLocalChecker, health::ProbeOutcome::kPass, clock_.now());
+  }
+
+  health::HealthSnapshot snapshot() const {
+    health::HealthSnapshot out;
+    for (std::size_t i = 0; i < machines_.size(); ++i) {
+      out.endpoints.push_back({"app", addresses_[i], machines_[i].effective(), machines_[i].serving(),
+                               machines_[i].suspicion_deadline(),
+                               machines_[i].override_value() == health::Override::kDrain});
+    }
+    return out;
+  }
+
+  PolicyRegistry registry_;
+  base::FakeClock clock_;
+  std::vector<std::string> addresses_;
+  std::vector<health::EndpointStateMachine> machines_;
+  std::vector<AllDownEvent> events_;
+};
+
+TEST_F(PanicThresholdTest, FewerUpThanMinHealthyAnswersEveryEndpointUntilNoneIsUp) {
+  AnswerBuilder builder(registry_, {spec({50, true})});
+  for (std::size_t i = 0; i < 4; ++i) pass(i);
+  auto a = [&] { return builder.build(snapshot(), events_)->pools().front().a; };
+  EXPECT_EQ(a().mode, AnswerMode::kHealthy);
+  EXPECT_EQ(a().addresses, std::vector<std::string>{"192.0.2.1"});  // failover: the first priority
+  fail(0);
+  EXPECT_EQ(a().addresses, std::vector<std::string>{"192.0.2.2"});
+  fail(1);  // 2 of 4 up: at the threshold, not below it
+  FamilyAnswer family = a();
+  EXPECT_EQ(family.mode, AnswerMode::kHealthy);
+  EXPECT_EQ(family.up, 2u);
+  EXPECT_TRUE(events_.empty());
+  fail(2);  // 1 of 4 up: panic, every endpoint answered
+  family = a();
+  EXPECT_EQ(family.mode, AnswerMode::kPanic);
+  EXPECT_EQ(family.addresses, (std::vector<std::string>{"192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4"}));
+  EXPECT_EQ(family.panics, 1u);
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_TRUE(events_[0].panic);
+  EXPECT_TRUE(events_[0].all_down);  // entering
+  EXPECT_EQ(events_[0].up, 1u);
+  EXPECT_EQ(events_[0].threshold, 2u);
+  events_.clear();
+  fail(3);  // none up: when-all-down decides, and panic is over
+  family = a();
+  EXPECT_EQ(family.mode, AnswerMode::kFailOpen);
+  ASSERT_EQ(events_.size(), 2u);
+  EXPECT_TRUE(events_[0].panic);
+  EXPECT_FALSE(events_[0].all_down);  // leaving panic
+  EXPECT_FALSE(events_[1].panic);
+  EXPECT_TRUE(events_[1].all_down);   // entering all-down
+  events_.clear();
+  pass(3);  // one back: panic again, counted a second time
+  family = a();
+  EXPECT_EQ(family.mode, AnswerMode::kPanic);
+  EXPECT_EQ(family.panics, 2u);
+  EXPECT_EQ(events_.size(), 2u);
+  pass(2);
+  family = a();
+  EXPECT_EQ(family.mode, AnswerMode::kHealthy);
+  EXPECT_EQ(family.addresses, std::vector<std::string>{"192.0.2.3"});
+}
+
+// A drained endpoint counts as not up and stays out of the panic answer: the operator said
+// no traffic. Regression test: the panic answer once took every configured endpoint.
+TEST_F(PanicThresholdTest, ADrainedEndpointStaysOutOfThePanicAnswer) {
+  AnswerBuilder builder(registry_, {spec({3, false})});
+  for (std::size_t i = 0; i < 4; ++i) pass(i);
+  machines_[0].set_override(health::Override::kDrain, clock_.now());
+  FamilyAnswer family = builder.build(snapshot(), events_)->pools().front().a;
+  EXPECT_EQ(family.mode, AnswerMode::kHealthy);  // 3 up of 4: at the threshold
+  EXPECT_EQ(family.addresses, std::vector<std::string>{"192.0.2.2"});
+  fail(1);  // 2 up: panic
+  family = builder.build(snapshot(), events_)->pools().front().a;
+  EXPECT_EQ(family.mode, AnswerMode::kPanic);
+  EXPECT_EQ(family.up, 2u);
+  EXPECT_EQ(family.addresses, (std::vector<std::string>{"192.0.2.2", "192.0.2.3", "192.0.2.4"}));
+}
+
+TEST_F(PanicThresholdTest, NoneUpStillFollowsWhenAllDown) {
+  for (AllDownPolicy policy : {AllDownPolicy::kNoData, AllDownPolicy::kFallback}) {
+    PoolSpec pool = spec({3, false}, policy);
+    pool.fallback = {"192.0.2.99"};
+    AnswerBuilder builder(registry_, {pool});
+    for (std::size_t i = 0; i < 4; ++i) fail(i);
+    FamilyAnswer family = builder.build(snapshot(), events_)->pools().front().a;
+    EXPECT_EQ(family.mode, policy == AllDownPolicy::kNoData ? AnswerMode::kNoData : AnswerMode::kFallback);
+    for (std::size_t i = 0; i < 4; ++i) pass(i);
+  }
+}
+
+TEST_F(PanicThresholdTest, ACountThresholdIsCappedAtTheFamilySizeAndOffByDefault) {
+  EXPECT_EQ((MinHealthy{10, false}.threshold(4)), 4u);
+  EXPECT_EQ((MinHealthy{2, false}.threshold(4)), 2u);
+  EXPECT_EQ((MinHealthy{50, true}.threshold(3)), 2u);  // ceil(1.5)
+  EXPECT_EQ((MinHealthy{1, true}.threshold(4)), 1u);
+  EXPECT_EQ((MinHealthy{}.to_text()), "off");
+  EXPECT_EQ((MinHealthy{30, true}.to_text()), "30%");
+  // 10 > 4 endpoints: all four up is healthy, three up is panic.
+  AnswerBuilder capped(registry_, {spec({10, false})});
+  for (std::size_t i = 0; i < 4; ++i) pass(i);
+  EXPECT_EQ(capped.build(snapshot(), events_)->pools().front().a.mode, AnswerMode::kHealthy);
+  fail(0);
+  EXPECT_EQ(capped.build(snapshot(), events_)->pools().front().a.mode, AnswerMode::kPanic);
+  // Without min-healthy a single survivor takes everything (today's behaviour).
+  AnswerBuilder off(registry_, {spec({})});
+  fail(1);
+  fail(2);
+  FamilyAnswer family = off.build(snapshot(), events_)->pools().front().a;
+  EXPECT_EQ(family.mode, AnswerMode::kHealthy);
+  EXPECT_EQ(family.addresses, std::vector<std::string>{"192.0.2.4"});
 }
 
 }  // namespace

@@ -26,15 +26,15 @@ PoolSpec failover_pool(AllDownPolicy policy, bool with_v6) {
   spec.serve = ServeMode::kMaterialize;
   spec.when_all_down = policy;
   spec.fallback = {kFallback};
-  spec.endpoints = {{kPrimary, 80, 1, 1, {}}, {kBackup, 80, 2, 1, {}}};
-  if (with_v6) spec.endpoints.push_back({kV6, 80, 1, 1, {}});
+  spec.endpoints = {{kPrimary, 80, 1, 1, {}, {}, {}}, {kBackup, 80, 2, 1, {}, {}, {}}};
+  if (with_v6) spec.endpoints.push_back({kV6, 80, 1, 1, {}, {}, {}});
   return spec;
 }
 
 health::HealthSnapshot snapshot_of(const States& states) {
   health::HealthSnapshot snapshot;
   for (const auto& [address, state] : states) {
-    snapshot.endpoints.push_back({"web", address, state, state != health::HealthState::kDown, {}});
+    snapshot.endpoints.push_back({"web", address, state, state != health::HealthState::kDown, {}, false});
   }
   std::sort(snapshot.endpoints.begin(), snapshot.endpoints.end(),
             [](const auto& x, const auto& y) { return x.address < y.address; });

@@ -58,6 +58,26 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
   for (const auto& report : reports) {
     out += fmt::format("cutover_health_transitions_total{{{}}} {}\n", endpoint_labels(report), report.stats.transitions);
   }
+  header(out, "cutover_endpoint_down_seconds_total", "counter",
+         "Seconds the endpoint's effective state has been down since the server started.");
+  for (const auto& report : reports) {
+    out += fmt::format("cutover_endpoint_down_seconds_total{{{}}} {}\n", endpoint_labels(report),
+                       static_cast<double>(report.down_total.count()) / 1000.0);
+  }
+  header(out, "cutover_endpoint_last_change_timestamp_seconds", "gauge",
+         "Unix time of the endpoint's last change of effective state (0: none yet).");
+  for (const auto& report : reports) {
+    double at = 0;
+    if (report.last_change) {
+      at = std::chrono::duration<double>(report.last_change->time_since_epoch()).count();
+    }
+    out += fmt::format("cutover_endpoint_last_change_timestamp_seconds{{{}}} {:.3f}\n", endpoint_labels(report), at);
+  }
+  header(out, "cutover_endpoint_flaps_last_hour", "gauge",
+         "Changes between up and down of the endpoint within the last hour.");
+  for (const auto& report : reports) {
+    out += fmt::format("cutover_endpoint_flaps_last_hour{{{}}} {}\n", endpoint_labels(report), report.flaps_last_hour);
+  }
   header(out, "cutover_endpoint_state", "gauge", "1 for the endpoint's current effective state.");
   for (const auto& report : reports) {
     for (auto state : {health::HealthState::kUnknown, health::HealthState::kUp, health::HealthState::kDown}) {
@@ -82,7 +102,32 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
       for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
         if (!family->configured) continue;
         out += fmt::format("cutover_pool_all_down{{pool=\"{}\",type=\"{}\"}} {}\n", label_value(pool.pool),
-                           dns::type_to_text(family->type), family->mode == AnswerMode::kHealthy ? 0 : 1);
+                           dns::type_to_text(family->type), is_all_down(family->mode) ? 1 : 0);
+      }
+    }
+    header(out, "cutover_pool_panic", "gauge",
+           "1 while some but fewer endpoints of the pool's family than min-healthy are up (every endpoint is answered).");
+    for (const auto& pool : input.answers->pools()) {
+      for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
+        if (!family->configured) continue;
+        out += fmt::format("cutover_pool_panic{{pool=\"{}\",type=\"{}\"}} {}\n", label_value(pool.pool),
+                           dns::type_to_text(family->type), family->mode == AnswerMode::kPanic ? 1 : 0);
+      }
+    }
+    header(out, "cutover_pool_panics_total", "counter", "Times the pool's family entered the panic state.");
+    for (const auto& pool : input.answers->pools()) {
+      for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
+        if (!family->configured) continue;
+        out += fmt::format("cutover_pool_panics_total{{pool=\"{}\",type=\"{}\"}} {}\n", label_value(pool.pool),
+                           dns::type_to_text(family->type), family->panics);
+      }
+    }
+    header(out, "cutover_pool_endpoints_up", "gauge", "Endpoints of the pool's family serving (up, or unknown).");
+    for (const auto& pool : input.answers->pools()) {
+      for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
+        if (!family->configured) continue;
+        out += fmt::format("cutover_pool_endpoints_up{{pool=\"{}\",type=\"{}\"}} {}\n", label_value(pool.pool),
+                           dns::type_to_text(family->type), family->up);
       }
     }
   }

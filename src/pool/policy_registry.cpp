@@ -26,6 +26,11 @@ const char* all_down_to_text(AllDownPolicy policy) {
   return "fail-open";
 }
 
+std::string MinHealthy::to_text() const {
+  if (!enabled()) return "off";
+  return std::to_string(value) + (percent ? "%" : "");
+}
+
 void PolicyRegistry::add(Shape shape) {
   std::string name = shape.name;
   if (!shapes_.contains(name)) order_.push_back(name);

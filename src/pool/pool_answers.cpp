@@ -8,11 +8,16 @@ namespace cutover::pool {
 const char* mode_to_text(AnswerMode mode) {
   switch (mode) {
     case AnswerMode::kHealthy: return "healthy";
+    case AnswerMode::kPanic: return "panic";
     case AnswerMode::kFailOpen: return "fail-open";
     case AnswerMode::kFallback: return "fallback";
     case AnswerMode::kNoData: return "nodata";
   }
   return "healthy";
+}
+
+bool is_all_down(AnswerMode mode) {
+  return mode == AnswerMode::kFailOpen || mode == AnswerMode::kFallback || mode == AnswerMode::kNoData;
 }
 
 const FamilyAnswer* PoolAnswer::family(dns::RRType type) const {

@@ -15,15 +15,21 @@
 
 namespace cutover::pool {
 
-// How a family's answer came about, for /status and the all-down events.
-enum class AnswerMode { kHealthy, kFailOpen, kFallback, kNoData };
+// How a family's answer came about, for /status and the all-down events. kPanic: some but
+// fewer endpoints than min-healthy are up, so every endpoint is answered (PoolSpec::MinHealthy).
+enum class AnswerMode { kHealthy, kPanic, kFailOpen, kFallback, kNoData };
 const char* mode_to_text(AnswerMode mode);
+// True for the modes of a family with no endpoint up (when-all-down decided).
+bool is_all_down(AnswerMode mode);
 
 // One family's answer (the engine's part) and how it came about.
 struct FamilyAnswer : auth::DynamicFamily {
   bool configured = false;  // the pool has endpoints of this family
   AnswerMode mode = AnswerMode::kHealthy;
   std::vector<std::string> addresses;  // what is answered (or drawn from), as text
+  std::size_t up = 0;                  // endpoints of the family serving (up or unknown)
+  std::size_t endpoints = 0;           // endpoints of the family configured
+  std::uint64_t panics = 0;            // times the family entered panic since the pool was made
 };
 
 using PoolCounters = auth::AnswerCounters;

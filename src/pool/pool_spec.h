@@ -9,6 +9,7 @@
 
 #include "dns/name.h"
 #include "health/check_settings.h"
+#include "health/combine.h"
 
 namespace cutover::pool {
 
@@ -25,6 +26,25 @@ enum class AllDownPolicy {
 
 const char* all_down_to_text(AllDownPolicy policy);
 
+// `min-healthy: N` or `P%`: the panic threshold (gdnsd's up_thresh, Traffic Manager's
+// MinChildEndpoints). While some but fewer endpoints of a family than this are up, the
+// pool answers every endpoint of the family instead of piling all traffic onto the few
+// survivors; with none up, when-all-down decides. 0 (the default) turns it off.
+struct MinHealthy {
+  std::size_t value = 0;
+  bool percent = false;  // value is a percentage of the family's endpoints
+
+  bool enabled() const { return value != 0; }
+  // The number of up endpoints below which a family of `endpoints` panics: N capped at
+  // `endpoints` (so a family smaller than N is never in panic when all are up), or
+  // ceil(P% of endpoints).
+  std::size_t threshold(std::size_t endpoints) const {
+    if (percent) return (value * endpoints + 99) / 100;
+    return value < endpoints ? value : endpoints;
+  }
+  std::string to_text() const;  // "2", "50%", "off"
+};
+
 // How a pool's answer reaches clients.
 enum class ServeMode {
   kPerQuery,     // the engine answers each query from the latest health snapshot
@@ -37,7 +57,16 @@ struct EndpointSpec {
   int priority = 1;        // failover: lower is preferred
   std::uint32_t weight = 1;
   health::CheckSettings check;  // the pool's check with this endpoint's overrides applied
+  // `checks:`: every check of the endpoint (checks[0] is also `check`), each inheriting the
+  // pool's check; empty: `check` alone. The health layer combines them per vantage.
+  std::vector<health::CheckSettings> checks;
+  health::Combine combine;  // `combine: all | any | at-least-K`
 };
+
+// Every check of an endpoint: `checks`, or `check` alone.
+inline std::vector<health::CheckSettings> all_checks(const EndpointSpec& endpoint) {
+  return endpoint.checks.empty() ? std::vector<health::CheckSettings>{endpoint.check} : endpoint.checks;
+}
 
 struct PoolSpec {
   std::string name;  // the pool's id in the config and the API
@@ -48,6 +77,7 @@ struct PoolSpec {
   std::uint32_t ttl = kDefaultPoolTtl;
   AllDownPolicy when_all_down = AllDownPolicy::kFailOpen;
   std::vector<std::string> fallback;  // addresses answered under kFallback
+  MinHealthy min_healthy;
   // While an answered endpoint is suspected (failed, not yet down), cap the TTL at the time
   // until it could be declared down.
   bool suspicion_ttl = false;

@@ -21,6 +21,9 @@ json family_json(const PoolAnswer& pool, const FamilyAnswer& family, base::Stead
   out["mode"] = mode_to_text(family.mode);
   out["addresses"] = family.addresses;
   out["per_query"] = family.per_query;
+  out["up"] = family.up;
+  out["endpoints"] = family.endpoints;
+  out["panics"] = family.panics;
   out["ttl"] = pool.ttl_at(family, now);
   return out;
 }
@@ -36,11 +39,36 @@ json endpoint_json(const health::EndpointReport& report) {
   out["serving"] = report.serving;
   json checkers = json::object();
   for (const auto& [name, view] : report.checkers) {
+    // The counters of the first check: with one check, the vantage's own (as before `checks:`).
+    const health::CheckerView first = view.checks.empty() ? health::CheckerView{} : view.checks.front();
     checkers[name] = {{"state", health::state_to_text(view.state)},
-                      {"consecutive_passes", view.consecutive_passes},
-                      {"consecutive_failures", view.consecutive_failures}};
+                      {"consecutive_passes", first.consecutive_passes},
+                      {"consecutive_failures", first.consecutive_failures}};
   }
   out["checkers"] = checkers;
+  out["combine"] = report.combine.to_text();
+  json checks = json::array();
+  for (const auto& check : report.checks) {
+    json one = {{"type", check.settings.type},
+                {"address", check.address},
+                {"port", check.port},
+                {"invert", check.settings.invert},
+                {"state", health::state_to_text(check.local.state)},
+                {"consecutive_passes", check.local.consecutive_passes},
+                {"consecutive_failures", check.local.consecutive_failures}};
+    if (check.last_result) {
+      one["last_probe"] = {{"result", health::outcome_to_text(check.last_result->outcome)},
+                           {"detail", check.last_result->detail},
+                           {"at", check.last_probe_at ? format_utc(*check.last_probe_at) : ""}};
+    } else {
+      one["last_probe"] = nullptr;
+    }
+    checks.push_back(one);
+  }
+  out["checks"] = checks;
+  out["seconds_down"] = static_cast<double>(report.down_total.count()) / 1000.0;
+  out["flaps_last_hour"] = report.flaps_last_hour;
+  out["last_change"] = report.last_change ? json(format_utc(*report.last_change)) : json(nullptr);
   if (report.last_result) {
     out["last_probe"] = {{"result", health::outcome_to_text(report.last_result->outcome)},
                          {"latency_ms", millis(report.last_result->latency)},
@@ -84,6 +112,7 @@ std::string render_status_json(const StatusInput& input) {
     pool["shape"] = spec.shape;
     pool["ttl"] = spec.ttl;
     pool["when_all_down"] = all_down_to_text(spec.when_all_down);
+    pool["min_healthy"] = spec.min_healthy.to_text();
     pool["suspicion_ttl"] = spec.suspicion_ttl;
     pool["serve"] = spec.serve == ServeMode::kMaterialize ? "materialize" : "per-query";
     if (spec.when_all_down == AllDownPolicy::kNoData && input.negative_ttl) {

@@ -50,7 +50,7 @@ std::string describe(const UpdateMessage& message) {
 }  // namespace
 
 UpdateHandler::UpdateHandler(store::Store* store, tsig::KeyRing keys,
-                             std::map<std::string, std::vector<dns::Name>> allow_update, base::Logger& logger,
+                             std::map<std::string, std::vector<UpdateKey>> allow_update, base::Logger& logger,
                              Clock clock)
     : store_(store),
       keys_(std::move(keys)),
@@ -90,10 +90,13 @@ std::vector<std::uint8_t> UpdateHandler::handle(std::span<const std::uint8_t> re
   }
   auto allowed = allow_update_.find(store::zone_key(message->zone));
   if (!context->valid()) return reply(dns::Rcode::kRefused, "update.refused", "unsigned: updates need a TSIG key");
-  bool permitted = allowed != allow_update_.end() &&
-                   std::any_of(allowed->second.begin(), allowed->second.end(),
-                               [&](const dns::Name& name) { return name == context->key->name; });
-  if (!permitted) return reply(dns::Rcode::kRefused, "update.refused", "key not in the zone's allow-update");
+  const UpdateKey* permitted = nullptr;
+  if (allowed != allow_update_.end()) {
+    for (const auto& key : allowed->second) {
+      if (key.key == context->key->name) permitted = &key;
+    }
+  }
+  if (permitted == nullptr) return reply(dns::Rcode::kRefused, "update.refused", "key not in the zone's allow-update");
   if (auto failure = check_prerequisite_format(*message)) {
     return reply(failure->rcode, "update.refused", failure->message);
   }
@@ -103,13 +106,22 @@ std::vector<std::uint8_t> UpdateHandler::handle(std::span<const std::uint8_t> re
   write.zone = message->zone;
   write.edits = update_edits(*message);
   write.skip_ignored_edits = true;
+  // RFC 2136 §3.4.2.4 lets an update delete every address of a name; the floor refuses that
+  // unless the zone's policy for this key says the controller owns such deletions.
+  write.allow_empty = permitted->allow_empty;
   const UpdateMessage& checked = *message;
   write.precondition = [&checked](const store::ZoneData& current) { return evaluate_prerequisites(checked, current); };
   write.who = fmt::format("tsig:{} {}", key_text, client);
   write.what = describe(*message);
   store::WriteResult result = store_->write(std::move(write));
   dns::Rcode rcode = write_rcode(result);
-  if (rcode != dns::Rcode::kNoError) return reply(rcode, "update.refused", result.message);
+  if (rcode != dns::Rcode::kNoError) {
+    std::string reason = result.message;
+    if (result.status == WriteStatus::kFloor) {
+      reason += fmt::format(" (an UPDATE does that with allow-update: [{{key: {}, allow-empty: true}}])", key_text);
+    }
+    return reply(rcode, "update.refused", reason);
+  }
   return reply(rcode, "update.applied",
                result.status == WriteStatus::kNoChange ? "nothing to change" : fmt::format("serial {}", result.serial));
 }

@@ -18,14 +18,21 @@
 
 namespace cutover::update {
 
+// A key that may update a zone, and whether its updates may leave a name without addresses.
+struct UpdateKey {
+  dns::Name key;
+  bool allow_empty = false;
+};
+
 class UpdateHandler {
  public:
   using Clock = std::function<std::uint64_t()>;  // seconds since the epoch
 
   // `store` may be null (no journal configured): every update is refused. `allow_update`
-  // maps a zone key (store::zone_key) to the TSIG key names that may update it. `store` and
-  // `logger` must outlive the handler.
-  UpdateHandler(store::Store* store, tsig::KeyRing keys, std::map<std::string, std::vector<dns::Name>> allow_update,
+  // maps a zone key (store::zone_key) to the TSIG keys that may update it; a key with
+  // allow_empty writes with the floor's escape (a name may lose its last address). `store`
+  // and `logger` must outlive the handler.
+  UpdateHandler(store::Store* store, tsig::KeyRing keys, std::map<std::string, std::vector<UpdateKey>> allow_update,
                 base::Logger& logger, Clock clock = {});
 
   // The response to one UPDATE request, or empty when it is too short to answer (no header).
@@ -35,7 +42,7 @@ class UpdateHandler {
  private:
   store::Store* store_;
   tsig::KeyRing keys_;
-  std::map<std::string, std::vector<dns::Name>> allow_update_;
+  std::map<std::string, std::vector<UpdateKey>> allow_update_;
   base::Logger& logger_;
   Clock clock_;
 };

@@ -106,8 +106,10 @@ class UpdateHandlerTest : public ::testing::Test {
     ASSERT_TRUE(loaded.zone);
     ASSERT_TRUE(store_->load({store::ZoneSource{loaded.zone, {}, ""}}));
     handler_ = std::make_unique<UpdateHandler>(
-        store_.get(), tsig::KeyRing({key("writer."), key("reader.", 9)}),
-        std::map<std::string, std::vector<dns::Name>>{{"example.test.", {name("writer.")}}}, logger_,
+        store_.get(), tsig::KeyRing({key("writer."), key("reader.", 9), key("controller.", 7)}),
+        std::map<std::string, std::vector<UpdateKey>>{
+            {"example.test.", {UpdateKey{name("writer."), false}, UpdateKey{name("controller."), true}}}},
+        logger_,
         [this] { return now_; });
   }
 
@@ -167,6 +169,22 @@ TEST_F(UpdateHandlerTest, SignedAddAndDeletesApplyAndTheReplyIsSigned) {
   EXPECT_EQ(send_signed(build("example.test.", {}, {{"new.example.test.", RRType::ANY, RRClass::ANY, 0, {}}})).rcode,
             dns::Rcode::kRefused);  // the floor: new would lose its last address
   EXPECT_EQ(count("new.example.test.", RRType::A), 2U);
+}
+
+// allow-update: [{key: controller, allow-empty: true}]: that key may delete a name's last
+// address (external-dns deleting a record it owns); the same update from writer is refused.
+TEST_F(UpdateHandlerTest, AnAllowEmptyKeyMayDeleteANamesLastAddressAndOnlyIt) {
+  std::vector<std::uint8_t> add = build("example.test.", {}, {{"gone.example.test.", RRType::A, RRClass::IN, 60, a(7)}});
+  ASSERT_EQ(send_signed(add).rcode, dns::Rcode::kNoError);
+  std::vector<std::uint8_t> remove =
+      build("example.test.", {}, {{"gone.example.test.", RRType::A, RRClass::NONE, 0, a(7)}});
+  EXPECT_EQ(send_signed(remove).rcode, dns::Rcode::kRefused);
+  EXPECT_EQ(count("gone.example.test.", RRType::A), 1U);
+  tsig::Key controller = key("controller.", 7);
+  Reply deleted = send(remove, &controller);
+  EXPECT_EQ(deleted.rcode, dns::Rcode::kNoError);
+  EXPECT_TRUE(deleted.signature_verifies);
+  EXPECT_EQ(count("gone.example.test.", RRType::A), 0U);
 }
 
 TEST_F(UpdateHandlerTest, RefusalsChangeNothing) {

@@ -26,6 +26,8 @@ constexpr const char* kSectionKey = "pools";
 
 constexpr std::size_t kMaxFall = 100;
 constexpr std::size_t kMaxPoolTtl = 86400;
+constexpr std::size_t kMaxEndpoints = 1000;
+constexpr std::size_t kMaxChecks = 16;  // checks of one endpoint
 
 bool is_numeric_address(const std::string& text) {
   in6_addr v6{};
@@ -76,6 +78,7 @@ class PoolReader {
                          if (key == "ttl") spec.ttl = ttl(value, key_path);
                          if (key == "when-all-down") spec.when_all_down = all_down(value, key_path);
                          if (key == "fallback") spec.fallback = addresses(value, key_path);
+                         if (key == "min-healthy") spec.min_healthy = min_healthy(value, key_path);
                          if (key == "suspicion-ttl") spec.suspicion_ttl = reader_.boolean(value, key_path);
                          if (key == "wait-for-first-check") spec.wait_for_first_check = reader_.boolean(value, key_path);
                          if (key == "serve") {
@@ -158,6 +161,23 @@ class PoolReader {
     return static_cast<std::uint32_t>(value->count() / 1000);
   }
 
+  // `min-healthy: 2` (endpoints) or `min-healthy: 50%` (of each family's endpoints).
+  MinHealthy min_healthy(const YAML::Node& node, const std::string& path) const {
+    std::string text = reader_.scalar(node, path);
+    MinHealthy out;
+    out.percent = !text.empty() && text.back() == '%';
+    std::string digits = out.percent ? text.substr(0, text.size() - 1) : text;
+    std::size_t limit = out.percent ? 100 : kMaxEndpoints;
+    bool number = !digits.empty() && digits.size() <= 4 &&
+                  std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (number) out.value = std::stoul(digits);
+    if (!number || out.value < 1 || out.value > limit) {
+      reader_.fail(node.Mark(), path, fmt::format("expected a number of endpoints from 1 to {} or a percentage "
+                                                  "from 1% to 100%, like 2 or 50%", kMaxEndpoints));
+    }
+    return out;
+  }
+
   AllDownPolicy all_down(const YAML::Node& node, const std::string& path) const {
     std::string text = reader_.scalar(node, path);
     if (text == "fail-open") return AllDownPolicy::kFailOpen;
@@ -183,7 +203,15 @@ class PoolReader {
     EndpointSpec endpoint;
     endpoint.check = pool_check;
     bool has_address = false;
-    reader_.each_entry(node, path, {"address", "port", "priority", "weight", "check"},
+    // A default YAML::Node is a defined null node, so presence is kept apart.
+    YAML::Node check_node;
+    YAML::Node checks_node;
+    YAML::Node combine_node;
+    bool has_check = false;
+    bool has_checks = false;
+    bool has_combine = false;
+    std::optional<std::string> check_address;
+    reader_.each_entry(node, path, {"address", "port", "priority", "weight", "check", "checks", "combine", "check-address"},
                        [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                          if (key == "address") {
                            endpoint.address = address(value, key_path);
@@ -192,15 +220,67 @@ class PoolReader {
                          if (key == "port") endpoint.port = static_cast<std::uint16_t>(reader_.count(value, key_path, 65535));
                          if (key == "priority") endpoint.priority = static_cast<int>(reader_.number(value, key_path, 0, 1000));
                          if (key == "weight") endpoint.weight = static_cast<std::uint32_t>(reader_.count(value, key_path, 1000000));
-                         if (key == "check") endpoint.check = check(value, key_path, pool_check);
+                         if (key == "check") {
+                           check_node = value;
+                           has_check = true;
+                           endpoint.check = check(value, key_path, pool_check);
+                         }
+                         if (key == "checks") {
+                           checks_node = value;
+                           has_checks = true;
+                         }
+                         if (key == "combine") {
+                           combine_node = value;
+                           has_combine = true;
+                           endpoint.combine = combine(value, key_path);
+                         }
+                         if (key == "check-address") check_address = address(value, key_path);
                        });
     if (!has_address) reader_.fail(node.Mark(), path, "missing required key 'address'");
-    validate_check(endpoint, node, path);
+    if (has_checks) {
+      if (has_check) {
+        reader_.fail(checks_node.Mark(), path + ".checks", "an endpoint has either 'check' or 'checks', not both");
+      }
+      if (!checks_node.IsSequence() || checks_node.size() == 0 || checks_node.size() > kMaxChecks) {
+        reader_.fail(checks_node.Mark(), path + ".checks",
+                     fmt::format("expected a list of 1 to {} check mappings", kMaxChecks));
+      }
+      for (std::size_t i = 0; i < checks_node.size(); ++i) {
+        endpoint.checks.push_back(check(checks_node[i], fmt::format("{}.checks[{}]", path, i), pool_check));
+      }
+    }
+    // The endpoint's check-address is for every check that does not name its own.
+    if (check_address) {
+      if (endpoint.check.address.empty()) endpoint.check.address = *check_address;
+      for (auto& each : endpoint.checks) {
+        if (each.address.empty()) each.address = *check_address;
+      }
+    }
+    if (!endpoint.checks.empty()) endpoint.check = endpoint.checks.front();
+    std::size_t count = endpoint.checks.empty() ? 1 : endpoint.checks.size();
+    if (has_combine && endpoint.combine.kind == health::CombineKind::kAtLeast && endpoint.combine.at_least > count) {
+      reader_.fail(combine_node.Mark(), path + ".combine",
+                   fmt::format("{} needs at least {} checks, this endpoint has {}", endpoint.combine.to_text(),
+                               endpoint.combine.at_least, count));
+    }
+    if (endpoint.checks.empty()) {
+      validate_check(endpoint, endpoint.check, node, path);
+    } else {
+      for (std::size_t i = 0; i < endpoint.checks.size(); ++i) {
+        validate_check(endpoint, endpoint.checks[i], checks_node[i], fmt::format("{}.checks[{}]", path, i));
+      }
+    }
     return endpoint;
   }
 
-  void validate_check(const EndpointSpec& endpoint, const YAML::Node& node, const std::string& path) const {
-    const health::CheckSettings& check = endpoint.check;
+  health::Combine combine(const YAML::Node& node, const std::string& path) const {
+    auto parsed = health::parse_combine(reader_.scalar(node, path));
+    if (!parsed) reader_.fail(node.Mark(), path, "expected all, any or at-least-K (K from 1 to 64), like at-least-2");
+    return *parsed;
+  }
+
+  void validate_check(const EndpointSpec& endpoint, const health::CheckSettings& check, const YAML::Node& node,
+                      const std::string& path) const {
     if (check.timeout > check.interval) {
       reader_.fail(node.Mark(), path, fmt::format("check timeout ({} ms) must not exceed its interval ({} ms)",
                                                  check.timeout.count(), check.interval.count()));
@@ -221,7 +301,7 @@ class PoolReader {
   std::vector<std::string> pool_keys() const {
     std::vector<std::string> keys = {"name", "shape"};
     for (const auto& key : policies_.option_keys()) keys.push_back(key);
-    for (const char* key : {"ttl", "when-all-down", "fallback", "suspicion-ttl", "wait-for-first-check", "serve", "check",
+    for (const char* key : {"ttl", "min-healthy", "when-all-down", "fallback", "suspicion-ttl", "wait-for-first-check", "serve", "check",
                             "endpoints"}) {
       keys.push_back(key);
     }
@@ -230,7 +310,7 @@ class PoolReader {
 
   // The keys of a check mapping: the common ones and every registered probe type's.
   std::vector<std::string> check_keys() const {
-    std::vector<std::string> keys = {"type", "interval", "timeout", "fall", "rise", "port"};
+    std::vector<std::string> keys = {"type", "interval", "timeout", "fall", "rise", "port", "invert", "check-address"};
     for (const auto& key : probes_.option_keys()) keys.push_back(key);
     return keys;
   }
@@ -289,6 +369,8 @@ health::CheckSettings PoolReader::check(const YAML::Node& node, const std::strin
                        if (key == "fall") base.fall = static_cast<int>(reader_.count(value, key_path, kMaxFall));
                        if (key == "rise") base.rise = static_cast<int>(reader_.count(value, key_path, kMaxFall));
                        if (key == "port") base.port = static_cast<std::uint16_t>(reader_.count(value, key_path, 65535));
+                       if (key == "invert") base.invert = reader_.boolean(value, key_path);
+                       if (key == "check-address") base.address = address(value, key_path);
                        if (!owns(probes_.option_keys(), key)) return;
                        if (!owns(type.option_keys, key)) {
                          only_for(value, key_path, probes_.types_with_option(key), "checks", type.name);
@@ -362,11 +444,14 @@ std::optional<std::string> api_refusal(const PoolSpec& spec, const std::string& 
   health::ProbeRegistry probes;
   health::register_builtin_probes(probes);
   for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
-    const std::string& type = spec.endpoints[i].check.type;
-    const health::ProbeType* entry = probes.find(type);
-    if (entry != nullptr && !entry->config_file_only.empty()) {
-      return fmt::format("{}: pools.{}.endpoints[{}].check.type: {} checks {} and are accepted only from the config file",
-                         label, spec.name, i, type, entry->config_file_only);
+    std::vector<health::CheckSettings> checks = all_checks(spec.endpoints[i]);
+    for (std::size_t c = 0; c < checks.size(); ++c) {
+      const std::string& type = checks[c].type;
+      const health::ProbeType* entry = probes.find(type);
+      if (entry == nullptr || entry->config_file_only.empty()) continue;
+      std::string where = spec.endpoints[i].checks.empty() ? "check" : fmt::format("checks[{}]", c);
+      return fmt::format("{}: pools.{}.endpoints[{}].{}.type: {} checks {} and are accepted only from the config file",
+                         label, spec.name, i, where, type, entry->config_file_only);
     }
   }
   return std::nullopt;

@@ -85,7 +85,7 @@ TEST(PoolConfig, RejectsBadPoolsWithTheirPlaceAndPath) {
   const std::string ok_endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
   std::vector<Case> cases = {
       {"  app:\n    name: app.example.test\n    check: {type: smtp}\n" + ok_endpoint,
-       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, http, https, tcp"},
+       "t.yaml:6:19: pools.app.check.type: unknown probe type 'smtp' (expected one of: dns, exec, file, http, https, signal, tcp, tcp-banner)"},
       {"  app:\n    name: app.example.test\n    check: {interval: -5s}\n" + ok_endpoint,
        "pools.app.check.interval: expected a positive duration"},
       {"  app:\n    name: app.example.test\n    check: {fall: 0}\n" + ok_endpoint, "pools.app.check.fall: expected a whole number from 1"},
@@ -160,12 +160,12 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
            {"    check: {type: http, body-limit: 0}\n", "pools.app.check.body-limit: expected a whole number from 1 to 16777216"},
            {"    check: {type: dns, tcp: maybe}\n", "pools.app.check.tcp: expected true or false"},
            {"    check: {colour: red}\n",
-            "pools.app.check.colour: unknown key (expected one of: type, interval, timeout, fall, rise, port, method, path, "
-            "host, expect-status, body-contains, body-limit, headers, ca-file, qname, qtype, rcode, expect-answer, tcp, "
-            "command"},
+            "t.yaml:6:13: pools.app.check.colour: unknown key (expected one of: type, interval, timeout, fall, rise, port, "
+            "invert, check-address, method, path, host, expect-status, body-contains, body-limit, headers, ca-file, qname, "
+            "qtype, rcode, expect-answer, tcp, command, expect, signal, file)"},
            {"    colour: red\n",
-            "pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, when-all-down, fallback, "
-            "suspicion-ttl, wait-for-first-check, serve, check, endpoints)"},
+            "t.yaml:6:5: pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, min-healthy, "
+            "when-all-down, fallback, suspicion-ttl, wait-for-first-check, serve, check, endpoints)"},
            {"    max-answers: 0\n", "t.yaml:6:18: pools.app.max-answers: expected a whole number from 1 to 64"},
        }) {
     EXPECT_NE(error_of(pool + yaml + endpoint).find(error), std::string::npos)
@@ -198,6 +198,89 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
                                        "and are accepted only from the config file");
   EXPECT_EQ(api_refusal(config_pools(parse(pool + endpoint)).at(0), "body"),
             std::nullopt);
+}
+
+// The keys of docs/steering.md: min-healthy, checks, combine, invert and check-address, and
+// the signal and file checks' own keys, read into the spec.
+TEST(PoolConfig, ReadsTheSteeringKeys) {
+  Config config = parse(
+      "  app:\n"
+      "    name: app.example.test\n"
+      "    min-healthy: 50%\n"
+      "    check: {type: http, path: /up}\n"
+      "    endpoints:\n"
+      "      - address: 192.0.2.1\n"
+      "        port: 80\n"
+      "        check-address: 10.0.0.1\n"
+      "        combine: at-least-2\n"
+      "        checks:\n"
+      "          - {}\n"
+      "          - {type: signal, signal: web-1, check-address: 10.0.0.9}\n"
+      "          - {type: file, file: states, invert: true}\n"
+      "      - {address: 192.0.2.2, port: 80, check: {invert: true}}\n");
+  const PoolSpec& spec = config_pools(config).at(0);
+  EXPECT_TRUE(spec.min_healthy.percent);
+  EXPECT_EQ(spec.min_healthy.value, 50u);
+  EXPECT_EQ(spec.min_healthy.to_text(), "50%");
+  const EndpointSpec& first = spec.endpoints[0];
+  ASSERT_EQ(first.checks.size(), 3u);
+  EXPECT_EQ(first.combine.kind, health::CombineKind::kAtLeast);
+  EXPECT_EQ(first.combine.at_least, 2u);
+  EXPECT_EQ(first.checks[0].type, "http");  // inherited from the pool's check
+  EXPECT_EQ(first.checks[0].options_as<health::HttpOptions>()->path, "/up");
+  EXPECT_EQ(first.checks[0].address, "10.0.0.1");  // the endpoint's check-address
+  EXPECT_EQ(first.checks[1].type, "signal");
+  EXPECT_EQ(first.checks[1].address, "10.0.0.9");  // its own wins
+  EXPECT_FALSE(first.checks[1].invert);
+  EXPECT_EQ(first.checks[2].type, "file");
+  EXPECT_TRUE(first.checks[2].invert);
+  EXPECT_EQ(first.check.type, "http");  // check is checks[0]
+  EXPECT_TRUE(spec.endpoints[1].checks.empty());
+  EXPECT_TRUE(spec.endpoints[1].check.invert);
+  EXPECT_EQ(spec.endpoints[1].combine.kind, health::CombineKind::kAll);  // the default
+  EXPECT_FALSE(config_pools(parse("  app: {name: app.example.test, endpoints: [{address: 192.0.2.1, port: 80}]}\n"))
+                   .at(0)
+                   .min_healthy.enabled());
+}
+
+// Every steering key's bad value names file:line:column and the key's path.
+TEST(PoolConfig, SteeringKeyErrorsNameTheirPlace) {
+  const std::string pool = "  app:\n    name: app.example.test\n";
+  const std::string ok = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
+  auto endpoint = [](const std::string& mapping) { return "    endpoints:\n      - " + mapping + "\n"; };
+  const std::string min_healthy = "expected a number of endpoints from 1 to 1000 or a percentage from 1% to 100%";
+  for (const auto& [yaml, error] : std::vector<std::pair<std::string, std::string>>{
+           {"    min-healthy: 0\n" + ok, "t.yaml:6:18: pools.app.min-healthy: " + min_healthy},
+           {"    min-healthy: 101%\n" + ok, "t.yaml:6:18: pools.app.min-healthy: " + min_healthy},
+           {"    min-healthy: half\n" + ok, "t.yaml:6:18: pools.app.min-healthy: " + min_healthy},
+           {"    check: {invert: maybe}\n" + ok, "t.yaml:6:21: pools.app.check.invert: expected true or false"},
+           {"    check: {check-address: lb.example}\n" + ok,
+            "t.yaml:6:28: pools.app.check.check-address: expected a numeric IPv4 or IPv6 address"},
+           {endpoint("{address: 192.0.2.1, port: 80, combine: most}"),
+            "t.yaml:7:49: pools.app.endpoints[0].combine: expected all, any or at-least-K"},
+           {endpoint("{address: 192.0.2.1, port: 80, check-address: lb.example}"),
+            "t.yaml:7:55: pools.app.endpoints[0].check-address: expected a numeric IPv4 or IPv6 address"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: []}"),
+            "t.yaml:7:48: pools.app.endpoints[0].checks: expected a list of 1 to 16 check mappings"},
+           {endpoint("{address: 192.0.2.1, port: 80, check: {}, checks: [{}]}"),
+            "t.yaml:7:59: pools.app.endpoints[0].checks: an endpoint has either 'check' or 'checks', not both"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{}, {}], combine: at-least-3}"),
+            "t.yaml:7:67: pools.app.endpoints[0].combine: at-least-3 needs at least 3 checks, this endpoint has 2"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{type: signal, signal: 'a b'}]}"),
+            "t.yaml:7:72: pools.app.endpoints[0].checks[0].signal: expected a signal name"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{}, {invert: maybe}]}"),
+            "t.yaml:7:62: pools.app.endpoints[0].checks[1].invert: expected true or false"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{}, {type: file}]}"),
+            "t.yaml:7:53: pools.app.endpoints[0].checks[1]: a file check needs 'file'"},
+           {endpoint("{address: 192.0.2.1, port: 80, colour: red}"),
+            "t.yaml:7:40: pools.app.endpoints[0].colour: unknown key (expected one of: address, port, priority, weight, "
+            "check, checks, combine, check-address)"},
+           {endpoint("{address: 192.0.2.1, port: 80, checks: [{type: file, file: s, path: /}]}"),
+            "t.yaml:7:77: pools.app.endpoints[0].checks[0].path: only for http and https checks, this one is file"},
+       }) {
+    EXPECT_NE(error_of(pool + yaml).find(error), std::string::npos)
+        << "expected: " << error << "\ngot: " << error_of(pool + yaml);
+  }
 }
 
 }  // namespace

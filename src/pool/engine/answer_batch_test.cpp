@@ -36,7 +36,7 @@ std::shared_ptr<const pool::PoolAnswers> failover_pool(pool::PolicyRegistry& pol
   auto spec = pool_spec("web", "failover", {endpoint("192.0.2.80", 1), endpoint("192.0.2.81", 2)}, "batch.test.");
   health::HealthSnapshot health;
   for (const auto& member : spec.endpoints) {
-    health.endpoints.push_back({spec.name, member.address, health::HealthState::kUp, true, std::nullopt});
+    health.endpoints.push_back({spec.name, member.address, health::HealthState::kUp, true, std::nullopt, false});
   }
   std::vector<pool::AllDownEvent> events;
   return pool::AnswerBuilder(policies, {spec}).build(health, events);

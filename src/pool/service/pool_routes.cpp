@@ -14,6 +14,7 @@ void add_pool_routes(control::ControlServer& control, PoolService& service) {
   control.get("/metrics", [&service](const httplib::Request&, httplib::Response& response) {
     response.set_content(service.metrics_text(), "text/plain; version=0.0.4");
   });
+  add_signal_routes(control, service);
 }
 
 void add_override_route(control::ControlServer& control, PoolService& service) {

@@ -46,6 +46,8 @@ std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<Poo
       monitored.address = endpoint.address;
       monitored.port = endpoint.port;
       monitored.check = endpoint.check;
+      monitored.checks = endpoint.checks;
+      monitored.combine = endpoint.combine;
       monitored.wait_for_first_check = spec.wait_for_first_check;
       // Spread the pool's probes over the interval instead of firing them together.
       monitored.start_offset = endpoint.check.interval * static_cast<long>(i) / static_cast<long>(spec.endpoints.size());
@@ -226,6 +228,16 @@ void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>&
     if (event.policy == AllDownPolicy::kNoData && pool != nullptr) {
       auto ttl = negative_ttl(pool->owner);
       if (ttl) negative = std::to_string(*ttl);
+    }
+    if (event.panic) {
+      // Entering panic is a warning: most endpoints are down and the rest get their share only.
+      logger_.log(event.all_down ? base::LogLevel::kWarn : base::LogLevel::kInfo,
+                  event.all_down ? "pool.panic" : "pool.panic_over",
+                  {{"pool", event.pool},
+                   {"type", dns::type_to_text(event.type)},
+                   {"up", std::to_string(event.up)},
+                   {"min_healthy", std::to_string(event.threshold)}});
+      continue;
     }
     if (event.all_down) {
       logger_.warn("pool.all_down", {{"pool", event.pool},

@@ -17,6 +17,7 @@
 #include "base/clock.h"
 #include "control/control_server.h"
 #include "health/health_monitor.h"
+#include "health/signal/signal_board.h"
 #include "pool/answer_builder.h"
 #include "pool/status_report.h"
 #include "server/server.h"
@@ -76,6 +77,9 @@ class PoolService : public server::Service, public PoolRuntime {
   base::Status reload(const config::Config& next) override;
 
   std::string status_json() const;
+  // The pushed external signals that `signal` checks read (PUT /signals/NAME).
+  health::SignalBoard& signals() { return *probes_.signals(); }
+  const base::Clock& clock() const { return clock_; }
   std::string metrics_text() const;
   // kNotFound when the pool or endpoint does not exist. `who` names the operator for the
   // history of a materialized pool (the override is written through the journal there).
@@ -134,8 +138,10 @@ class PoolService : public server::Service, public PoolRuntime {
   std::array<std::atomic<std::uint64_t>, 16> rcodes_{};
 };
 
-// Adds GET /status and GET /metrics.
+// Adds GET /status and GET /metrics, and the external signals (signal_routes.cpp).
 void add_pool_routes(control::ControlServer& control, PoolService& service);
+// Adds PUT, DELETE /signals/NAME and GET /signals.
+void add_signal_routes(control::ControlServer& control, PoolService& service);
 // Adds POST /pools/NAME/endpoints/ADDR/{drain,undrain,force-up} as in-memory overrides, for
 // a server without a journal (with one, pool/writes/pool_api_routes.h adds it as journaled
 // writes instead; the composition root adds exactly one of the two).

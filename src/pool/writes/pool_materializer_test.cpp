@@ -34,7 +34,7 @@ pool::PoolSpec web_pool(AllDownPolicy policy) {
   spec.check.interval = std::chrono::seconds(1);
   spec.check.timeout = std::chrono::milliseconds(300);
   spec.check.fall = 2;
-  spec.endpoints = {{kPrimary, 80, 1, 1, spec.check}, {kBackup, 80, 2, 1, spec.check}};
+  spec.endpoints = {{kPrimary, 80, 1, 1, spec.check, {}, {}}, {kBackup, 80, 2, 1, spec.check, {}, {}}};
   return spec;
 }
 
@@ -64,7 +64,7 @@ class PoolMaterializerTest : public ::testing::Test {
     health::HealthSnapshot snapshot;
     for (const auto& [address, up] : {std::pair{kPrimary, primary}, std::pair{kBackup, backup}}) {
       auto state = !up ? health::HealthState::kUnknown : *up ? health::HealthState::kUp : health::HealthState::kDown;
-      snapshot.endpoints.push_back({"web", address, state, up.value_or(true), {}});
+      snapshot.endpoints.push_back({"web", address, state, up.value_or(true), {}, false});
     }
     AnswerBuilder builder(policies_, {spec_});
     std::vector<AllDownEvent> events;

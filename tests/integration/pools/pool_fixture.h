@@ -132,10 +132,11 @@ struct PoolDir {
   std::string config_path = dir + "/cutover.yaml";
 
   PoolDir() { write_file(dir + "/pool.db", pool_zone_text()); }
-  void write_config(const std::string& pools_yaml, const std::string& extra = "") const {
-    write_file(config_path, fmt::format("control: {{listen: \"127.0.0.1:0\"}}\n{}zones:\n  - origin: {}\n    file: "
+  // `control`: the control mapping's keys after `listen` (", token: T").
+  void write_config(const std::string& pools_yaml, const std::string& extra = "", const std::string& control = "") const {
+    write_file(config_path, fmt::format("control: {{listen: \"127.0.0.1:0\"{}}}\n{}zones:\n  - origin: {}\n    file: "
                                         "pool.db\npools:\n{}",
-                                        extra, kPoolZone, pools_yaml));
+                                        control, extra, kPoolZone, pools_yaml));
   }
 };
 
@@ -145,7 +146,9 @@ struct HttpReply {
   std::string body;
 };
 
-inline HttpReply http_request(std::uint16_t port, const std::string& method, const std::string& path) {
+// `headers`: extra header lines, each ending in "\r\n" ("Authorization: Bearer T\r\n").
+inline HttpReply http_request(std::uint16_t port, const std::string& method, const std::string& path,
+                              const std::string& body = "", const std::string& headers = "") {
   HttpReply reply;
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
@@ -158,16 +161,17 @@ inline HttpReply http_request(std::uint16_t port, const std::string& method, con
     ::close(fd);
     return reply;
   }
-  std::string request = fmt::format("{} {} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                                    method, path);
+  std::string request =
+      fmt::format("{} {} HTTP/1.1\r\nHost: 127.0.0.1\r\n{}Content-Length: {}\r\nConnection: close\r\n\r\n{}", method,
+                  path, headers, body.size(), body);
   [[maybe_unused]] ssize_t sent = ::write(fd, request.data(), request.size());
   std::string text;
   char buffer[4096];
   for (ssize_t got; (got = ::read(fd, buffer, sizeof(buffer))) > 0;) text.append(buffer, static_cast<std::size_t>(got));
   ::close(fd);
   if (text.rfind("HTTP/1.1 ", 0) == 0) reply.status = std::stoi(text.substr(9, 3));
-  auto body = text.find("\r\n\r\n");
-  if (body != std::string::npos) reply.body = text.substr(body + 4);
+  auto body_at = text.find("\r\n\r\n");
+  if (body_at != std::string::npos) reply.body = text.substr(body_at + 4);
   return reply;
 }
 
@@ -191,6 +195,9 @@ class PoolServer {
   std::uint16_t control_port() const { return control_port_; }
   HttpReply post(const std::string& path) { return http_request(control_port_, "POST", path); }
   HttpReply get(const std::string& path) { return http_request(control_port_, "GET", path); }
+  HttpReply put(const std::string& path, const std::string& body, const std::string& headers = "") {
+    return http_request(control_port_, "PUT", path, body, headers);
+  }
 
   // Sorted addresses answered for NAME TYPE.
   std::vector<std::string> addresses(const std::string& name, const std::string& type = "A") {

@@ -6,6 +6,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <regex>
+
 #include "pool_fixture.h"
 
 namespace cutover::testing {
@@ -131,6 +133,16 @@ TEST_P(BlackholedDetection, BlackholedPrimaryLeavesTheAnswerWithinTheWindow) {
   ASSERT_TRUE(server.wait_for_status("\"to\": \"up\""));
   // Lets the current probe cycle settle, then starts at a random phase of the interval.
   std::this_thread::sleep_for(std::chrono::milliseconds(timing.interval_ms + ::getpid() % timing.interval_ms));
+  // D counts failures from t0 only if none came before: on a starved machine a probe of the
+  // live host can time out, and the failures it leaves would shorten D below the formula's
+  // floor (seen once under ctest -j2: D = 0.87 s for D_min = 2.5 s). Wait, at most ten
+  // intervals, until the primary's failure streak is zero.
+  const std::regex streak(R"("consecutive_failures": [1-9])");
+  int settled_after = 0;
+  while (std::regex_search(server.get("/status").body, streak)) {
+    ASSERT_LT(++settled_after, 10) << "the live primary keeps failing probes:\n" << server.get("/status").body;
+    std::this_thread::sleep_for(std::chrono::milliseconds(timing.interval_ms));
+  }
   auto t0 = Clock::now();
   host.vanish();
   double measured = seconds_until_answer(server, {"127.0.0.53"}, t0, std::chrono::seconds(30));

@@ -22,12 +22,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-bool installed(const char* program) {
-  return run_command({"sh", "-c", std::string("command -v ") + program}, 5s).exit_code == 0;
-}
-
 TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
-  if (!installed("unbound") || !installed("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
+  if (!have_program("unbound") || !have_program("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
   std::string out = make_temp_dir("lab-ci");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments",
                                    "E1,E2,E3,E4,E10", "--out", out},
@@ -123,7 +119,7 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
 // cache-max-ttl cuts a 20 s record to 3 s beside the default configuration, and a statement
 // named rejects fails only BIND's extra configuration, with named's own error.
 TEST(Lab, ResolverOptionAddsAConfigurationBesideTheDefault) {
-  if (!installed("unbound") || !installed("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
+  if (!have_program("unbound") || !have_program("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
   std::string out = make_temp_dir("lab-option");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments", "E1",
                                    "--cases", "ttl20-default", "--resolver-option", "unbound:cache-max-ttl: 3",
@@ -183,7 +179,7 @@ TEST(Lab, ResolverOptionAddsAConfigurationBesideTheDefault) {
 // authority. The -heal-late cases heal 0.5 s after the failed reply: a method that measured
 // from the heal would give about 0.5 s and 2.5 s there (issue 14).
 TEST(Lab, FailureCacheIsMeasuredFromTheFailedReplyWhateverTheHeal) {
-  if (!installed("named")) GTEST_SKIP() << "named is needed (scripts/install-deps.sh)";
+  if (!have_program("named")) GTEST_SKIP() << "named is needed (scripts/install-deps.sh)";
   std::string out = make_temp_dir("lab-e9");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "bind", "--experiments", "E9", "--cases",
                                    "servfail*", "--resolver-option", "bind:servfail-ttl 3;", "--out", out},
@@ -217,7 +213,7 @@ TEST(Lab, EveryResolverReportsItsCacheStateAfterACase) {
       {"bind", "named"}, {"kresd", "kresd"}, {"pdns-recursor", "pdns_recursor"}, {"dnsmasq", "dnsmasq"}};
   std::string list;
   for (const auto& [resolver, program] : programs) {
-    if (installed(program.c_str())) list += (list.empty() ? "" : ",") + resolver;
+    if (have_program(program.c_str())) list += (list.empty() ? "" : ",") + resolver;
   }
   if (list.empty()) GTEST_SKIP() << "named, kresd, pdns_recursor or dnsmasq is needed (scripts/install-deps.sh)";
   std::string out = make_temp_dir("lab-introspect");

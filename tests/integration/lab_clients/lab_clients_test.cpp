@@ -23,14 +23,10 @@ namespace {
 
 using namespace std::chrono_literals;
 
-bool installed(const char* program) {
-  return run_command({"sh", "-c", std::string("command -v ") + program}, 5s).exit_code == 0;
-}
-
 TEST(LabClients, CiSubsetMeasuresEveryCaseAndFollowsFromTheRawLogs) {
   if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
   for (const char* program : {"unbound", "nft", "ip", "curl", "java", "javac"}) {
-    if (!installed(program)) GTEST_SKIP() << program << " is needed (scripts/install-deps.sh)";
+    if (!have_program(program)) GTEST_SKIP() << program << " is needed (scripts/install-deps.sh)";
   }
   // As the adapter decides: fetch's own help names its per-request log flag (an unknown
   // subcommand's --help may print the top-level help and exit 0).
@@ -156,7 +152,7 @@ TEST(LabClients, CiSubsetMeasuresEveryCaseAndFollowsFromTheRawLogs) {
 TEST(LabClients, RotationAndSearchListsOnASubset) {
   if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
   for (const char* program : {"unbound", "named", "nft", "ip", "curl"}) {
-    if (!installed(program)) GTEST_SKIP() << program << " is needed (scripts/install-deps.sh)";
+    if (!have_program(program)) GTEST_SKIP() << program << " is needed (scripts/install-deps.sh)";
   }
   std::string out = make_temp_dir("lab-rotation");
   CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound", "--clients",

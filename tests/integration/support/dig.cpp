@@ -179,6 +179,15 @@ std::vector<std::string> DigResult::rdatas(const std::vector<DigRecord>& section
   return out;
 }
 
+CommandResult nsupdate(std::uint16_t port, const std::string& zone, const std::string& commands,
+                       const std::string& key, const std::string& script) {
+  write_file(script, "server 127.0.0.1 " + std::to_string(port) + "\nzone " + zone + "\n" + commands + "send\n");
+  std::vector<std::string> argv{"nsupdate", "-t", "5"};
+  if (!key.empty()) argv.insert(argv.end(), {"-y", key});
+  argv.push_back(script);
+  return run_command(argv, std::chrono::seconds(30));
+}
+
 DigResult dig(std::uint16_t port, std::string name, std::string type, std::vector<std::string> extra) {
   auto argv = base_argv("dig", port, std::move(name), std::move(type));
   argv.insert(argv.end(), {"+time=2", "+tries=1"});

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "support/process.h"
+
 namespace cutover::testing {
 
 struct DigRecord {
@@ -48,6 +50,12 @@ DigResult dig(std::uint16_t port, std::string name, std::string type, std::vecto
 DigResult kdig(std::uint16_t port, std::string name, std::string type, std::vector<std::string> extra = {});
 
 // The parsers behind dig() and kdig(), exposed for tests of the harness itself.
+// Sends one UPDATE message with BIND's nsupdate to 127.0.0.1:`port`: `commands` (nsupdate
+// lines, each ending in a newline) after the server and zone lines, then "send". The script
+// is written to `script`; `key` is nsupdate's -y argument (ALG:NAME:SECRET), "" unsigned.
+CommandResult nsupdate(std::uint16_t port, const std::string& zone, const std::string& commands,
+                       const std::string& key, const std::string& script);
+
 DigResult parse_dig_output(std::string_view text);
 DigResult parse_kdig_output(std::string_view text);
 

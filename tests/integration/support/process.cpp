@@ -131,6 +131,16 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+bool have_program(std::string_view program) {
+  std::string dirs = "/usr/sbin:/sbin:/usr/bin:/bin";
+  if (const char* path = std::getenv("PATH"); path != nullptr) dirs = std::string(path) + ":" + dirs;
+  std::istringstream list(dirs);
+  for (std::string dir; std::getline(list, dir, ':');) {
+    if (!dir.empty() && ::access((dir + "/" + std::string(program)).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
 std::uint16_t free_port() {
   for (int attempt = 0; attempt < 50; ++attempt) {
     int udp = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -31,6 +31,10 @@ void write_file(const std::string& path, std::string_view text);
 // The whole file, or "" when it cannot be read.
 std::string read_file(const std::string& path);
 
+// True when `program` is an executable in a PATH directory or in /usr/sbin, /sbin, /usr/bin
+// or /bin (BIND's and NSD's daemons live in sbin, which a non-root PATH may lack).
+bool have_program(std::string_view program);
+
 // A port on 127.0.0.1 that was free for both UDP and TCP a moment ago. The kernel picks it
 // (bind to port 0), so parallel test processes do not collide on a fixed list.
 std::uint16_t free_port();

@@ -5,7 +5,6 @@
 // §2.5.4) of every record, no prerequisites. The last delete removes the name's only
 // address: refused by the floor for a key without allow-empty, applied for the key that
 // has it (allow-update: [{key: NAME, allow-empty: true}], docs/steering.md).
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,8 +17,6 @@
 
 namespace cutover::testing {
 namespace {
-
-using std::chrono::seconds;
 
 constexpr const char* kZone = R"($ORIGIN example.test.
 $TTL 300
@@ -35,17 +32,10 @@ constexpr const char* kOperatorSecret = "b3BlcmF0b3Ita2V5LXRoYXQtbWF5LW5vdC1kZWx
 // What external-dns's TXT registry writes beside each record it owns.
 constexpr const char* kOwnership = "\"heritage=external-dns,external-dns/owner=default,external-dns/resource=service/default/nginx\"";
 
-bool have(const char* tool) {
-  for (const char* dir : {"/usr/bin/", "/usr/sbin/", "/bin/", "/sbin/"}) {
-    if (std::filesystem::exists(std::string(dir) + tool)) return true;
-  }
-  return false;
-}
-
 class ExternalDnsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have("nsupdate") || !have("dig")) GTEST_SKIP() << "nsupdate or dig not installed (bind9-dnsutils)";
+    if (!have_program("nsupdate") || !have_program("dig")) GTEST_SKIP() << "nsupdate or dig not installed (bind9-dnsutils)";
     dir_ = make_temp_dir("cutover-external-dns");
     write_file(dir_ + "/zone.db", kZone);
     write_file(dir_ + "/config.yaml",
@@ -61,9 +51,7 @@ class ExternalDnsTest : public ::testing::Test {
 
   // One UPDATE message (one nsupdate `send`), signed with `key`.
   CommandResult send(const std::string& commands, const std::string& key) {
-    std::string file = dir_ + "/batch." + std::to_string(++batches_);
-    write_file(file, "server 127.0.0.1 " + std::to_string(server_->port()) + "\nzone example.test\n" + commands + "send\n");
-    return run_command({"nsupdate", "-t", "5", "-y", key, file}, seconds(30));
+    return nsupdate(server_->port(), "example.test", commands, key, dir_ + "/batch." + std::to_string(++batches_));
   }
 
   std::vector<std::string> records(const std::string& name, const std::string& type) {

@@ -8,7 +8,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,13 +41,6 @@ constexpr const char* kBigSecret =
 constexpr const char* kTransferSecret = "Y3V0b3Zlci10cmFuc2Zlci1rZXktMzItYnl0ZXMtbG9uZw==";
 constexpr const char* kWrongSecret = "d3Jvbmctc2VjcmV0LXdyb25nLXNlY3JldC13cm9uZyE=";
 
-bool have(const char* tool) {
-  for (const char* dir : {"/usr/bin/", "/usr/sbin/", "/bin/", "/sbin/"}) {
-    if (std::filesystem::exists(std::string(dir) + tool)) return true;
-  }
-  return false;
-}
-
 std::string config_text(bool journal) {
   std::string text = "writes:\n";
   if (journal) text += "  journal: journal.db\n";
@@ -64,7 +56,7 @@ std::string config_text(bool journal) {
 class UpdateTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have("nsupdate") || !have("dig")) GTEST_SKIP() << "nsupdate or dig not installed (bind9-dnsutils)";
+    if (!have_program("nsupdate") || !have_program("dig")) GTEST_SKIP() << "nsupdate or dig not installed (bind9-dnsutils)";
     start(true);
   }
 
@@ -80,12 +72,7 @@ class UpdateTest : public ::testing::Test {
   // Runs nsupdate with `commands` (server and zone lines are added); `key` is the -y
   // argument, empty for an unsigned update.
   CommandResult nsupdate(const std::string& commands, const std::string& key, const std::string& zone = "example.test") {
-    std::string file = dir_ + "/nsupdate." + std::to_string(++runs_);
-    write_file(file, "server 127.0.0.1 " + std::to_string(server_->port()) + "\nzone " + zone + "\n" + commands + "send\n");
-    std::vector<std::string> argv{"nsupdate", "-t", "5"};
-    if (!key.empty()) argv.insert(argv.end(), {"-y", key});
-    argv.push_back(file);
-    return run_command(argv, seconds(30));
+    return cutover::testing::nsupdate(server_->port(), zone, commands, key, dir_ + "/nsupdate." + std::to_string(++runs_));
   }
 
   std::vector<std::string> addresses(const std::string& name) {
@@ -261,7 +248,7 @@ TEST_F(UpdateTest, TransferKeyIsRequiredForAxfrAndSignsTheResponse) {
 }
 
 TEST(UpdateWithoutJournal, IsRefused) {
-  if (!have("nsupdate")) GTEST_SKIP() << "nsupdate not installed (bind9-dnsutils)";
+  if (!have_program("nsupdate")) GTEST_SKIP() << "nsupdate not installed (bind9-dnsutils)";
   std::string dir = make_temp_dir("cutover-update-nojournal");
   write_file(dir + "/zone.db", kZone);
   write_file(dir + "/config.yaml", config_text(false));

@@ -34,13 +34,6 @@ inline std::string xfr_zone(std::uint32_t serial, const std::string& www, const 
                      serial, timers, www, extra);
 }
 
-// True when `program` is an executable in /usr/sbin, /usr/bin or PATH.
-inline bool have_program(const std::string& program) {
-  return run_command({"sh", "-c", "command -v " + program + " || test -x /usr/sbin/" + program},
-                     std::chrono::seconds(5))
-             .exit_code == 0;
-}
-
 // Polls `done` every 10 ms until it holds or `timeout` passes.
 inline bool wait_until(const std::function<bool()>& done, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
   auto deadline = Clock::now() + timeout;

@@ -17,6 +17,7 @@ const AlertRule* AlertEngine::rule(const std::string& id) const {
   if (id == kRuleMismatch) found = &rules_.mismatch;
   if (id == kRuleNxdomain) found = &rules_.nxdomain;
   if (id == kRuleAuthoritativeSilent) found = &rules_.authoritative_silent;
+  if (id == kRulePlanWindow) found = &rules_.plan_window;
   return found != nullptr && found->enabled ? found : nullptr;
 }
 

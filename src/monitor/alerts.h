@@ -25,6 +25,8 @@ namespace cutover::monitor {
 inline constexpr const char* kRuleMismatch = "mismatch";
 inline constexpr const char* kRuleNxdomain = "nxdomain";
 inline constexpr const char* kRuleAuthoritativeSilent = "authoritative-silent";
+// `cutover monitor --plan`: a resolver still holds the old state after a step's planned wait.
+inline constexpr const char* kRulePlanWindow = "plan-window";
 
 struct Condition {
   std::string rule;     // one of the kRule* ids

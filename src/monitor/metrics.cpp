@@ -77,6 +77,38 @@ void count_round(const std::vector<WatchOutcome>& outcomes, std::map<std::string
   }
 }
 
+namespace {
+
+// `--plan`: one series per step (docs/operations.md, "Following a runbook").
+void plan_metrics(const PlanProgress& plan, Exposition& out) {
+  auto labels = [](std::size_t index, const PlanStepProgress& step) {
+    return Labels{{"step", std::to_string(index + 1)}, {"title", step.title}};
+  };
+  out.family("cutover_monitor_plan_step_ready", "gauge", "1 once the step's wait has passed on every watched resolver.");
+  out.family("cutover_monitor_plan_step_done", "gauge", "1 once the step's action is seen on the authoritatives.");
+  out.family("cutover_monitor_plan_step_late", "gauge", "1 when the step's wait took longer than planned (plus slack).");
+  out.family("cutover_monitor_plan_step_planned_wait_seconds", "gauge", "The runbook's wait before the step.");
+  out.family("cutover_monitor_plan_step_measured_wait_seconds", "gauge", "The wait measured, from the step before done to ready.");
+  out.family("cutover_monitor_plan_resolver_ready_offset_seconds", "gauge",
+             "Seconds after T+0 when the resolver first held the step's ready checks.");
+  for (std::size_t i = 0; i < plan.steps.size(); ++i) {
+    const auto& step = plan.steps[i];
+    out.sample("cutover_monitor_plan_step_ready", labels(i, step), step.ready_at ? 1 : 0);
+    out.sample("cutover_monitor_plan_step_done", labels(i, step), step.done_at ? 1 : 0);
+    out.sample("cutover_monitor_plan_step_late", labels(i, step), step.late ? 1 : 0);
+    if (step.planned_wait) out.sample("cutover_monitor_plan_step_planned_wait_seconds", labels(i, step), *step.planned_wait);
+    if (step.measured_wait) {
+      out.sample("cutover_monitor_plan_step_measured_wait_seconds", labels(i, step), *step.measured_wait);
+    }
+    for (const auto& [resolver, at] : step.resolver_ready) {
+      out.sample("cutover_monitor_plan_resolver_ready_offset_seconds", with(labels(i, step), "resolver", resolver),
+                 at - plan.start_unix);
+    }
+  }
+}
+
+}  // namespace
+
 std::string render_metrics(const MonitorSnapshot& snapshot) {
   Exposition out;
   out.family("cutover_monitor_rounds_total", "counter", "Rounds run since start.");
@@ -160,6 +192,7 @@ std::string render_metrics(const MonitorSnapshot& snapshot) {
     out.family("cutover_monitor_webhook_queued", "gauge", "Payloads waiting to be sent.");
     out.sample("cutover_monitor_webhook_queued", {}, static_cast<double>(w.queued));
   }
+  if (snapshot.plan) plan_metrics(*snapshot.plan, out);
   return out.text();
 }
 
@@ -203,6 +236,7 @@ nlohmann::json status_json(const MonitorSnapshot& snapshot) {
     servers[server] = {{"role", c.role}, {"queries", c.queries}, {"timeouts", c.timeouts}, {"rcodes", c.rcodes}};
   }
   out["servers"] = servers;
+  if (snapshot.plan) out["plan"] = plan_progress_to_json(*snapshot.plan);
   if (snapshot.webhook_configured) {
     const WebhookStats& w = snapshot.webhook;
     out["webhook"] = {{"delivered", w.delivered}, {"failed_attempts", w.failed_attempts},

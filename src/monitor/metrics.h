@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "monitor/alerts.h"
+#include "monitor/plan_follow.h"
 #include "monitor/watch_outcome.h"
 
 namespace cutover::monitor {
@@ -42,6 +44,7 @@ struct MonitorSnapshot {
   std::size_t alert_transitions = 0;
   bool webhook_configured = false;
   WebhookStats webhook;
+  std::optional<PlanProgress> plan;  // with --plan
 };
 
 // Adds one round's watched questions to the per-server counters.

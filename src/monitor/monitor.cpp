@@ -1,6 +1,8 @@
 // The monitor's rounds, loop and HTTP routes (monitor.h).
 #include "monitor/monitor.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "control/console/console.h"
@@ -52,6 +54,12 @@ RoundReport Monitor::run_round() {
   std::vector<Condition> holding = conditions_of(report.outcomes);
   {
     std::lock_guard lock(mutex_);
+    if (plan_) {
+      report.plan_events = plan_->observe(report.outcomes, now_unix);
+      for (auto& condition : plan_->conditions(now_unix)) holding.push_back(std::move(condition));
+      state_.plan = plan_->progress();
+      report.plan_finished = plan_->progress().finished;
+    }
     report.events = alerts_.update(holding, finished);
     report.alerts = alerts_.active(finished);
     count_round(report.outcomes, state_.servers);
@@ -75,6 +83,18 @@ nlohmann::json Monitor::payload(const AlertEvent& event, double unix_time) {
   out["time"] = unix_time;
   out["text"] = fmt::format("[{}] {} {}: {}", event.state, event.rule, event.subject, event.message);
   return out;
+}
+
+void Monitor::follow(PlanFollower follower) {
+  for (auto& watch : follower.watches()) {
+    bool watched = std::any_of(config_.watches.begin(), config_.watches.end(), [&](const WatchSpec& existing) {
+      return existing.name == watch.name && existing.type == watch.type;
+    });
+    if (!watched) config_.watches.push_back(std::move(watch));
+  }
+  std::lock_guard lock(mutex_);
+  state_.plan = follower.progress();
+  plan_ = std::move(follower);
 }
 
 bool Monitor::flush_webhook(std::chrono::milliseconds limit) { return !webhook_ || webhook_->flush(limit); }

@@ -17,6 +17,7 @@
 #include "control/control_server.h"
 #include "monitor/alerts.h"
 #include "monitor/metrics.h"
+#include "monitor/plan_follow.h"
 #include "monitor/monitor_config.h"
 #include "monitor/webhook.h"
 
@@ -28,6 +29,8 @@ struct RoundReport {
   std::vector<AlertStatus> alerts;  // firing and pending after it
   bool all_agree = true;
   bool any_firing = false;
+  std::vector<PlanEvent> plan_events;  // with follow()
+  bool plan_finished = false;
 };
 
 class Monitor {
@@ -38,6 +41,10 @@ class Monitor {
 
   // One round now: blocks for the questions (each bounded by timeout x tries).
   RoundReport run_round();
+
+  // Follows a runbook from now on (`--plan`): its names join the watches, each round goes
+  // through the follower, and its late windows become "plan-window" alerts. Call before run().
+  void follow(PlanFollower follower);
 
   // Starts the metrics listener (GET /metrics, GET /status, the console at / and /events).
   base::Status start_http();
@@ -65,6 +72,7 @@ class Monitor {
   bool stopping_ = false;
   AlertEngine alerts_;
   MonitorSnapshot state_;
+  std::optional<PlanFollower> plan_;
 };
 
 }  // namespace cutover::monitor

@@ -19,8 +19,9 @@ class MonitorReader : public config::YamlReader {
  public:
   using YamlReader::YamlReader;
 
-  MonitorConfig read(const YAML::Node& root) const {
+  MonitorConfig read(const YAML::Node& root, bool watches_optional) const {
     MonitorConfig config;
+    if (root.IsNull() && watches_optional) return config;
     if (root.IsNull()) fail(root.Mark(), "(document)", "empty document: at least `watch:` is needed");
     YAML::Node watch_node;
     each_entry(root, "",
@@ -39,11 +40,13 @@ class MonitorReader : public config::YamlReader {
                  if (key == "alerts") alerts(value, path, config.alerts);
                  if (key == "webhook") config.webhook = webhook(value, path);
                });
-    if (!watch_node || watch_node.IsNull()) fail(root.Mark(), "watch", "missing: list the names to watch");
-    if (!watch_node.IsSequence() || watch_node.size() == 0) {
+    if ((!watch_node || watch_node.IsNull()) && !watches_optional) {
+      fail(root.Mark(), "watch", "missing: list the names to watch");
+    }
+    if (watch_node && !watch_node.IsNull() && (!watch_node.IsSequence() || watch_node.size() == 0)) {
       fail(watch_node.Mark(), "watch", "expected a non-empty list of {name, type} entries");
     }
-    for (std::size_t i = 0; i < watch_node.size(); ++i) {
+    for (std::size_t i = 0; watch_node && i < watch_node.size(); ++i) {
       config.watches.push_back(watch(watch_node[i], fmt::format("watch[{}]", i)));
     }
     if (config.resolvers.empty()) {
@@ -87,10 +90,11 @@ class MonitorReader : public config::YamlReader {
   }
 
   void alerts(const YAML::Node& node, const std::string& path, AlertRules& rules) const {
-    each_entry(node, path, {"mismatch", "nxdomain", "authoritative-silent"},
+    each_entry(node, path, {"mismatch", "nxdomain", "authoritative-silent", "plan-window"},
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  AlertRule& rule = key == "mismatch"   ? rules.mismatch
                                    : key == "nxdomain" ? rules.nxdomain
+                                   : key == "plan-window" ? rules.plan_window
                                                        : rules.authoritative_silent;
                  each_entry(value, key_path, {"enabled", "for"},
                             [&](const std::string& field, const YAML::Node& item, const std::string& field_path) {
@@ -194,22 +198,22 @@ class MonitorReader : public config::YamlReader {
 
 }  // namespace
 
-MonitorConfig parse_monitor_config(std::string_view yaml, const std::string& label) {
+MonitorConfig parse_monitor_config(std::string_view yaml, const std::string& label, bool watches_optional) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(yaml));
   } catch (const YAML::Exception& e) {
     throw ConfigError(fmt::format("{}:{}:{}: {}", label, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  return MonitorReader(label, ".").read(root);
+  return MonitorReader(label, ".").read(root, watches_optional);
 }
 
-MonitorConfig read_monitor_config(const std::string& path) {
+MonitorConfig read_monitor_config(const std::string& path, bool watches_optional) {
   std::ifstream in(path);
   if (!in) throw ConfigError(fmt::format("{}: cannot read the file", path));
   std::stringstream text;
   text << in.rdbuf();
-  return parse_monitor_config(text.str(), path);
+  return parse_monitor_config(text.str(), path, watches_optional);
 }
 
 }  // namespace cutover::monitor

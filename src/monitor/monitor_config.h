@@ -36,6 +36,7 @@ struct AlertRules {
   AlertRule mismatch{true, std::chrono::seconds(60)};
   AlertRule nxdomain{true, std::chrono::milliseconds(0)};
   AlertRule authoritative_silent{true, std::chrono::seconds(30)};
+  AlertRule plan_window{true, std::chrono::milliseconds(0)};  // only with --plan
 };
 
 struct WebhookConfig {
@@ -63,9 +64,10 @@ struct MonitorConfig {
   std::optional<WebhookConfig> webhook;
 };
 
-// Throws config::ConfigError; `label` names the document in errors.
-MonitorConfig parse_monitor_config(std::string_view yaml, const std::string& label);
+// Throws config::ConfigError; `label` names the document in errors. With `watches_optional`
+// (`cutover monitor --plan`, whose runbook names what to watch) `watch:` may be left out.
+MonitorConfig parse_monitor_config(std::string_view yaml, const std::string& label, bool watches_optional = false);
 // Reads and parses the file; a missing or unreadable file is a ConfigError too.
-MonitorConfig read_monitor_config(const std::string& path);
+MonitorConfig read_monitor_config(const std::string& path, bool watches_optional = false);
 
 }  // namespace cutover::monitor

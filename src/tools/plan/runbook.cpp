@@ -36,6 +36,30 @@ std::string resolver_list(const PlanRequest& request) {
   return out;
 }
 
+StepCheck check(StepCheck::Source source, StepCheck::Condition condition, const dns::Name& name, dns::RRType type) {
+  StepCheck out;
+  out.source = source;
+  out.condition = condition;
+  out.name = name;
+  out.type = type;
+  return out;
+}
+
+StepCheck ttl_check(StepCheck::Source source, StepCheck::Condition condition, const dns::Name& name, dns::RRType type,
+                    std::uint32_t ttl) {
+  StepCheck out = check(source, condition, name, type);
+  out.ttl = ttl;
+  return out;
+}
+
+StepCheck elapsed_check(std::size_t since_step, std::uint32_t seconds) {
+  StepCheck out;
+  out.condition = StepCheck::Condition::kElapsed;
+  out.since_step = since_step;
+  out.seconds = seconds;
+  return out;
+}
+
 class RunbookBuilder {
  public:
   RunbookBuilder(const zone::Zone& zone, const PlanRequest& request) : zone_(zone), request_(request) {
@@ -50,6 +74,7 @@ class RunbookBuilder {
     book_.child_ns_ttl = apex_ns ? apex_ns->ttl : 0;
     book_.parent_ns_ttl = request.parent_ns_ttl.value_or(kAssumedParentNsTtl);
     for (const auto& client : request.clients) book_.slowest_client = std::max(book_.slowest_client, client.cache_seconds);
+    book_.resolvers = request.resolvers;
   }
 
   Runbook build() {
@@ -68,15 +93,59 @@ class RunbookBuilder {
     if (!request_.changes.empty()) next = plan_records();
     if (!request_.new_nameservers.empty()) plan_nameservers(request_.force ? seconds{0} : next);
     add_numbers();
-    std::stable_sort(book_.steps.begin(), book_.steps.end(),
-                     [](const RunbookStep& a, const RunbookStep& b) { return a.offset < b.offset; });
+    sort_steps();
     return std::move(book_);
   }
 
  private:
-  RunbookStep& add_step(std::string phase, seconds offset, std::string title) {
-    book_.steps.push_back(RunbookStep{std::move(phase), offset, request_.start + offset, std::move(title), {}, {}});
-    return book_.steps.back();
+  // Returns the step's index in building order (time rules refer to it until sort_steps()).
+  std::size_t add_step(std::string phase, seconds offset, std::string title) {
+    RunbookStep step;
+    step.phase = std::move(phase);
+    step.offset = offset;
+    step.at = request_.start + offset;
+    step.title = std::move(title);
+    book_.steps.push_back(std::move(step));
+    return book_.steps.size() - 1;
+  }
+  RunbookStep& step(std::size_t index) { return book_.steps[index]; }
+
+  // Time order, ties in building order; the time rules' step indexes follow.
+  void sort_steps() {
+    std::vector<std::size_t> order(book_.steps.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return book_.steps[a].offset < book_.steps[b].offset; });
+    std::vector<std::size_t> position(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+    std::vector<RunbookStep> sorted;
+    for (std::size_t index : order) sorted.push_back(std::move(book_.steps[index]));
+    for (auto& sorted_step : sorted) {
+      for (auto* checks : {&sorted_step.ready, &sorted_step.done}) {
+        for (auto& item : *checks) {
+          if (item.condition == StepCheck::Condition::kElapsed) item.since_step = position[item.since_step];
+        }
+      }
+    }
+    book_.steps = std::move(sorted);
+  }
+
+  // The rdata each changed RRset carries after the change (several --set of one RRset add up);
+  // empty for a delete.
+  std::vector<std::pair<const RecordChange*, std::vector<std::string>>> changed_rrsets() const {
+    std::vector<std::pair<const RecordChange*, std::vector<std::string>>> out;
+    for (const auto& change : request_.changes) {
+      auto same = std::find_if(out.begin(), out.end(), [&](const auto& entry) {
+        return entry.first->owner == change.owner && entry.first->type == change.type;
+      });
+      if (same == out.end()) {
+        out.emplace_back(&change, std::vector<std::string>{});
+        same = out.end() - 1;
+      }
+      if (change.kind == RecordChange::Kind::kSet) same->second.push_back(change.rdata_text);
+    }
+    for (auto& entry : out) std::sort(entry.second.begin(), entry.second.end());
+    return out;
   }
 
   std::string sweep_command(const RecordChange& change) const {
@@ -115,7 +184,7 @@ class RunbookBuilder {
     book_.new_ttl = std::min(request_.low_ttl, book_.max_old_ttl == 0 ? request_.low_ttl : book_.max_old_ttl);
     seconds change_at{lower_actions.empty() ? 0 : book_.max_old_ttl};
     if (!lower_actions.empty() || !create_actions.empty()) {
-      auto& prepare = add_step("records", seconds{0}, "Lower TTLs and create new names");
+      auto& prepare = step(add_step("records", seconds{0}, "Lower TTLs and create new names"));
       prepare.actions = lower_actions;
       prepare.actions.insert(prepare.actions.end(), create_actions.begin(), create_actions.end());
       if (!lower_actions.empty()) {
@@ -128,7 +197,8 @@ class RunbookBuilder {
                                                dns::type_to_text(change.type), resolver_list(request_)));
       }
     }
-    auto& change_step = add_step("records", change_at, "Change the records (not the name servers)");
+    const std::size_t change_index = add_step("records", change_at, "Change the records (not the name servers)");
+    auto& change_step = step(change_index);
     for (const auto& change : request_.changes) {
       change_step.actions.push_back(fmt::format("{} with TTL {} s", change.text(), book_.new_ttl));
     }
@@ -149,7 +219,7 @@ class RunbookBuilder {
     seconds verify_at = change_at + seconds{static_cast<long long>(std::isfinite(book_.stale_window)
                                                                          ? std::ceil(book_.stale_window)
                                                                          : book_.new_ttl)};
-    auto& verify = add_step("records", verify_at, "Verify: the stale window has passed");
+    auto& verify = step(add_step("records", verify_at, "Verify: the stale window has passed"));
     verify.actions.push_back(fmt::format("expected stale window after the change: new TTL {} s + slowest client cache "
                                          "{} = {}",
                                          book_.new_ttl, ttl_text(book_.slowest_client), ttl_text(book_.stale_window)));
@@ -162,11 +232,48 @@ class RunbookBuilder {
       }
     }
     if (!restore_actions.empty()) {
-      auto& restore = add_step("records", verify_at, "Restore the long TTLs, then retire the old backend");
+      auto& restore = step(add_step("records", verify_at, "Restore the long TTLs, then retire the old backend"));
       restore.actions.assign(restore_actions.begin(), restore_actions.end());
       restore.actions.push_back("retire the old backend last, after the sweep agrees and its access log is quiet");
     }
+    add_record_checks(change_index);
     return verify_at;
+  }
+
+  // What the monitor watches in the record phase (StepCheck): the lowering and the creations
+  // on the authoritatives, the old long-TTL copies gone from the resolvers before the change,
+  // the change on the authoritatives, the new data on every resolver, the TTLs restored.
+  void add_record_checks(std::size_t change_index) {
+    using Condition = StepCheck::Condition;
+    constexpr auto kAuth = StepCheck::Source::kAuthoritatives;
+    constexpr auto kResolvers = StepCheck::Source::kResolvers;
+    const bool has_prepare = change_index > 0;
+    const std::size_t verify_index = change_index + 1;
+    const bool has_restore = book_.steps.size() > verify_index + 1;
+    for (const auto& [change, rdata] : changed_rrsets()) {
+      const zone::Node* node = zone_.find(change->owner);
+      const zone::RRset* current = node ? node->find(change->type) : nullptr;
+      const bool lowered = current && current->ttl > request_.low_ttl;
+      if (has_prepare && lowered) {
+        step(change_index - 1).done.push_back(
+            ttl_check(kAuth, Condition::kTtlAtMost, change->owner, change->type, book_.new_ttl));
+        step(change_index).ready.push_back(
+            ttl_check(kResolvers, Condition::kTtlAtMost, change->owner, change->type, book_.new_ttl));
+      }
+      if (has_prepare && !current && !rdata.empty()) {
+        step(change_index - 1).done.push_back(check(kAuth, Condition::kExists, change->owner, change->type));
+      }
+      StepCheck served = check(kAuth, rdata.empty() ? Condition::kAbsent : Condition::kServes, change->owner,
+                               change->type);
+      served.rdata = rdata;
+      step(change_index).done.push_back(served);
+      served.source = kResolvers;
+      step(verify_index).ready.push_back(served);
+      if (has_restore && lowered && !rdata.empty()) {
+        step(verify_index + 1).done.push_back(
+            ttl_check(kAuth, Condition::kTtlAtLeast, change->owner, change->type, current->ttl));
+      }
+    }
   }
 
   void plan_nameservers(seconds begin) {
@@ -174,12 +281,19 @@ class RunbookBuilder {
     std::uint32_t lowered_child = std::min(child, request_.low_ttl);
     const std::string apex = book_.origin;
     const std::string new_servers = join_names(request_.new_nameservers);
-    auto& prepare = add_step("nameservers", begin, "Prepare the new name servers");
+    using Condition = StepCheck::Condition;
+    constexpr auto kAuth = StepCheck::Source::kAuthoritatives;
+    constexpr auto kResolvers = StepCheck::Source::kResolvers;
+    std::vector<std::string> new_ns_rdata;
+    for (const auto& name : request_.new_nameservers) new_ns_rdata.push_back(name.lowercased().to_text());
+    std::sort(new_ns_rdata.begin(), new_ns_rdata.end());
+    auto& prepare = step(add_step("nameservers", begin, "Prepare the new name servers"));
     prepare.actions.push_back(fmt::format("make the zone on {} identical to the old one (same records, same serial)",
                                           new_servers));
     if (child > lowered_child) {
       prepare.actions.push_back(fmt::format("lower the child NS TTL of {} from {} s to {} s on the old servers",
                                             apex, child, lowered_child));
+      prepare.done.push_back(ttl_check(kAuth, Condition::kTtlAtMost, zone_.origin(), dns::RRType::NS, lowered_child));
     }
     prepare.actions.push_back(fmt::format(
         "the parent NS TTL is {}: it is set by the parent zone and cannot be lowered from here", ttl_text(book_.parent_ns_ttl)));
@@ -192,7 +306,15 @@ class RunbookBuilder {
     }
 
     seconds change_at = begin + seconds{child > lowered_child ? child : 0};
-    auto& change = add_step("nameservers", change_at, "Change the name servers (no record changes in this step)");
+    const std::size_t change_index =
+        add_step("nameservers", change_at, "Change the name servers (no record changes in this step)");
+    auto& change = step(change_index);
+    if (child > lowered_child) {
+      change.ready.push_back(ttl_check(kResolvers, Condition::kTtlAtMost, zone_.origin(), dns::RRType::NS, lowered_child));
+    }
+    StepCheck new_ns = check(kAuth, Condition::kServes, zone_.origin(), dns::RRType::NS);
+    new_ns.rdata = new_ns_rdata;
+    change.done.push_back(new_ns);
     change.actions.push_back(fmt::format("set the NS of {} to {} at the parent (registrar) and in the zone apex", apex,
                                          new_servers));
     change.actions.push_back("keep the old servers answering with data identical to the new zone");
@@ -200,14 +322,19 @@ class RunbookBuilder {
 
     std::uint32_t governing = std::max(book_.parent_ns_ttl, lowered_child);
     book_.keep_old_servers = seconds{2LL * governing};
-    auto& keep = add_step("nameservers", change_at + seconds{governing}, "Delegation TTL has passed once");
+    auto& keep = step(add_step("nameservers", change_at + seconds{governing}, "Delegation TTL has passed once"));
+    keep.ready.push_back(elapsed_check(change_index, governing));
+    new_ns.source = kResolvers;
+    keep.ready.push_back(new_ns);
     keep.actions.push_back(fmt::format(
         "resolvers may follow the parent or the child NS TTL "
         "(docs/lab-results.md#e8-parent-vs-child-ns-ttl-three-tier-lab); the larger, {}, has passed once",
         ttl_text(governing)));
     keep.actions.push_back("keep the old zone identical: the rule is to wait it out twice");
     keep.commands.push_back(fmt::format("cutover sweep {} SOA --resolvers {}", apex, resolver_list(request_)));
-    auto& retire = add_step("nameservers", change_at + book_.keep_old_servers, "Decommission the old name servers");
+    auto& retire =
+        step(add_step("nameservers", change_at + book_.keep_old_servers, "Decommission the old name servers"));
+    retire.ready.push_back(elapsed_check(change_index, 2 * governing));
     retire.actions.push_back(fmt::format("2 x max(parent {} s, child {} s) = {} has passed since the NS change",
                                          book_.parent_ns_ttl, lowered_child,
                                          ttl_text(static_cast<double>(book_.keep_old_servers.count()))));

@@ -8,11 +8,35 @@
 #include <string>
 #include <vector>
 
+#include "dns/types.h"
 #include "tools/plan/plan_request.h"
 #include "tools/report/finding.h"
 #include "zone/zone.h"
 
 namespace cutover::tools {
+
+// One observable condition of a step, for `cutover monitor --plan` (docs/operations.md,
+// "Following a runbook"). On `authoritatives` it says the step's action was carried out; on
+// `resolvers` it holds for each resolver separately and says the step's wait is over there.
+struct StepCheck {
+  enum class Source { kAuthoritatives, kResolvers };
+  enum class Condition {
+    kTtlAtMost,   // the answer's lowest TTL <= ttl (a lowered TTL served, or an old copy gone)
+    kTtlAtLeast,  // the answer's lowest TTL >= ttl (a TTL restored)
+    kServes,      // NOERROR with exactly `rdata` ("203.0.113.50")
+    kAbsent,      // NXDOMAIN, or NOERROR without records of the type
+    kExists,      // NOERROR with records of the type
+    kElapsed,     // `seconds` have passed since step `since_step` was done (a time rule)
+  };
+  Source source = Source::kResolvers;
+  Condition condition = Condition::kServes;
+  dns::Name name;
+  dns::RRType type = dns::RRType::A;
+  std::vector<std::string> rdata;  // kServes, sorted
+  std::uint32_t ttl = 0;           // kTtlAtMost, kTtlAtLeast
+  std::uint32_t seconds = 0;       // kElapsed
+  std::size_t since_step = 0;      // kElapsed
+};
 
 struct RunbookStep {
   std::string phase;  // "records" or "nameservers"
@@ -21,6 +45,11 @@ struct RunbookStep {
   std::string title;
   std::vector<std::string> actions;
   std::vector<std::string> commands;  // verification commands to run at this step
+  // What `cutover monitor --plan` watches: `ready` holds when this step's wait has really
+  // passed (checks on resolvers, or a time rule); `done` when its action is seen on the
+  // authoritatives. A step without `done` checks is done when it is ready.
+  std::vector<StepCheck> ready;
+  std::vector<StepCheck> done;
 };
 
 struct RunbookNumber {
@@ -38,6 +67,7 @@ struct Runbook {
   std::vector<RunbookStep> steps;    // in time order
   std::vector<RunbookNumber> numbers;
   std::vector<Finding> warnings;
+  std::vector<std::string> resolvers;  // from the request, for the monitor
 
   // The arithmetic, also in the numbers table (seconds).
   std::uint32_t max_old_ttl = 0;       // longest TTL among the RRsets being changed

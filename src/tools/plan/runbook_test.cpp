@@ -121,6 +121,103 @@ TEST_F(RunbookTest, MissingParentNsTtlIsAssumedAndSaidSo) {
   EXPECT_EQ(book.warnings.front().rule, "parent-ns-ttl-assumed");
 }
 
+// What `cutover monitor --plan` watches: each step's ready and done checks.
+TEST_F(RunbookTest, StepsCarryTheChecksTheMonitorFollows) {
+  request_.changes.push_back(set("app A 203.0.113.50"));
+  request_.changes.push_back(set("app A 203.0.113.51"));
+  request_.changes.push_back(*parse_delete_change("www A", origin_));
+  Runbook book = build_runbook(*zone_, request_);
+  ASSERT_EQ(book.steps.size(), 4u);
+  const auto& lower = book.steps[0];
+  ASSERT_EQ(lower.done.size(), 2u);  // both RRsets are lowered
+  EXPECT_EQ(lower.done[0].source, StepCheck::Source::kAuthoritatives);
+  EXPECT_EQ(lower.done[0].condition, StepCheck::Condition::kTtlAtMost);
+  EXPECT_EQ(lower.done[0].ttl, 300u);
+  EXPECT_TRUE(lower.ready.empty());
+  const auto& change = book.steps[1];
+  ASSERT_EQ(change.ready.size(), 2u);  // the old 86400 s copies gone from the resolvers
+  EXPECT_EQ(change.ready[0].source, StepCheck::Source::kResolvers);
+  EXPECT_EQ(change.ready[0].condition, StepCheck::Condition::kTtlAtMost);
+  ASSERT_EQ(change.done.size(), 2u);
+  EXPECT_EQ(change.done[0].condition, StepCheck::Condition::kServes);
+  EXPECT_EQ(change.done[0].rdata, (std::vector<std::string>{"203.0.113.50", "203.0.113.51"}));  // one RRset
+  EXPECT_EQ(change.done[1].condition, StepCheck::Condition::kAbsent);
+  EXPECT_EQ(change.done[1].name.to_text(), "www.example.com.");
+  const auto& verify = book.steps[2];
+  ASSERT_EQ(verify.ready.size(), 2u);
+  EXPECT_EQ(verify.ready[0].source, StepCheck::Source::kResolvers);
+  EXPECT_EQ(verify.ready[0].rdata, change.done[0].rdata);
+  EXPECT_TRUE(verify.done.empty());
+  const auto& restore = book.steps[3];
+  ASSERT_EQ(restore.done.size(), 1u);  // the deleted RRset has no TTL to restore
+  EXPECT_EQ(restore.done[0].condition, StepCheck::Condition::kTtlAtLeast);
+  EXPECT_EQ(restore.done[0].ttl, 86400u);
+}
+
+TEST_F(RunbookTest, NameserverTimeRulesPointAtTheNsChangeAfterSorting) {
+  request_.new_nameservers = *parse_nameserver_list("ns1.new.example.,ns2.new.example.", origin_);
+  request_.parent_ns_ttl = 3600;
+  Runbook book = build_runbook(*zone_, request_);
+  const auto* change = step_titled(book, "Change the name servers");
+  const auto* retire = step_titled(book, "Decommission");
+  ASSERT_TRUE(change && retire);
+  const std::size_t change_index = static_cast<std::size_t>(change - book.steps.data());
+  ASSERT_EQ(retire->ready.size(), 1u);
+  EXPECT_EQ(retire->ready[0].condition, StepCheck::Condition::kElapsed);
+  EXPECT_EQ(retire->ready[0].since_step, change_index);
+  EXPECT_EQ(retire->ready[0].seconds, 2u * 3600u);
+  ASSERT_EQ(change->done.size(), 1u);
+  EXPECT_EQ(change->done[0].rdata, (std::vector<std::string>{"ns1.new.example.", "ns2.new.example."}));
+}
+
+TEST_F(RunbookTest, JsonReadsBackWithItsChecks) {
+  request_.changes.push_back(set("app A 203.0.113.50"));
+  request_.resolvers = {"127.0.0.1:5301"};
+  Runbook book = build_runbook(*zone_, request_);
+  auto back = runbook_from_json(runbook_to_json(book));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->origin, "example.com.");
+  EXPECT_EQ(back->start, book.start);
+  EXPECT_EQ(back->resolvers, book.resolvers);
+  ASSERT_EQ(back->steps.size(), book.steps.size());
+  for (std::size_t i = 0; i < book.steps.size(); ++i) {
+    EXPECT_EQ(back->steps[i].offset, book.steps[i].offset);
+    EXPECT_EQ(back->steps[i].title, book.steps[i].title);
+    ASSERT_EQ(back->steps[i].ready.size(), book.steps[i].ready.size());
+    ASSERT_EQ(back->steps[i].done.size(), book.steps[i].done.size());
+    for (std::size_t j = 0; j < book.steps[i].done.size(); ++j) {
+      EXPECT_EQ(back->steps[i].done[j].condition, book.steps[i].done[j].condition);
+      EXPECT_EQ(back->steps[i].done[j].name, book.steps[i].done[j].name);
+      EXPECT_EQ(back->steps[i].done[j].rdata, book.steps[i].done[j].rdata);
+      EXPECT_EQ(back->steps[i].done[j].ttl, book.steps[i].done[j].ttl);
+    }
+  }
+}
+
+TEST(RunbookJsonTest, BadDocumentsSayWhere) {
+  EXPECT_FALSE(runbook_from_json(nlohmann::json::array()).ok());
+  nlohmann::json refused = {{"refused", true}, {"refusal", "NS and records"}};
+  EXPECT_NE(runbook_from_json(refused).error().message.find("refused"), std::string::npos);
+  nlohmann::json document = {{"origin", "example.com."},
+                             {"start", "2025-06-12 09:00:00 UTC"},
+                             {"steps", {{{"offset_seconds", 0}, {"title", "x"},
+                                         {"done", {{{"condition", "serves"}, {"source", "resolvers"},
+                                                    {"name", "app.example.com."}, {"type", "A"}}}}}}}};
+  auto missing_rdata = runbook_from_json(document);
+  ASSERT_FALSE(missing_rdata.ok());
+  EXPECT_NE(missing_rdata.error().message.find("steps[0].done[0]"), std::string::npos) << missing_rdata.error().message;
+  document["steps"][0]["done"][0]["rdata"] = {"192.0.2.1"};
+  EXPECT_TRUE(runbook_from_json(document).ok());
+  document["steps"][0]["done"][0]["condition"] = "sometime";
+  EXPECT_FALSE(runbook_from_json(document).ok());
+  document["steps"][0]["done"][0]["condition"] = "elapsed";
+  document["steps"][0]["done"][0]["seconds"] = 10;
+  document["steps"][0]["done"][0]["since_step"] = 4;  // no such step
+  EXPECT_FALSE(runbook_from_json(document).ok());
+  document["steps"][0]["title"] = 7;  // wrong type: an error, not an exception
+  EXPECT_FALSE(runbook_from_json(document).ok());
+}
+
 TEST(PlanRequestTest, ParsesChangesAndRejectsBadOnes) {
   auto origin = *dns::Name::from_text("example.com.");
   auto change = parse_set_change("app A 203.0.113.50", origin);

@@ -137,6 +137,7 @@ PlanFollower::PlanFollower(tools::Runbook book, double slack_seconds) : book_(st
     last_of_phase[step.phase] = i;
     progress_.steps.push_back(std::move(entry));
   }
+  hold_since_.resize(book_.steps.size());
 }
 
 std::vector<WatchSpec> PlanFollower::watches() const {
@@ -231,6 +232,15 @@ std::vector<PlanEvent> PlanFollower::observe(const std::vector<WatchOutcome>& ou
       bool ready = authoritatives_hold(step.ready, outcomes, now, why);
       bool has_resolver_checks = false;
       std::string resolver_why;
+      // A lowered TTL counts once it has held for longer than itself: the tail of an old copy
+      // also shows a small TTL, but the copy fetched after it shows the lowered TTL only where
+      // the resolver keeps it (a TTL floor shows its floor; see plan_follow.h).
+      std::uint32_t settle = 0;
+      for (const auto& check : step.ready) {
+        if (check.source == StepCheck::Source::kResolvers && check.condition == StepCheck::Condition::kTtlAtMost) {
+          settle = std::max(settle, check.ttl);
+        }
+      }
       for (const auto& resolver : resolvers_seen_) {
         bool holds = true;
         for (const auto& check : step.ready) {
@@ -246,9 +256,20 @@ std::vector<PlanEvent> PlanFollower::observe(const std::vector<WatchOutcome>& ou
           }
         }
         if (!has_resolver_checks) break;
+        auto& since = hold_since_[i];
         if (holds && !state.resolver_ready.contains(resolver)) {
-          state.resolver_ready[resolver] = now;
-          emit(i, "resolver-ready", fmt::format("{} holds the ready checks", resolver));
+          const double from = since.try_emplace(resolver, now).first->second;
+          if (settle > 0 && now - from < settle + progress_.slack_seconds) {
+            holds = false;
+            resolver_why += fmt::format("{}{}: settling ({:.1f} s of {} s)", resolver_why.empty() ? "" : "; ",
+                                        resolver, now - from, settle + progress_.slack_seconds);
+          } else {
+            state.resolver_ready[resolver] = from;
+            emit(i, "resolver-ready",
+                 fmt::format("{} holds the ready checks since T{:+.1f} s", resolver, from - progress_.start_unix));
+          }
+        } else if (!holds) {
+          since.erase(resolver);
         }
         if (!holds) ready = false;
       }
@@ -257,9 +278,17 @@ std::vector<PlanEvent> PlanFollower::observe(const std::vector<WatchOutcome>& ou
         resolver_why = "no resolver answered yet";
       }
       if (ready) {
+        // When the last resolver's run began; a time rule or an authoritative check holds from now.
+        const bool only_resolvers = std::all_of(step.ready.begin(), step.ready.end(), [](const StepCheck& check) {
+          return check.source == StepCheck::Source::kResolvers && check.condition != StepCheck::Condition::kElapsed;
+        });
         state.ready_at = now;
-        if (state.after) state.measured_wait = now - *progress_.steps[*state.after].done_at;
-        std::string text = fmt::format("ready at T{:+.1f} s (planned T+{:.0f} s)", now - progress_.start_unix,
+        if (only_resolvers && !state.resolver_ready.empty()) {
+          state.ready_at = state.resolver_ready.begin()->second;
+          for (const auto& [resolver, at] : state.resolver_ready) state.ready_at = std::max(*state.ready_at, at);
+        }
+        if (state.after) state.measured_wait = *state.ready_at - *progress_.steps[*state.after].done_at;
+        std::string text = fmt::format("ready at T{:+.1f} s (planned T+{:.0f} s)", *state.ready_at - progress_.start_unix,
                                        state.planned_offset);
         if (state.measured_wait && state.planned_wait) {
           text += fmt::format("; waited {} after step {} was done, planned {}", seconds_text(*state.measured_wait),
@@ -304,7 +333,8 @@ std::vector<Condition> PlanFollower::conditions(double now) const {
   std::vector<Condition> out;
   for (std::size_t i = 0; i < progress_.steps.size(); ++i) {
     const auto& state = progress_.steps[i];
-    if (state.ready_at || !state.after || !state.planned_wait) continue;
+    // A step done (early) no longer waits: its late wait is a finding of the step, not an alert.
+    if (state.ready_at || state.done_at || !state.after || !state.planned_wait) continue;
     const auto& before = progress_.steps[*state.after];
     if (!before.done_at) continue;
     const double waited = now - *before.done_at;

@@ -9,7 +9,11 @@
 // Steps follow each other within a phase ("records", "nameservers"): a step is looked at once
 // the step before it in its phase is done. Its ready checks on resolvers hold for each resolver
 // separately (a resolver that matched once stays counted); the step is ready when every
-// resolver is. A step without done checks is done when it is ready.
+// resolver is. A step without done checks is done when it is ready. A lowered TTL (ttl-at-most)
+// counts on a resolver only once it has held for longer than the TTL itself plus the slack:
+// the last seconds of an old long-TTL copy show a small TTL too, and a resolver with a TTL floor
+// shows one at the end of every copy; only a resolver that really serves the lowered TTL keeps
+// it below the bound across a refresh. Its ready time is when that run began.
 #pragma once
 
 #include <map>
@@ -83,6 +87,8 @@ class PlanFollower {
   tools::Runbook book_;
   PlanProgress progress_;
   std::vector<std::string> resolvers_seen_;  // every resolver that appeared in a round
+  // Per step: resolver -> since when its ready checks have held without a break.
+  std::vector<std::map<std::string, double>> hold_since_;
 };
 
 nlohmann::json plan_progress_to_json(const PlanProgress& progress);

@@ -78,13 +78,17 @@ TEST_F(PlanFollowerTest, MeasuresEachWaitAndFlagsTheResolverThatHeldOn) {
   EXPECT_FALSE(steps[1].ready_at);
   EXPECT_NE(steps[1].waiting_for.find("TTL 55 (> 10)"), std::string::npos) << steps[1].waiting_for;
 
-  // T+50: the fast resolver's copy expired, the slow one's (a TTL floor) has not.
+  // T+50: the fast resolver's copy is at its tail, the slow one's (a TTL floor) is not.
   auto events = follower.observe(observed(old_address, 10, old_address, 9, old_address, 40), 1050);
+  EXPECT_TRUE(events.empty());  // a small TTL counts only once it held longer than itself
+  EXPECT_NE(steps[1].waiting_for.find("settling"), std::string::npos) << steps[1].waiting_for;
+  // T+63: the fast one refreshed and still shows <= 10: counted from T+50.
+  events = follower.observe(observed(old_address, 10, old_address, 10, old_address, 27), 1063);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, "resolver-ready");
-  EXPECT_EQ(steps[1].resolver_ready.count(kFast), 1u);
+  EXPECT_DOUBLE_EQ(steps[1].resolver_ready.at(kFast), 1050);
   EXPECT_FALSE(steps[1].ready_at);
-  EXPECT_TRUE(follower.conditions(1050).empty());  // 49 s waited of 60 planned
+  EXPECT_TRUE(follower.conditions(1060).empty());  // 59 s waited of 60 planned
   // T+65: past the planned 60 s plus 2 s slack: a plan-window condition naming the resolver.
   auto late = follower.conditions(1065);
   ASSERT_EQ(late.size(), 1u);
@@ -92,33 +96,39 @@ TEST_F(PlanFollowerTest, MeasuresEachWaitAndFlagsTheResolverThatHeldOn) {
   EXPECT_EQ(late[0].subject, "step 2: Change the records (not the name servers)");
   EXPECT_NE(late[0].message.find(kSlow), std::string::npos) << late[0].message;
 
-  // T+70: the slow one is ready too; the wait was 69 s against 60 planned: late.
-  events = follower.observe(observed(old_address, 10, old_address, 9, old_address, 10), 1070);
+  // A floor shows small TTLs at the end of each copy, then its floor again: no run.
+  follower.observe(observed(old_address, 10, old_address, 9, old_address, 3), 1066);
+  follower.observe(observed(old_address, 10, old_address, 8, old_address, 20), 1068);
+  EXPECT_FALSE(steps[1].resolver_ready.contains(kSlow));
+  // T+70: the slow one shows 10 and keeps it below across a refresh: ready from T+70, and
+  // the wait was 69 s against 60 planned: late.
+  follower.observe(observed(old_address, 10, old_address, 9, old_address, 10), 1070);
+  follower.observe(observed(old_address, 10, old_address, 9, old_address, 9), 1083);
   EXPECT_TRUE(steps[1].ready_at);
+  EXPECT_DOUBLE_EQ(*steps[1].ready_at, 1070);
   EXPECT_DOUBLE_EQ(*steps[1].measured_wait, 69);
   EXPECT_DOUBLE_EQ(*steps[1].planned_wait, 60);
   EXPECT_TRUE(steps[1].late);
   EXPECT_FALSE(steps[1].done_at);  // the change is not made yet
   EXPECT_NE(steps[1].waiting_for.find("action not seen"), std::string::npos);
 
-  // T+71: changed at the authoritative; the resolvers still serve the old address.
-  follower.observe(observed(new_address, 10, old_address, 8, old_address, 8), 1071);
-  EXPECT_TRUE(steps[1].done_at);
-  EXPECT_FALSE(steps[2].ready_at);
-  // T+80: both resolvers moved: 9 s after the change, within the planned 10 s.
-  follower.observe(observed(new_address, 10, new_address, 10, new_address, 10), 1080);
+  // T+84: changed at the authoritative; the resolvers still serve the old address.
+  follower.observe(observed(new_address, 10, old_address, 8, old_address, 8), 1084);
+  // T+93: both resolvers moved: 9 s after the change, within the planned 10 s.
+  follower.observe(observed(new_address, 10, new_address, 10, new_address, 10), 1093);
   EXPECT_TRUE(steps[2].ready_at);
   EXPECT_TRUE(steps[2].done_at);  // no action of its own
   EXPECT_DOUBLE_EQ(*steps[2].measured_wait, 9);
   EXPECT_FALSE(steps[2].late);
   EXPECT_FALSE(follower.progress().finished);  // the TTL is not restored yet
-  // T+90: the TTL restored at the authoritative: every step done.
-  follower.observe(observed(new_address, 60, new_address, 10, new_address, 10), 1090);
+  // T+100: the TTL restored at the authoritative: every step done.
+  follower.observe(observed(new_address, 60, new_address, 10, new_address, 10), 1100);
   EXPECT_TRUE(steps[3].done_at);
   EXPECT_TRUE(follower.progress().finished);
   nlohmann::json json = plan_progress_to_json(follower.progress());
   EXPECT_EQ(json["steps"][1]["late"], true);
   EXPECT_EQ(json["steps"][1]["resolvers_ready_offset_seconds"][kSlow], 70);
+  EXPECT_EQ(json["steps"][1]["resolvers_ready_offset_seconds"][kFast], 50);
   EXPECT_NE(plan_progress_to_text(follower.progress()).find("LATE"), std::string::npos);
 }
 
@@ -141,10 +151,11 @@ TEST_F(PlanFollowerTest, ASilentResolverKeepsTheStepWaiting) {
   PlanFollower follower(book_, 2.0);
   const char* old_address = "198.51.100.10";
   follower.observe(observed(old_address, 10, old_address, 5, old_address, 5), 1001);
+  follower.observe(observed(old_address, 10, old_address, 5, old_address, 5), 1015);
   auto sources = observed(old_address, 10, old_address, 5, old_address, 5);
   sources[0].round.sources[2].probe.answered = false;  // the slow resolver times out
   sources[0].round.sources[2].probe.answers.clear();
-  // The fast one was ready at T+1; the silent one is never counted as ready.
+  // With both answering, the step was ready (from T+1); a silent one is never counted as ready.
   PlanFollower fresh(book_, 2.0);
   fresh.observe(sources, 1001);
   EXPECT_FALSE(fresh.progress().steps[1].ready_at);

@@ -111,7 +111,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "monitor.yaml:3:19: alerts.mismatch.for: expected a duration like 0s, 30s or 2m"},
         ErrorCase{"resolvers: [127.0.0.1]\nalerts:\n  flapping: {}\nwatch:\n  - name: a.test\n",
                   "monitor.yaml:3:3: alerts.flapping: unknown key (expected one of: mismatch, nxdomain, "
-                  "authoritative-silent)"},
+                  "authoritative-silent, plan-window)"},
         ErrorCase{"resolvers: [127.0.0.1]\nwebhook:\n  url: https://hooks.example/x\nwatch:\n  - name: a.test\n",
                   "monitor.yaml:3:8: webhook.url: expected http://HOST[:PORT]/PATH (https is not supported)"},
         ErrorCase{"resolvers: [127.0.0.1]\nwebhook:\n  retries: 2\nwatch:\n  - name: a.test\n",
@@ -125,6 +125,17 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"resolvers: [127.0.0.1]\nwatch: [\n", "monitor.yaml:3:1: end of sequence flow not found"},
         ErrorCase{"resolvers: [127.0.0.1]\ntries: 0\nwatch:\n  - name: a.test\n",
                   "monitor.yaml:2:8: tries: expected a whole number from 1 to 10"}));
+
+// `cutover monitor --plan` takes its names from the runbook: `watch:` may be left out then,
+// and only then; the plan-window rule reads like the others.
+TEST(MonitorConfig, WatchesAreOptionalOnlyForAPlan) {
+  const std::string yaml = "resolvers: [\"127.0.0.1:5301\"]\nalerts:\n  plan-window: {for: 5s}\n";
+  MonitorConfig config = parse_monitor_config(yaml, "monitor.yaml", true);
+  EXPECT_TRUE(config.watches.empty());
+  EXPECT_EQ(config.alerts.plan_window.hold, std::chrono::seconds(5));
+  EXPECT_TRUE(parse_monitor_config("", "monitor.yaml", true).watches.empty());
+  EXPECT_EQ(error_of(yaml), "monitor.yaml:1:1: watch: missing: list the names to watch");
+}
 
 TEST(MonitorConfig, MissingFileIsAConfigError) {
   EXPECT_THROW(read_monitor_config("/nonexistent/monitor.yaml"), config::ConfigError);

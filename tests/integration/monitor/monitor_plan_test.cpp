@@ -203,5 +203,33 @@ TEST(MonitorPlan, OnTimeStepsExitZero) {
   EXPECT_EQ(server.stop(), 0);
 }
 
+// A runbook it cannot follow is "could not run" (exit 2), with the reason.
+TEST(MonitorPlan, BadRunbooksExitTwoWithTheReason) {
+  std::string dir = make_temp_dir("cutover-monitor-plan-bad");
+  CommandResult missing = run_cutover({"monitor", "--plan", dir + "/none.json", "--resolvers", "127.0.0.1:1"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("none.json: cannot read the file"), std::string::npos) << missing.err;
+  write_file(dir + "/text.md", "# Change runbook\n");
+  CommandResult markdown = run_cutover({"monitor", "--plan", dir + "/text.md", "--resolvers", "127.0.0.1:1"});
+  EXPECT_EQ(markdown.exit_code, 2);
+  EXPECT_NE(markdown.err.find("not JSON (write it with cutover plan --json)"), std::string::npos) << markdown.err;
+  write_file(dir + "/refused.json", R"({"refused": true, "refusal": "NS and records in one step"})");
+  CommandResult refused = run_cutover({"monitor", "--plan", dir + "/refused.json", "--resolvers", "127.0.0.1:1"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("the plan was refused"), std::string::npos) << refused.err;
+  write_file(dir + "/zone.db", kZone);
+  ASSERT_EQ(run_cutover({"plan", dir + "/zone.db", "--origin", "example.test", "--set", "app A 192.0.2.1", "--json",
+                         "-o", dir + "/plan.json"})
+                .exit_code,
+            0);
+  CommandResult nowhere = run_cutover({"monitor", "--plan", dir + "/plan.json"});
+  EXPECT_EQ(nowhere.exit_code, 2);
+  EXPECT_NE(nowhere.err.find("no resolvers to watch"), std::string::npos) << nowhere.err;
+  write_file(dir + "/m.yaml", "resolvers: [\"127.0.0.1:1\"]\nwatch:\n  - name: app.example.test\n");
+  CommandResult stray = run_cutover({"monitor", "--config", dir + "/m.yaml", "--interval", "1s", "--once"});
+  EXPECT_EQ(stray.exit_code, 2);
+  EXPECT_NE(stray.err.find("go with --plan"), std::string::npos) << stray.err;
+}
+
 }  // namespace
 }  // namespace cutover::testing

@@ -34,16 +34,6 @@ ns1 IN A 127.0.0.1
 app IN A 198.51.100.10
 )";
 
-template <typename Done>
-bool eventually(Done done, std::chrono::milliseconds limit) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return done();
-}
-
 // One RRset replaced through the write API (docs/writes.md).
 void write_app(int control_port, const std::string& address, int ttl) {
   httplib::Client api("127.0.0.1", control_port);

@@ -83,17 +83,6 @@ int port_in_log(const std::string& log, const std::string& pattern_text) {
   return std::regex_search(log, match, pattern) ? std::stoi(match[1]) : 0;
 }
 
-// Polls `done` every 100 ms for up to `limit`.
-template <typename Done>
-bool eventually(Done done, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return done();
-}
-
 TEST(Monitor, SeesAWriteSplitTheAuthoritativesAndTheResolverAndPostsTheAlert) {
   const auto started = std::chrono::steady_clock::now();
   std::string dir = make_temp_dir("cutover-monitor");

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace cutover::testing {
@@ -69,5 +70,16 @@ class ChildProcess {
   std::string log_path_;
   std::optional<int> exit_status_;
 };
+
+// Polls `done` every 100 ms for up to `limit`; its last answer.
+template <typename Done>
+bool eventually(Done done, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return done();
+}
 
 }  // namespace cutover::testing

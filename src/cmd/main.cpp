@@ -35,5 +35,6 @@ int main(int argc, char** argv) {
   cutover::cmd::add_journal_command(app);
   cutover::cmd::add_monitor_command(app);
   cutover::cmd::add_fetch_command(app);
+  cutover::cmd::add_checker_command(app);
   return cutover::cmd::run_command_line(app, argc, argv);
 }

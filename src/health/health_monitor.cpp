@@ -186,6 +186,22 @@ void HealthMonitor::on_result(Entry& entry, std::size_t check, const ProbeResult
     changed(entry, fmt::format("{}{}: {}", which, outcome_to_text(result.outcome), result.detail));
     request_publish();
   }
+  if (verdict_observer_) {
+    VantageVerdict verdict;
+    verdict.pool = entry.spec.pool;
+    verdict.address = entry.spec.address;
+    verdict.check = check;
+    verdict.result = result;
+    verdict.probe_at = *entry.last_probe_at;
+    auto vantage = entry.machine.checkers().find(kLocalChecker);
+    if (vantage != entry.machine.checkers().end()) {
+      verdict.state = vantage->second.state;
+      verdict.checks = vantage->second.checks;
+    }
+    std::vector<CheckSettings> single;
+    for (const auto& settings : checks_of(entry.spec, single)) verdict.interval = std::max(verdict.interval, settings.interval);
+    verdict_observer_(verdict);
+  }
   verdicts_.notify_all();
 }
 

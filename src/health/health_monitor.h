@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -41,6 +42,19 @@ struct MonitoredEndpoint {
   bool wait_for_first_check = false;
   // Where in the interval this endpoint's probes start, so a pool's probes are spread out.
   std::chrono::milliseconds start_offset{0};
+};
+
+// The local vantage's view of one endpoint right after one of its probes reported: what
+// `cutover checker` publishes (docs/cluster.md).
+struct VantageVerdict {
+  std::string pool;
+  std::string address;
+  HealthState state = HealthState::kUnknown;  // the vantage's checks combined (combine.h)
+  std::size_t check = 0;                      // the check that reported
+  ProbeResult result;
+  std::chrono::system_clock::time_point probe_at;
+  std::vector<CheckerView> checks;  // every check's state and rise/fall counters
+  std::chrono::milliseconds interval{0};  // the longest interval of the endpoint's checks
 };
 
 // The name of the checker running inside this server process.
@@ -72,6 +86,11 @@ class HealthMonitor {
   std::shared_ptr<const HealthSnapshot> snapshot() const;
   std::vector<EndpointReport> reports() const;
 
+  // Called after every probe result, on the checker's thread with the monitor's lock held:
+  // it must return quickly and must not call the monitor. Set before the first configure().
+  using VerdictObserver = std::function<void(const VantageVerdict&)>;
+  void set_verdict_observer(VerdictObserver observer) { verdict_observer_ = std::move(observer); }
+
  private:
   struct Entry;
 
@@ -89,6 +108,7 @@ class HealthMonitor {
   const base::Clock& clock_;
   base::Logger& logger_;
   Listener listener_;
+  VerdictObserver verdict_observer_;
 
   mutable std::mutex mutex_;
   std::condition_variable verdicts_;

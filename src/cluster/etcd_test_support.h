@@ -21,10 +21,12 @@ namespace cutover::cluster::testing {
 
 inline bool have_etcd() { return std::system("command -v etcd >/dev/null 2>&1") == 0; }
 
-// `count` members; member i listens for clients on base_port + 2i and peers on base_port + 2i + 1.
+// `count` members; member i listens for clients on base_port + 2i and peers on base_port + 2i + 1,
+// on 127.0.0.1 and on each of `extra_client_hosts` (addresses of test namespaces' links).
 class EtcdCluster {
  public:
-  EtcdCluster(int count, int base_port) : base_port_(base_port) {
+  EtcdCluster(int count, int base_port, std::vector<std::string> extra_client_hosts = {})
+      : base_port_(base_port), extra_hosts_(std::move(extra_client_hosts)) {
     dir_ = std::filesystem::temp_directory_path() /
            fmt::format("cutover-etcd-{}-{}", ::getpid(), base_port);
     std::filesystem::remove_all(dir_);
@@ -48,11 +50,11 @@ class EtcdCluster {
 
   int client_port(int i) const { return base_port_ + 2 * i; }
   int peer_port(int i) const { return base_port_ + 2 * i + 1; }
-  std::string urls() const {
+  std::string urls(const std::string& host = "127.0.0.1") const {
     std::string out;
     for (std::size_t i = 0; i < pids_.size(); ++i) {
       if (!out.empty()) out += ",";
-      out += fmt::format("http://127.0.0.1:{}", client_port(static_cast<int>(i)));
+      out += fmt::format("http://{}:{}", host, client_port(static_cast<int>(i)));
     }
     return out;
   }
@@ -61,10 +63,12 @@ class EtcdCluster {
   void start(int i, const char* state = "existing") {
     std::string data = (dir_ / fmt::format("m{}", i)).string();
     std::string log = (dir_ / fmt::format("m{}.log", i)).string();
+    std::string listen = fmt::format("http://127.0.0.1:{}", client_port(i));
+    for (const auto& host : extra_hosts_) listen += fmt::format(",http://{}:{}", host, client_port(i));
     std::vector<std::string> args{"etcd",
                                   "--name", fmt::format("m{}", i),
                                   "--data-dir", data,
-                                  "--listen-client-urls", fmt::format("http://127.0.0.1:{}", client_port(i)),
+                                  "--listen-client-urls", listen,
                                   "--advertise-client-urls", fmt::format("http://127.0.0.1:{}", client_port(i)),
                                   "--listen-peer-urls", fmt::format("http://127.0.0.1:{}", peer_port(i)),
                                   "--initial-advertise-peer-urls", fmt::format("http://127.0.0.1:{}", peer_port(i)),
@@ -125,6 +129,7 @@ class EtcdCluster {
 
  private:
   int base_port_;
+  std::vector<std::string> extra_hosts_;
   std::filesystem::path dir_;
   std::string initial_cluster_;
   std::vector<pid_t> pids_;

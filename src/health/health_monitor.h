@@ -25,6 +25,7 @@
 #include "health/endpoint_counters.h"
 #include "health/health_snapshot.h"
 #include "health/probe.h"
+#include "health/quorum.h"
 #include "health/state_machine.h"
 
 namespace cutover::health {
@@ -42,6 +43,8 @@ struct MonitoredEndpoint {
   bool wait_for_first_check = false;
   // Where in the interval this endpoint's probes start, so a pool's probes are spread out.
   std::chrono::milliseconds start_offset{0};
+  // How the vantages combine (`checkers:`; quorum.h); the default is the one local checker.
+  QuorumRule quorum;
 };
 
 // The local vantage's view of one endpoint right after one of its probes reported: what
@@ -80,6 +83,15 @@ class HealthMonitor {
 
   // Blocks until every wait-for-first-check endpoint has a verdict or `limit` passes.
   bool wait_for_first_verdicts(std::chrono::milliseconds limit);
+  // A remote vantage's verdict (docs/cluster.md); kNotFound when the pool has no such
+  // endpoint. forget_vantage: its verdict expired or was deleted.
+  base::Status report_vantage(const std::string& pool, const std::string& address, const std::string& vantage,
+                              HealthState state, const std::string& reason);
+  base::Status forget_vantage(const std::string& pool, const std::string& address, const std::string& vantage);
+  // false: configure() starts no checker here, verdicts come only through report_vantage
+  // (`cluster.local-checker: false`). Call before the first configure().
+  void set_local_probes(bool on) { local_probes_ = on; }
+
   // kNotFound when the pool has no such endpoint.
   base::Status set_override(const std::string& pool, const std::string& address, Override value);
 
@@ -123,6 +135,7 @@ class HealthMonitor {
   std::thread publisher_;
   std::chrono::milliseconds tick_period_{1000};
   bool stopping_ = false;
+  bool local_probes_ = true;
 
   std::vector<std::unique_ptr<Checker>> checkers_;  // touched only by configure/stop
   std::thread ticker_;

@@ -17,6 +17,7 @@ std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<Poo
       monitored.checks = endpoint.checks;
       monitored.combine = endpoint.combine;
       monitored.wait_for_first_check = spec.wait_for_first_check;
+      monitored.quorum = spec.checkers;
       // Spread the pool's probes over the interval instead of firing them together.
       monitored.start_offset = endpoint.check.interval * static_cast<long>(i) / static_cast<long>(spec.endpoints.size());
       out.push_back(std::move(monitored));

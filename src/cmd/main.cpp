@@ -5,11 +5,13 @@
 #include "cmd/build_info.h"
 #include "cmd/commands.h"
 #include "cmd/output.h"
+#include "cluster/cluster_config.h"
 #include "pool/config/pool_config.h"
 
 int main(int argc, char** argv) {
   // Feature sections of the config file (config/section.h), before any config is read.
   cutover::pool::register_config_section();
+  cutover::cluster::register_cluster_section();
   CLI::App app{"cutover: authoritative DNS with health-checked failover, a resolver-clock lab and cutover planning"};
   app.require_subcommand(1);
   app.set_version_flag("--version", cutover::cmd::version_text(), "Print the version and build (with --json: as JSON)");

@@ -19,6 +19,7 @@ packages=(
   openjdk-17-jdk-headless golang-go nodejs curl python3-requests nftables
   lld
   chromium python3-websocket
+  etcd-server etcd-client
 )
 
 missing=()

@@ -5,6 +5,8 @@
 #include "app/console_panels.h"
 #include "app/demo_endpoints.h"
 #include "app/replication.h"
+#include "cluster/cluster_config.h"
+#include "cluster/verdict_watcher.h"
 #include "control/console/console.h"
 #include "lab/authority/lab_authority.h"
 #include "pool/service/pool_service.h"
@@ -26,6 +28,12 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   if (features.demo_endpoints) server_.add_service(std::make_shared<DemoEndpoints>(logger, api));
   auto pools = std::make_shared<pool::PoolService>(server_, logger);
   server_.add_service(pools);
+  // A cluster (docs/cluster.md): other vantages' verdicts reach the same monitor, after the
+  // pools have started it.
+  if (auto cluster = cluster::config_cluster(server_.config())) {
+    pools->set_local_checker(cluster->local_checker);
+    server_.add_service(std::make_shared<cluster::VerdictWatcher>(*cluster, pools->monitor(), logger));
+  }
   if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);
   auto replication = Replication::install(server_, control_.get(), server_.config(), logger);

@@ -27,5 +27,6 @@ void add_undo_command(CLI::App& app);
 void add_journal_command(CLI::App& app);
 void add_monitor_command(CLI::App& app);
 void add_fetch_command(CLI::App& app);
+void add_checker_command(CLI::App& app);
 
 }  // namespace cutover::cmd

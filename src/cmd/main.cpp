@@ -5,11 +5,13 @@
 #include "cmd/build_info.h"
 #include "cmd/commands.h"
 #include "cmd/output.h"
+#include "cluster/cluster_config.h"
 #include "pool/config/pool_config.h"
 
 int main(int argc, char** argv) {
   // Feature sections of the config file (config/section.h), before any config is read.
   cutover::pool::register_config_section();
+  cutover::cluster::register_cluster_section();
   CLI::App app{"cutover: authoritative DNS with health-checked failover, a resolver-clock lab and cutover planning"};
   app.require_subcommand(1);
   app.set_version_flag("--version", cutover::cmd::version_text(), "Print the version and build (with --json: as JSON)");
@@ -35,5 +37,6 @@ int main(int argc, char** argv) {
   cutover::cmd::add_journal_command(app);
   cutover::cmd::add_monitor_command(app);
   cutover::cmd::add_fetch_command(app);
+  cutover::cmd::add_checker_command(app);
   return cutover::cmd::run_command_line(app, argc, argv);
 }

@@ -80,6 +80,16 @@ void print_table(const nlohmann::json& status) {
                   text_of(endpoint["port"]).c_str(), check.c_str(), text_of(endpoint["state"]).c_str(),
                   text_of(endpoint["override"]).c_str(), latency.c_str(), probe.c_str(), down.c_str(),
                   text_of(endpoint.value("flaps_last_hour", nlohmann::json(0))).c_str(), change.c_str());
+      // A cluster's vantages (docs/cluster.md): who reports, and a lost quorum.
+      if (endpoint.value("quorum_lost", false) || endpoint.value("quorum", std::string("local")) != "local") {
+        std::string vantages;
+        for (const auto& [name, view] : endpoint.value("checkers", nlohmann::json::object()).items()) {
+          vantages += fmt::format(" {}={}", name, text_of(view["state"]));
+        }
+        std::printf("    vantages:%s  quorum %s%s\n", vantages.empty() ? " none" : vantages.c_str(),
+                    text_of(endpoint.value("quorum", nlohmann::json("local"))).c_str(),
+                    endpoint.value("quorum_lost", false) ? "  quorum_lost (the last verdict is held)" : "");
+      }
       // An endpoint with several checks: one line per check under it.
       for (std::size_t i = 0; checks.size() > 1 && i < checks.size(); ++i) {
         const auto& one = checks[i];

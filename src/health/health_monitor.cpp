@@ -14,6 +14,7 @@ struct HealthMonitor::Entry {
   std::vector<Target> targets;  // one per check
   EndpointStateMachine machine;
   HealthState last_effective = HealthState::kUnknown;
+  bool last_quorum_lost = false;
   std::vector<std::optional<ProbeResult>> last_results;  // per check
   std::vector<std::optional<std::chrono::system_clock::time_point>> last_probes_at;
   std::optional<ProbeResult> last_result;  // of any check
@@ -41,6 +42,7 @@ Thresholds thresholds_of(const MonitoredEndpoint& endpoint) {
   thresholds.timeout = endpoint.check.timeout;
   thresholds.wait_for_first_check = endpoint.wait_for_first_check;
   thresholds.combine = endpoint.combine;
+  thresholds.quorum_rule = endpoint.quorum;
   std::vector<CheckSettings> single;
   for (const auto& check : checks_of(endpoint, single)) {
     thresholds.checks.push_back(CheckRule{check.fall, check.rise, check.interval, check.timeout, check.invert});
@@ -84,8 +86,8 @@ HealthMonitor::~HealthMonitor() { stop(); }
 base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endpoints) {
   std::vector<std::unique_ptr<Entry>> fresh;
   for (const auto& endpoint : endpoints) {
-    auto entry = std::make_unique<Entry>(Entry{endpoint, {}, EndpointStateMachine(thresholds_of(endpoint)), {}, {}, {}, {},
-                                               {}, {}, {}, {}, {}, {}});
+    auto entry = std::make_unique<Entry>(Entry{endpoint, {}, EndpointStateMachine(thresholds_of(endpoint)), {}, false, {},
+                                               {}, {}, {}, {}, {}, {}, {}, {}});
     std::vector<CheckSettings> single;
     for (const auto& check : checks_of(endpoint, single)) {
       auto probe = registry_.create(check);
@@ -136,7 +138,7 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
       Entry* raw = entry.get();
       std::vector<CheckSettings> single;
       const auto& checks = checks_of(entry->spec, single);
-      for (std::size_t i = 0; i < entry->next_probes.size(); ++i) {
+      for (std::size_t i = 0; local_probes_ && i < entry->next_probes.size(); ++i) {
         checkers_.push_back(std::make_unique<Checker>(
             std::move(entry->next_probes[i]), entry->targets[i], checks[i].interval, start + entry->spec.start_offset,
             [this, raw, i](const ProbeResult& result) { on_result(*raw, i, result); }));
@@ -186,10 +188,41 @@ void HealthMonitor::on_result(Entry& entry, std::size_t check, const ProbeResult
     changed(entry, fmt::format("{}{}: {}", which, outcome_to_text(result.outcome), result.detail));
     request_publish();
   }
+  if (verdict_observer_) {
+    VantageVerdict verdict;
+    verdict.pool = entry.spec.pool;
+    verdict.address = entry.spec.address;
+    verdict.check = check;
+    verdict.result = result;
+    verdict.probe_at = *entry.last_probe_at;
+    auto vantage = entry.machine.checkers().find(kLocalChecker);
+    if (vantage != entry.machine.checkers().end()) {
+      verdict.state = vantage->second.state;
+      verdict.checks = vantage->second.checks;
+    }
+    std::vector<CheckSettings> single;
+    for (const auto& settings : checks_of(entry.spec, single)) verdict.interval = std::max(verdict.interval, settings.interval);
+    verdict_observer_(verdict);
+  }
   verdicts_.notify_all();
 }
 
 void HealthMonitor::changed(Entry& entry, const std::string& reason) {
+  if (entry.machine.quorum_lost() != entry.last_quorum_lost) {
+    entry.last_quorum_lost = entry.machine.quorum_lost();
+    std::size_t reporting = 0;
+    for (const auto& [name, view] : entry.machine.checkers()) reporting += view.state != HealthState::kUnknown ? 1 : 0;
+    const QuorumRule& rule = entry.spec.quorum;
+    std::string needed = rule.kind == QuorumRule::Kind::kHealthyAbove ? "1" : std::to_string(rule.quorum);
+    logger_.log(entry.last_quorum_lost ? base::LogLevel::kWarn : base::LogLevel::kInfo,
+                entry.last_quorum_lost ? "health.quorum_lost" : "health.quorum_regained",
+                {{"pool", entry.spec.pool},
+                 {"endpoint", entry.spec.address},
+                 {"reporting", std::to_string(reporting)},
+                 {"needed", needed},
+                 {"held", state_to_text(entry.machine.health())},
+                 {"reason", reason}});
+  }
   HealthState now_effective = entry.machine.effective();
   if (now_effective == entry.last_effective) return;
   TransitionRecord record{entry.last_effective, now_effective, clock_.wall_now(), reason};
@@ -233,7 +266,8 @@ void HealthMonitor::publish_loop() {
     for (const auto& entry : entries_) {
       snapshot->endpoints.push_back(EndpointView{entry->spec.pool, entry->spec.address, entry->machine.effective(),
                                                  entry->machine.serving(), entry->machine.suspicion_deadline(),
-                                                 entry->machine.override_value() == Override::kDrain});
+                                                 entry->machine.override_value() == Override::kDrain,
+                                                 entry->machine.quorum_lost()});
     }
     snapshot_ = snapshot;
     lock.unlock();
@@ -270,6 +304,38 @@ bool HealthMonitor::wait_for_first_verdicts(std::chrono::milliseconds limit) {
       return !entry->spec.wait_for_first_check || entry->machine.health() != HealthState::kUnknown;
     });
   });
+}
+
+base::Status HealthMonitor::report_vantage(const std::string& pool, const std::string& address,
+                                           const std::string& vantage, HealthState state, const std::string& reason) {
+  std::lock_guard lock(mutex_);
+  auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto& entry) {
+    return entry->spec.pool == pool && entry->spec.address == address;
+  });
+  if (it == entries_.end()) {
+    return base::make_error(base::ErrorCode::kNotFound, fmt::format("pool {} has no endpoint {}", pool, address));
+  }
+  if ((*it)->machine.set_vantage(vantage, state, clock_.now())) {
+    changed(**it, fmt::format("vantage {} says {}: {}", vantage, state_to_text(state), reason));
+    request_publish();
+  }
+  return {};
+}
+
+base::Status HealthMonitor::forget_vantage(const std::string& pool, const std::string& address,
+                                           const std::string& vantage) {
+  std::lock_guard lock(mutex_);
+  auto it = std::find_if(entries_.begin(), entries_.end(), [&](const auto& entry) {
+    return entry->spec.pool == pool && entry->spec.address == address;
+  });
+  if (it == entries_.end()) {
+    return base::make_error(base::ErrorCode::kNotFound, fmt::format("pool {} has no endpoint {}", pool, address));
+  }
+  if ((*it)->machine.remove_vantage(vantage, clock_.now())) {
+    changed(**it, fmt::format("vantage {}: verdict expired or deleted", vantage));
+    request_publish();
+  }
+  return {};
 }
 
 base::Status HealthMonitor::set_override(const std::string& pool, const std::string& address, Override value) {
@@ -327,6 +393,8 @@ std::vector<EndpointReport> HealthMonitor::reports() const {
     report.override_value = entry->machine.override_value();
     report.serving = entry->machine.serving();
     report.checkers = entry->machine.checkers();
+    report.quorum = entry->spec.quorum;
+    report.quorum_lost = entry->machine.quorum_lost();
     report.last_result = entry->last_result;
     report.last_probe_at = entry->last_probe_at;
     report.cert_days_left = entry->cert_days_left;

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "health/endpoint_counters.h"
 #include "health/health_snapshot.h"
 #include "health/probe.h"
+#include "health/quorum.h"
 #include "health/state_machine.h"
 
 namespace cutover::health {
@@ -41,6 +43,21 @@ struct MonitoredEndpoint {
   bool wait_for_first_check = false;
   // Where in the interval this endpoint's probes start, so a pool's probes are spread out.
   std::chrono::milliseconds start_offset{0};
+  // How the vantages combine (`checkers:`; quorum.h); the default is the one local checker.
+  QuorumRule quorum;
+};
+
+// The local vantage's view of one endpoint right after one of its probes reported: what
+// `cutover checker` publishes (docs/cluster.md).
+struct VantageVerdict {
+  std::string pool;
+  std::string address;
+  HealthState state = HealthState::kUnknown;  // the vantage's checks combined (combine.h)
+  std::size_t check = 0;                      // the check that reported
+  ProbeResult result;
+  std::chrono::system_clock::time_point probe_at;
+  std::vector<CheckerView> checks;  // every check's state and rise/fall counters
+  std::chrono::milliseconds interval{0};  // the longest interval of the endpoint's checks
 };
 
 // The name of the checker running inside this server process.
@@ -66,11 +83,25 @@ class HealthMonitor {
 
   // Blocks until every wait-for-first-check endpoint has a verdict or `limit` passes.
   bool wait_for_first_verdicts(std::chrono::milliseconds limit);
+  // A remote vantage's verdict (docs/cluster.md); kNotFound when the pool has no such
+  // endpoint. forget_vantage: its verdict expired or was deleted.
+  base::Status report_vantage(const std::string& pool, const std::string& address, const std::string& vantage,
+                              HealthState state, const std::string& reason);
+  base::Status forget_vantage(const std::string& pool, const std::string& address, const std::string& vantage);
+  // false: configure() starts no checker here, verdicts come only through report_vantage
+  // (`cluster.local-checker: false`). Call before the first configure().
+  void set_local_probes(bool on) { local_probes_ = on; }
+
   // kNotFound when the pool has no such endpoint.
   base::Status set_override(const std::string& pool, const std::string& address, Override value);
 
   std::shared_ptr<const HealthSnapshot> snapshot() const;
   std::vector<EndpointReport> reports() const;
+
+  // Called after every probe result, on the checker's thread with the monitor's lock held:
+  // it must return quickly and must not call the monitor. Set before the first configure().
+  using VerdictObserver = std::function<void(const VantageVerdict&)>;
+  void set_verdict_observer(VerdictObserver observer) { verdict_observer_ = std::move(observer); }
 
  private:
   struct Entry;
@@ -89,6 +120,7 @@ class HealthMonitor {
   const base::Clock& clock_;
   base::Logger& logger_;
   Listener listener_;
+  VerdictObserver verdict_observer_;
 
   mutable std::mutex mutex_;
   std::condition_variable verdicts_;
@@ -103,6 +135,7 @@ class HealthMonitor {
   std::thread publisher_;
   std::chrono::milliseconds tick_period_{1000};
   bool stopping_ = false;
+  bool local_probes_ = true;
 
   std::vector<std::unique_ptr<Checker>> checkers_;  // touched only by configure/stop
   std::thread ticker_;

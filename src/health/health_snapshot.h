@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "health/check_settings.h"
 #include "health/probe.h"
+#include "health/quorum.h"
 #include "health/state_machine.h"
 
 namespace cutover::health {
@@ -28,6 +29,9 @@ struct EndpointView {
   // Drained by the operator: out of answers even when a pool panics (min-healthy), which
   // otherwise answers its endpoints whatever their health.
   bool drained = false;
+  // Fewer vantages report than the pool's quorum needs: `effective` is the last verdict,
+  // held (docs/cluster.md); when-all-down does not apply on held verdicts.
+  bool quorum_lost = false;
 };
 
 struct HealthSnapshot {
@@ -80,6 +84,8 @@ struct EndpointReport {
   Override override_value = Override::kNone;
   bool serving = true;
   std::map<std::string, VantageView> checkers;  // verdict inputs, by checker (vantage)
+  QuorumRule quorum;
+  bool quorum_lost = false;
   std::optional<ProbeResult> last_result;
   std::optional<std::chrono::system_clock::time_point> last_probe_at;
   std::optional<int> cert_days_left;

@@ -2,6 +2,8 @@
 // vantage, quorum over vantages, and the override.
 #include "health/state_machine.h"
 
+#include <algorithm>
+
 namespace cutover::health {
 namespace {
 
@@ -45,6 +47,7 @@ CheckRule Thresholds::rule(std::size_t check) const {
 
 VantageView& EndpointStateMachine::vantage(const std::string& checker) {
   VantageView& view = checkers_[checker];
+  view.remote = false;
   view.checks.resize(thresholds_.check_count());
   return view;
 }
@@ -59,9 +62,11 @@ HealthState EndpointStateMachine::vantage_state(const VantageView& vantage) cons
 void EndpointStateMachine::reconfigure(const Thresholds& thresholds) {
   thresholds_ = thresholds;
   for (auto& [name, view] : checkers_) {
+    if (view.remote) continue;
     view.checks.resize(thresholds_.check_count());
     view.state = vantage_state(view);
   }
+  decide();
 }
 
 bool EndpointStateMachine::report(const std::string& checker, std::size_t check, ProbeOutcome outcome,
@@ -96,7 +101,15 @@ bool EndpointStateMachine::report(const std::string& checker, std::size_t check,
 
 bool EndpointStateMachine::tick(base::SteadyTime now) {
   Observable before = observe();
+  std::chrono::milliseconds longest{0};
+  for (std::size_t i = 0; i < thresholds_.check_count(); ++i) longest = std::max(longest, thresholds_.rule(i).interval);
   for (auto& [name, vantage] : checkers_) {
+    if (vantage.remote) {
+      if (vantage.last_report && now - *vantage.last_report > longest * kStallIntervals) {
+        vantage.state = HealthState::kUnknown;
+      }
+      continue;
+    }
     for (std::size_t i = 0; i < vantage.checks.size(); ++i) {
       CheckerView& view = vantage.checks[i];
       auto stall_limit = thresholds_.rule(i).interval * kStallIntervals;
@@ -113,16 +126,31 @@ bool EndpointStateMachine::set_override(Override value, base::SteadyTime now) {
   return finish(before, now);
 }
 
-HealthState EndpointStateMachine::health() const {
-  std::size_t up = 0;
-  std::size_t down = 0;
-  for (const auto& [name, view] : checkers_) {
-    if (view.state == HealthState::kUp) ++up;
-    if (view.state == HealthState::kDown) ++down;
-  }
-  if (down >= thresholds_.quorum) return HealthState::kDown;
-  if (up >= thresholds_.quorum) return HealthState::kUp;
-  return HealthState::kUnknown;
+void EndpointStateMachine::decide() {
+  std::vector<HealthState> states;
+  states.reserve(checkers_.size());
+  for (const auto& [name, view] : checkers_) states.push_back(view.state);
+  QuorumRule rule = thresholds_.quorum_rule;
+  if (rule.kind == QuorumRule::Kind::kLocal) rule.quorum = thresholds_.quorum;
+  QuorumDecision decision = decide_quorum(rule, states, health_);
+  health_ = decision.state;
+  quorum_lost_ = decision.quorum_lost;
+}
+
+bool EndpointStateMachine::set_vantage(const std::string& vantage, HealthState state, base::SteadyTime now) {
+  Observable before = observe();
+  VantageView& view = checkers_[vantage];
+  view.remote = true;
+  view.checks.clear();
+  view.state = state;
+  view.last_report = now;
+  return finish(before, now);
+}
+
+bool EndpointStateMachine::remove_vantage(const std::string& vantage, base::SteadyTime now) {
+  Observable before = observe();
+  checkers_.erase(vantage);
+  return finish(before, now);
 }
 
 HealthState EndpointStateMachine::effective() const {
@@ -161,6 +189,7 @@ std::optional<base::SteadyTime> EndpointStateMachine::suspicion_deadline() const
 }
 
 bool EndpointStateMachine::finish(const Observable& before, base::SteadyTime now) {
+  decide();
   Observable after = observe();
   if (after.effective != before.effective) last_transition_ = now;
   return !(after == before);

@@ -18,7 +18,10 @@
 //   any state ──(probe could not run | no report for 3·I)──▶ unknown (counters reset)
 //
 // Vantage verdict = combine_states(combine, its checks' states) (combine.h).
-// Endpoint health = down if ≥ k vantages say down, else up if ≥ k say up, else unknown.
+// Endpoint health = the quorum rule over the vantages (quorum.h): by default down if ≥ k
+// vantages say down, else up if ≥ k say up, else unknown; with `checkers:` a lost quorum
+// keeps the last health. Remote vantages (`cutover checker`, docs/cluster.md) hand in their
+// combined verdict whole (set_vantage); they turn unknown after 3 intervals of silence.
 // Effective state = the override when set (drain → down, force-up → up), else health.
 // `unknown` still serves (a restart or a broken checker never empties an answer), unless
 // the pool asked to wait for the first check.
@@ -33,6 +36,7 @@
 
 #include "base/clock.h"
 #include "health/combine.h"
+#include "health/quorum.h"
 #include "health/probe.h"
 
 namespace cutover::health {
@@ -57,7 +61,8 @@ struct Thresholds {
   std::chrono::milliseconds interval = kDefaultInterval;
   std::chrono::milliseconds timeout = kDefaultTimeout;
   bool wait_for_first_check = false;
-  std::size_t quorum = 1;  // k: checkers that must agree
+  std::size_t quorum = 1;  // k: checkers that must agree (the local rule)
+  QuorumRule quorum_rule;  // `checkers:`; kLocal uses `quorum` as k
   // One rule per check of the endpoint (`checks:`); empty: one check counted by the
   // fields above.
   std::vector<CheckRule> checks;
@@ -82,12 +87,14 @@ struct CheckerView {
 // One vantage: its checks' views and their combined verdict.
 struct VantageView {
   HealthState state = HealthState::kUnknown;
-  std::vector<CheckerView> checks;  // by check index
+  std::vector<CheckerView> checks;  // by check index; empty for a remote vantage
+  bool remote = false;              // its verdict came whole from another checker
+  std::optional<base::SteadyTime> last_report;  // remote: when its verdict arrived
 };
 
 class EndpointStateMachine {
  public:
-  explicit EndpointStateMachine(Thresholds thresholds) : thresholds_(thresholds) {}
+  explicit EndpointStateMachine(Thresholds thresholds) : thresholds_(thresholds) { decide(); }
 
   // Each returns true when anything an answer depends on changed: the effective state,
   // serving(), or the suspicion deadline.
@@ -96,13 +103,19 @@ class EndpointStateMachine {
   bool report(const std::string& checker, ProbeOutcome outcome, base::SteadyTime now) {
     return report(checker, 0, outcome, now);
   }
+  // A remote vantage's combined verdict (published by `cutover checker`).
+  bool set_vantage(const std::string& vantage, HealthState state, base::SteadyTime now);
+  // A remote vantage whose verdict expired or was deleted: it no longer reports.
+  bool remove_vantage(const std::string& vantage, base::SteadyTime now);
   bool tick(base::SteadyTime now);  // turns stalled checkers to unknown
   bool set_override(Override value, base::SteadyTime now);
   // New thresholds after a reload; keeps states and counters (of the checks that remain,
   // by index).
   void reconfigure(const Thresholds& thresholds);
 
-  HealthState health() const;
+  HealthState health() const { return health_; }
+  // Fewer vantages report than the quorum needs: health() is the last verdict, held.
+  bool quorum_lost() const { return quorum_lost_; }
   HealthState effective() const;
   Override override_value() const { return override_; }
   // Whether the endpoint may be in answers (up, or unknown unless waiting for a first check).
@@ -118,9 +131,11 @@ class EndpointStateMachine {
     HealthState effective;
     bool serving;
     std::optional<base::SteadyTime> deadline;
+    bool quorum_lost;
     bool operator==(const Observable&) const = default;
   };
-  Observable observe() const { return {effective(), serving(), suspicion_deadline()}; }
+  Observable observe() const { return {effective(), serving(), suspicion_deadline(), quorum_lost_}; }
+  void decide();  // applies the quorum rule to the vantages' states
   bool finish(const Observable& before, base::SteadyTime now);
   HealthState vantage_state(const VantageView& vantage) const;
   VantageView& vantage(const std::string& checker);
@@ -129,6 +144,8 @@ class EndpointStateMachine {
   std::map<std::string, VantageView> checkers_;
   Override override_ = Override::kNone;
   std::optional<base::SteadyTime> last_transition_;
+  HealthState health_ = HealthState::kUnknown;
+  bool quorum_lost_ = false;
 };
 
 }  // namespace cutover::health

@@ -200,5 +200,51 @@ TEST_F(StateMachineTest, QuorumNeedsKCheckersToAgree) {
   EXPECT_EQ(machine.checkers().at("c").state, HealthState::kUp);
 }
 
+// Remote vantages (docs/cluster.md): quorum 2 of three, an expired verdict that is not
+// down, the last health held while the quorum is lost, and silence turning a vantage
+// unknown after three intervals (fake clock).
+TEST_F(StateMachineTest, RemoteVantagesByQuorumHoldTheLastVerdictWhenLost) {
+  Thresholds t = thresholds(1, 1);
+  t.quorum_rule = QuorumRule{QuorumRule::Kind::kQuorum, 2, 0};
+  t.interval = seconds(1);
+  EndpointStateMachine machine(t);
+  EXPECT_EQ(machine.health(), HealthState::kUnknown);
+  EXPECT_TRUE(machine.quorum_lost());  // nobody has reported yet
+  machine.set_vantage("fra", HealthState::kUp, clock_.now());
+  machine.set_vantage("ams", HealthState::kUp, clock_.now());
+  machine.set_vantage("lon", HealthState::kUp, clock_.now());
+  EXPECT_EQ(machine.health(), HealthState::kUp);
+  EXPECT_FALSE(machine.quorum_lost());
+  EXPECT_FALSE(machine.set_vantage("fra", HealthState::kDown, clock_.now()));  // one dissenter: no change
+  EXPECT_EQ(machine.health(), HealthState::kUp);
+  EXPECT_TRUE(machine.set_vantage("ams", HealthState::kDown, clock_.now()));
+  EXPECT_EQ(machine.health(), HealthState::kDown);
+  EXPECT_FALSE(machine.serving());
+  // One verdict expires: ams down, lon up, no two agree: down is held, the quorum is not lost.
+  EXPECT_FALSE(machine.remove_vantage("fra", clock_.now()));
+  EXPECT_FALSE(machine.quorum_lost());
+  EXPECT_EQ(machine.health(), HealthState::kDown);
+  // A second: one vantage left, fewer than 2: still down, and the quorum is lost.
+  EXPECT_TRUE(machine.remove_vantage("lon", clock_.now()));
+  EXPECT_TRUE(machine.quorum_lost());
+  EXPECT_EQ(machine.health(), HealthState::kDown);
+  EXPECT_EQ(machine.checkers().size(), 1u);
+  // The quorum comes back up.
+  machine.set_vantage("fra", HealthState::kUp, clock_.now());
+  machine.set_vantage("ams", HealthState::kUp, clock_.now());
+  EXPECT_EQ(machine.health(), HealthState::kUp);
+  EXPECT_FALSE(machine.quorum_lost());
+  // Silence: after 3 intervals (3 s here) every remote vantage is unknown; up is held.
+  clock_.advance(seconds(2));
+  EXPECT_FALSE(machine.tick(clock_.now()));
+  clock_.advance(seconds(2));
+  EXPECT_TRUE(machine.tick(clock_.now()));
+  EXPECT_EQ(machine.checkers().at("fra").state, HealthState::kUnknown);
+  EXPECT_EQ(machine.checkers().at("ams").state, HealthState::kUnknown);
+  EXPECT_TRUE(machine.quorum_lost());
+  EXPECT_EQ(machine.health(), HealthState::kUp);
+  EXPECT_TRUE(machine.serving());
+}
+
 }  // namespace
 }  // namespace cutover::health

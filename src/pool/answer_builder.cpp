@@ -106,6 +106,22 @@ FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
     }
     return family;
   }
+  // when-all-down needs a quorum that agrees every endpoint is down; a verdict held while
+  // the quorum is lost (docs/cluster.md) never empties the answer: every endpoint not
+  // drained is answered, as under fail-open.
+  bool held = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& candidate) {
+    const health::EndpointView* view = health.find(spec.name, spec.endpoints[candidate.index].address);
+    return view != nullptr && view->quorum_lost && !view->drained;
+  });
+  if (held) {
+    family.mode = AnswerMode::kFailOpen;
+    for (const auto& candidate : candidates) {
+      const health::EndpointView* view = health.find(spec.name, spec.endpoints[candidate.index].address);
+      if (view != nullptr && view->drained) continue;
+      add_answer(family, spec.endpoints[candidate.index].address, candidate.weight);
+    }
+    return family;
+  }
   switch (spec.when_all_down) {
     case AllDownPolicy::kFailOpen:
       family.mode = AnswerMode::kFailOpen;

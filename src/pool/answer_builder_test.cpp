@@ -83,6 +83,22 @@ TEST_F(AnswerBuilderTest, AllDownPoliciesAndEvents) {
   }
 }
 
+// docs/cluster.md: when-all-down needs a quorum that agrees; all down with a verdict held
+// while the quorum is lost answers every endpoint not drained, never nodata.
+TEST_F(AnswerBuilderTest, AllDownHeldByALostQuorumNeverEmptiesTheAnswer) {
+  AnswerBuilder builder(registry_, {two_endpoint_pool("failover", AllDownPolicy::kNoData)});
+  auto agreed = health_of({{"192.0.2.30", false}, {"198.51.100.30", false}, {"2001:db8::30", true}});
+  auto answers = builder.build(agreed, events_);
+  EXPECT_TRUE(texts(answers->pools().front().a).empty());  // a quorum agrees: nodata
+  auto held = agreed;
+  for (auto& view : held.endpoints) view.quorum_lost = true;
+  answers = builder.build(held, events_);
+  EXPECT_EQ(texts(answers->pools().front().a), (std::vector<std::string>{"192.0.2.30", "198.51.100.30"}));
+  held.endpoints[0].drained = true;  // 192.0.2.30 sorts first
+  answers = builder.build(held, events_);
+  EXPECT_EQ(texts(answers->pools().front().a), std::vector<std::string>{"198.51.100.30"});
+}
+
 TEST_F(AnswerBuilderTest, UnknownEndpointsServe) {
   AnswerBuilder builder(registry_, {two_endpoint_pool("all-healthy")});
   auto answers = builder.build(health::HealthSnapshot{}, events_);

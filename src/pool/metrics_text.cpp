@@ -73,6 +73,11 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
     }
     out += fmt::format("cutover_endpoint_last_change_timestamp_seconds{{{}}} {:.3f}\n", endpoint_labels(report), at);
   }
+  header(out, "cutover_endpoint_quorum_lost", "gauge",
+         "1 while fewer vantages report than the pool's quorum needs (the last verdict is held).");
+  for (const auto& report : *input.reports) {
+    out += fmt::format("cutover_endpoint_quorum_lost{{{}}} {}\n", endpoint_labels(report), report.quorum_lost ? 1 : 0);
+  }
   header(out, "cutover_endpoint_flaps_last_hour", "gauge",
          "Changes between up and down of the endpoint within the last hour.");
   for (const auto& report : reports) {

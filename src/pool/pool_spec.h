@@ -10,6 +10,7 @@
 #include "dns/name.h"
 #include "health/check_settings.h"
 #include "health/combine.h"
+#include "health/quorum.h"
 
 namespace cutover::pool {
 
@@ -78,6 +79,9 @@ struct PoolSpec {
   AllDownPolicy when_all_down = AllDownPolicy::kFailOpen;
   std::vector<std::string> fallback;  // addresses answered under kFallback
   MinHealthy min_healthy;
+  // `checkers:`: how the vantages of a cluster combine (docs/cluster.md); the default is
+  // the one local checker.
+  health::QuorumRule checkers;
   // While an answered endpoint is suspected (failed, not yet down), cap the TTL at the time
   // until it could be declared down.
   bool suspicion_ttl = false;

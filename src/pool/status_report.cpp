@@ -28,6 +28,15 @@ json family_json(const PoolAnswer& pool, const FamilyAnswer& family, base::Stead
   return out;
 }
 
+std::string quorum_to_text(const health::QuorumRule& rule) {
+  switch (rule.kind) {
+    case health::QuorumRule::Kind::kLocal: return "local";
+    case health::QuorumRule::Kind::kQuorum: return fmt::format("{}", rule.quorum);
+    case health::QuorumRule::Kind::kHealthyAbove: return fmt::format("healthy-above {}%", rule.healthy_above);
+  }
+  return "local";
+}
+
 json endpoint_json(const health::EndpointReport& report) {
   json out;
   out["address"] = report.address;
@@ -42,10 +51,13 @@ json endpoint_json(const health::EndpointReport& report) {
     // The counters of the first check: with one check, the vantage's own (as before `checks:`).
     const health::CheckerView first = view.checks.empty() ? health::CheckerView{} : view.checks.front();
     checkers[name] = {{"state", health::state_to_text(view.state)},
+                      {"remote", view.remote},
                       {"consecutive_passes", first.consecutive_passes},
                       {"consecutive_failures", first.consecutive_failures}};
   }
   out["checkers"] = checkers;
+  out["quorum"] = quorum_to_text(report.quorum);
+  out["quorum_lost"] = report.quorum_lost;
   out["combine"] = report.combine.to_text();
   json checks = json::array();
   for (const auto& check : report.checks) {

@@ -79,6 +79,7 @@ class PoolReader {
                          if (key == "when-all-down") spec.when_all_down = all_down(value, key_path);
                          if (key == "fallback") spec.fallback = addresses(value, key_path);
                          if (key == "min-healthy") spec.min_healthy = min_healthy(value, key_path);
+                         if (key == "checkers") spec.checkers = checkers(value, key_path);
                          if (key == "suspicion-ttl") spec.suspicion_ttl = reader_.boolean(value, key_path);
                          if (key == "wait-for-first-check") spec.wait_for_first_check = reader_.boolean(value, key_path);
                          if (key == "serve") {
@@ -176,6 +177,32 @@ class PoolReader {
                                                   "from 1% to 100%, like 2 or 50%", kMaxEndpoints));
     }
     return out;
+  }
+
+  // `checkers: {quorum: K}` or `checkers: {healthy-above: P%}`: how the vantages of a
+  // cluster combine (health/quorum.h, docs/cluster.md).
+  health::QuorumRule checkers(const YAML::Node& node, const std::string& path) const {
+    health::QuorumRule rule;
+    bool set = false;
+    reader_.each_entry(node, path, {"quorum", "healthy-above"},
+                       [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                         if (set) reader_.fail(value.Mark(), path, "give either quorum or healthy-above, not both");
+                         set = true;
+                         if (key == "quorum") {
+                           rule.kind = health::QuorumRule::Kind::kQuorum;
+                           rule.quorum = reader_.number(value, key_path, 1, 64);
+                           return;
+                         }
+                         std::string text = reader_.scalar(value, key_path);
+                         std::string digits = !text.empty() && text.back() == '%' ? text.substr(0, text.size() - 1) : "";
+                         bool number = !digits.empty() && digits.size() <= 2 &&
+                                       std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+                         if (!number) reader_.fail(value.Mark(), key_path, "expected a percentage from 0% to 99%, like 18%");
+                         rule.kind = health::QuorumRule::Kind::kHealthyAbove;
+                         rule.healthy_above = static_cast<unsigned>(std::stoul(digits));
+                       });
+    if (!set) reader_.fail(node.Mark(), path, "expected quorum: K or healthy-above: P%");
+    return rule;
   }
 
   AllDownPolicy all_down(const YAML::Node& node, const std::string& path) const {
@@ -301,7 +328,7 @@ class PoolReader {
   std::vector<std::string> pool_keys() const {
     std::vector<std::string> keys = {"name", "shape"};
     for (const auto& key : policies_.option_keys()) keys.push_back(key);
-    for (const char* key : {"ttl", "min-healthy", "when-all-down", "fallback", "suspicion-ttl", "wait-for-first-check", "serve", "check",
+    for (const char* key : {"ttl", "min-healthy", "checkers", "when-all-down", "fallback", "suspicion-ttl", "wait-for-first-check", "serve", "check",
                             "endpoints"}) {
       keys.push_back(key);
     }

@@ -111,6 +111,37 @@ TEST(PoolConfig, RejectsBadPoolsWithTheirPlaceAndPath) {
   }
 }
 
+// `checkers:` (docs/cluster.md): quorum K or healthy-above P%, the default the local rule,
+// and each bad value with its place.
+TEST(PoolConfig, CheckersQuorumAndHealthyAbove) {
+  const std::string endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
+  Config plain = parse("  app:\n    name: app.example.test\n" + endpoint);
+  EXPECT_EQ(config_pools(plain)[0].checkers.kind, health::QuorumRule::Kind::kLocal);
+  Config quorum = parse("  app:\n    name: app.example.test\n    checkers: {quorum: 2}\n" + endpoint);
+  EXPECT_EQ(config_pools(quorum)[0].checkers.kind, health::QuorumRule::Kind::kQuorum);
+  EXPECT_EQ(config_pools(quorum)[0].checkers.quorum, 2u);
+  Config above = parse("  app:\n    name: app.example.test\n    checkers: {healthy-above: 18%}\n" + endpoint);
+  EXPECT_EQ(config_pools(above)[0].checkers.kind, health::QuorumRule::Kind::kHealthyAbove);
+  EXPECT_EQ(config_pools(above)[0].checkers.healthy_above, 18u);
+  struct Case {
+    std::string checkers;
+    std::string error;
+  };
+  const std::vector<Case> cases{
+      {"{quorum: 0}", "t.yaml:6:24: pools.app.checkers.quorum: expected a whole number from 1 to 64"},
+      {"{quorum: two}", "t.yaml:6:24: pools.app.checkers.quorum: expected a whole number from 1 to 64"},
+      {"{healthy-above: 18}", "t.yaml:6:31: pools.app.checkers.healthy-above: expected a percentage from 0% to 99%"},
+      {"{healthy-above: 100%}", "pools.app.checkers.healthy-above: expected a percentage from 0% to 99%"},
+      {"{quorum: 2, healthy-above: 18%}", "pools.app.checkers: give either quorum or healthy-above, not both"},
+      {"{}", "pools.app.checkers: expected quorum: K or healthy-above: P%"},
+      {"{vantages: 3}", "pools.app.checkers.vantages: unknown key"},
+  };
+  for (const auto& test : cases) {
+    std::string error = error_of("  app:\n    name: app.example.test\n    checkers: " + test.checkers + "\n" + endpoint);
+    EXPECT_NE(error.find(test.error), std::string::npos) << "expected: " << test.error << "\ngot: " << error;
+  }
+}
+
 TEST(PoolConfig, MaterializeNeedsAJournalAndOneAnswerForEveryQuery) {
   const std::string pool = "  app:\n    name: app.example.test\n    serve: materialize\n";
   const std::string endpoint = "    endpoints: [{address: 192.0.2.1, port: 80}]\n";
@@ -165,7 +196,7 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
             "qtype, rcode, expect-answer, tcp, command, expect, signal, file)"},
            {"    colour: red\n",
             "t.yaml:6:5: pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, min-healthy, "
-            "when-all-down, fallback, suspicion-ttl, wait-for-first-check, serve, check, endpoints)"},
+            "checkers, when-all-down, fallback, suspicion-ttl, wait-for-first-check, serve, check, endpoints)"},
            {"    max-answers: 0\n", "t.yaml:6:18: pools.app.max-answers: expected a whole number from 1 to 64"},
        }) {
     EXPECT_NE(error_of(pool + yaml + endpoint).find(error), std::string::npos)

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "pool/config/pool_config.h"
+#include "pool/monitored_endpoints.h"
 #include "pool/pool_detection.h"
 #include "pool/pool_placement.h"
 
@@ -33,28 +34,6 @@ std::shared_ptr<const PoolAnswers> per_query_only(const std::shared_ptr<const Po
     if (!is_materialized(specs, answer.pool)) kept.push_back(answer);
   }
   return std::make_shared<const PoolAnswers>(std::move(kept));
-}
-
-std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<PoolSpec>& specs) {
-  std::vector<health::MonitoredEndpoint> out;
-  for (const auto& spec : specs) {
-    for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
-      const EndpointSpec& endpoint = spec.endpoints[i];
-      health::MonitoredEndpoint monitored;
-      monitored.pool = spec.name;
-      monitored.pool_name = spec.owner;
-      monitored.address = endpoint.address;
-      monitored.port = endpoint.port;
-      monitored.check = endpoint.check;
-      monitored.checks = endpoint.checks;
-      monitored.combine = endpoint.combine;
-      monitored.wait_for_first_check = spec.wait_for_first_check;
-      // Spread the pool's probes over the interval instead of firing them together.
-      monitored.start_offset = endpoint.check.interval * static_cast<long>(i) / static_cast<long>(spec.endpoints.size());
-      out.push_back(std::move(monitored));
-    }
-  }
-  return out;
 }
 
 }  // namespace

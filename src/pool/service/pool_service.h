@@ -85,6 +85,11 @@ class PoolService : public server::Service, public PoolRuntime {
   // history of a materialized pool (the override is written through the journal there).
   base::Status set_override(const std::string& pool, const std::string& address, health::Override value,
                             const std::string& who) override;
+  // The monitor a cluster's verdict watch reports remote vantages to (src/cluster/);
+  // lives as long as the service.
+  health::HealthMonitor& monitor() { return *monitor_; }
+  // false: this server runs no probe itself (`cluster.local-checker: false`). Before start().
+  void set_local_checker(bool on) { monitor_->set_local_probes(on); }
   // Materialized pools are handed to `sink` instead of the engine. Call before start();
   // `sink` must stay usable until stop() returned.
   void set_answer_sink(std::shared_ptr<PoolAnswerSink> sink) { sink_ = std::move(sink); }

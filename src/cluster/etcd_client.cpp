@@ -1,0 +1,282 @@
+// EtcdClient: JSON requests to /v3/ on one member after another.
+#include "cluster/etcd_client.h"
+
+#include <httplib.h>
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "dns/base_encoding.h"
+
+namespace cutover::cluster {
+namespace {
+
+// Replies are small (one key, one lease); a larger one is not etcd's.
+constexpr std::size_t kMaxReply = 16 << 20;
+
+std::string encode(std::string_view text) {
+  return dns::base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+std::string decode(const nlohmann::json& field) {
+  if (!field.is_string()) return {};
+  std::vector<std::uint8_t> bytes;
+  if (!dns::base64_decode(field.get<std::string>(), bytes)) return {};
+  return std::string(bytes.begin(), bytes.end());
+}
+
+// The gateway writes int64 fields as JSON strings and leaves out zero values.
+std::int64_t number(const nlohmann::json& object, const char* name) {
+  if (!object.is_object() || !object.contains(name)) return 0;
+  const auto& field = object[name];
+  if (field.is_number_integer()) return field.get<std::int64_t>();
+  if (!field.is_string()) return 0;
+  std::int64_t value = 0;
+  const std::string text = field.get<std::string>();
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
+KeyValue key_value(const nlohmann::json& kv) {
+  return KeyValue{decode(kv.value("key", nlohmann::json())), decode(kv.value("value", nlohmann::json())),
+                  number(kv, "mod_revision"), number(kv, "lease")};
+}
+
+bool grpc_not_found(const nlohmann::json& reply) {
+  // gRPC code 5 (NOT_FOUND): "etcdserver: requested lease not found".
+  return reply.is_object() && number(reply, "code") == 5;
+}
+
+// The gateway's chunked replies end with a gRPC trailer that some HTTP readers hand over
+// as part of the body: the JSON document ends at its last '}'.
+nlohmann::json parse_reply(const std::string& body) {
+  auto parsed = nlohmann::json::parse(body, nullptr, false);
+  if (!parsed.is_discarded()) return parsed;
+  auto end = body.rfind('}');
+  if (end == std::string::npos) return parsed;
+  return nlohmann::json::parse(body.substr(0, end + 1), nullptr, false);
+}
+
+}  // namespace
+
+std::string EtcdMember::url() const {
+  return host.find(':') != std::string::npos ? fmt::format("http://[{}]:{}", host, port)
+                                             : fmt::format("http://{}:{}", host, port);
+}
+
+base::Result<std::vector<EtcdMember>> parse_etcd_urls(std::string_view list) {
+  std::vector<EtcdMember> out;
+  while (!list.empty()) {
+    auto comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    if (item.empty()) continue;
+    std::string_view rest = item;
+    if (rest.starts_with("http://")) {
+      rest.remove_prefix(7);
+    } else if (rest.find("://") != std::string_view::npos) {
+      return base::make_error(base::ErrorCode::kUnsupported,
+                              fmt::format("etcd URL {}: only http:// is supported (the JSON gateway without TLS)", item));
+    }
+    while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+    EtcdMember member;
+    std::string_view port_text;
+    if (rest.starts_with("[")) {
+      auto close = rest.find(']');
+      if (close == std::string_view::npos || close + 1 >= rest.size() || rest[close + 1] != ':') {
+        return base::make_error(base::ErrorCode::kMalformed, fmt::format("etcd URL {}: expected [ADDRESS]:PORT", item));
+      }
+      member.host = std::string(rest.substr(1, close - 1));
+      port_text = rest.substr(close + 2);
+    } else {
+      auto colon = rest.rfind(':');
+      if (colon == std::string_view::npos) {
+        return base::make_error(base::ErrorCode::kMalformed, fmt::format("etcd URL {}: expected HOST:PORT", item));
+      }
+      member.host = std::string(rest.substr(0, colon));
+      port_text = rest.substr(colon + 1);
+    }
+    unsigned port = 0;
+    auto [end, error] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+    if (error != std::errc() || end != port_text.data() + port_text.size() || port == 0 || port > 65535 ||
+        member.host.empty()) {
+      return base::make_error(base::ErrorCode::kMalformed, fmt::format("etcd URL {}: expected a port from 1 to 65535", item));
+    }
+    member.port = static_cast<std::uint16_t>(port);
+    out.push_back(std::move(member));
+  }
+  if (out.empty()) return base::make_error(base::ErrorCode::kInvalidArgument, "no etcd URL given");
+  return out;
+}
+
+std::string prefix_end(std::string_view prefix) {
+  std::string end(prefix);
+  while (!end.empty()) {
+    auto last = static_cast<unsigned char>(end.back());
+    if (last < 0xff) {
+      end.back() = static_cast<char>(last + 1);
+      return end;
+    }
+    end.pop_back();
+  }
+  return std::string(1, '\0');  // every key (etcd's "\0" range end)
+}
+
+EtcdClient::EtcdClient(std::vector<EtcdMember> members, std::chrono::milliseconds timeout)
+    : members_(std::move(members)), timeout_(timeout) {}
+
+std::string EtcdClient::current_member() const { return members_[current_.load() % members_.size()].url(); }
+
+base::Result<nlohmann::json> EtcdClient::call(const std::string& path, const nlohmann::json& body) {
+  std::string last_error;
+  const std::size_t first = current_.load();
+  for (std::size_t attempt = 0; attempt < members_.size(); ++attempt) {
+    const std::size_t index = (first + attempt) % members_.size();
+    const EtcdMember& member = members_[index];
+    httplib::Client client(member.host, member.port);
+    auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout_);
+    auto micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout_ - seconds);
+    client.set_connection_timeout(seconds.count(), micros.count());
+    client.set_read_timeout(seconds.count(), micros.count());
+    client.set_write_timeout(seconds.count(), micros.count());
+    // The gateway ends an error reply with a chunked-encoding trailer that httplib cannot
+    // read (it reports a read error after the body): the body is collected as it arrives
+    // and used whenever the status line and a whole JSON document came through.
+    std::string collected;
+    httplib::Request request;
+    request.method = "POST";
+    request.path = path;
+    request.body = body.dump();
+    request.set_header("Content-Type", "application/json");
+    request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
+      collected.append(data, length);
+      return collected.size() < kMaxReply;
+    };
+    httplib::Response response;
+    httplib::Error error = httplib::Error::Success;
+    bool sent = client.send(request, response, error);
+    auto parsed = parse_reply(collected);
+    if (!sent && (response.status <= 0 || parsed.is_discarded())) {
+      last_error = fmt::format("{}: {}", member.url(), httplib::to_string(error));
+      continue;
+    }
+    if (response.status >= 500 && response.status != 501) {
+      last_error = fmt::format("{}: HTTP {} {}", member.url(), response.status, collected.substr(0, 200));
+      continue;
+    }
+    if (parsed.is_discarded()) {
+      last_error = fmt::format("{}: HTTP {} with a body that is not JSON", member.url(), response.status);
+      continue;
+    }
+    current_.store(index);
+    if (response.status != 200) {
+      if (grpc_not_found(parsed)) return base::make_error(base::ErrorCode::kNotFound, parsed.value("message", "not found"));
+      return base::make_error(base::ErrorCode::kInvalidArgument,
+                              fmt::format("etcd {} {}: HTTP {} {}", member.url(), path, response.status,
+                                          parsed.value("message", collected.substr(0, 200))));
+    }
+    return parsed;
+  }
+  return base::make_error(base::ErrorCode::kIo, fmt::format("no etcd member answered {} (last: {})", path, last_error));
+}
+
+base::Result<std::int64_t> EtcdClient::grant(std::chrono::seconds ttl) {
+  auto reply = call("/v3/lease/grant", {{"TTL", ttl.count()}});
+  if (!reply) return reply.error();
+  std::int64_t id = number(*reply, "ID");
+  if (id == 0) return base::make_error(base::ErrorCode::kMalformed, "etcd granted a lease without an ID");
+  return id;
+}
+
+base::Status EtcdClient::keepalive(std::int64_t lease) {
+  auto reply = call("/v3/lease/keepalive", {{"ID", std::to_string(lease)}});
+  if (!reply) return reply.error();
+  // A stream on the gateway: one message, {"result": {...}}.
+  const nlohmann::json& result = reply->contains("result") ? (*reply)["result"] : *reply;
+  if (number(result, "TTL") <= 0) {
+    return base::make_error(base::ErrorCode::kNotFound, fmt::format("etcd lease {:x} has expired", lease));
+  }
+  return {};
+}
+
+base::Result<std::int64_t> EtcdClient::put(const std::string& key, const std::string& value, std::int64_t lease) {
+  nlohmann::json body{{"key", encode(key)}, {"value", encode(value)}};
+  if (lease != 0) body["lease"] = std::to_string(lease);
+  auto reply = call("/v3/kv/put", body);
+  if (!reply) return reply.error();
+  return number(reply->value("header", nlohmann::json::object()), "revision");
+}
+
+base::Result<RangeResult> EtcdClient::range_prefix(const std::string& prefix) {
+  auto reply = call("/v3/kv/range", {{"key", encode(prefix)}, {"range_end", encode(prefix_end(prefix))}});
+  if (!reply) return reply.error();
+  RangeResult out;
+  out.revision = number(reply->value("header", nlohmann::json::object()), "revision");
+  for (const auto& kv : reply->value("kvs", nlohmann::json::array())) out.kvs.push_back(key_value(kv));
+  return out;
+}
+
+base::Result<std::int64_t> EtcdClient::watch_prefix(const std::string& prefix, std::int64_t start_revision,
+                                                    const EventsFn& on_events, const std::function<bool()>& stop,
+                                                    std::chrono::milliseconds idle) {
+  nlohmann::json body{{"create_request",
+                       {{"key", encode(prefix)}, {"range_end", encode(prefix_end(prefix))},
+                        {"start_revision", std::to_string(start_revision)}}}};
+  std::string last_error;
+  const std::size_t first = current_.load();
+  for (std::size_t attempt = 0; attempt < members_.size(); ++attempt) {
+    const std::size_t index = (first + attempt) % members_.size();
+    const EtcdMember& member = members_[index];
+    httplib::Client client(member.host, member.port);
+    auto connect = std::chrono::duration_cast<std::chrono::microseconds>(timeout_);
+    client.set_connection_timeout(0, connect.count());
+    auto idle_us = std::chrono::duration_cast<std::chrono::microseconds>(idle);
+    client.set_read_timeout(0, idle_us.count());
+    std::int64_t seen = start_revision - 1;
+    bool accepted = false;
+    std::string buffer;
+    httplib::Request request;
+    request.method = "POST";
+    request.path = "/v3/watch";
+    request.body = body.dump();
+    request.set_header("Content-Type", "application/json");
+    request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
+      buffer.append(data, length);
+      // One JSON message per line ({"result": {...}}); a message may arrive in pieces.
+      std::size_t newline = 0;
+      while ((newline = buffer.find('\n')) != std::string::npos) {
+        auto message = nlohmann::json::parse(buffer.substr(0, newline), nullptr, false);
+        buffer.erase(0, newline + 1);
+        if (message.is_discarded() || !message.contains("result")) continue;
+        const auto& result = message["result"];
+        accepted = true;
+        if (result.value("canceled", false)) return false;  // compacted away, or refused
+        std::int64_t revision = number(result.value("header", nlohmann::json::object()), "revision");
+        std::vector<WatchEvent> events;
+        for (const auto& event : result.value("events", nlohmann::json::array())) {
+          WatchEvent out;
+          out.deleted = event.value("type", std::string()) == "DELETE";
+          out.kv = key_value(event.value("kv", nlohmann::json::object()));
+          seen = std::max(seen, out.kv.mod_revision);
+          events.push_back(std::move(out));
+        }
+        if (!events.empty()) on_events(events, revision);
+      }
+      return !stop();
+    };
+    httplib::Response response;
+    httplib::Error error = httplib::Error::Success;
+    bool sent = client.send(request, response, error);
+    if (accepted) {
+      current_.store(index);
+      return seen;
+    }
+    if (stop()) return seen;
+    last_error = sent ? fmt::format("{}: HTTP {}", member.url(), response.status)
+                      : fmt::format("{}: {}", member.url(), httplib::to_string(error));
+  }
+  return base::make_error(base::ErrorCode::kIo, fmt::format("no etcd member accepted the watch (last: {})", last_error));
+}
+
+}  // namespace cutover::cluster

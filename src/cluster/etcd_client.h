@@ -1,0 +1,85 @@
+// EtcdClient: the few etcd v3 calls cutover needs, over etcd's JSON gateway (POST /v3/...,
+// keys and values base64, 64-bit numbers as strings; etcd's "gRPC gateway" documentation).
+// Several member URLs: a call that cannot reach one member (connection refused, timeout,
+// 5xx) is retried on the next, and the client sticks to the last member that answered.
+// Thread-safe: every call opens its own connection; only the sticky index is shared.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.h"
+
+namespace cutover::cluster {
+
+struct EtcdMember {
+  std::string host;
+  std::uint16_t port = 0;
+  std::string url() const;  // http://host:port
+};
+
+// "http://127.0.0.1:2379,http://[::1]:2479" (http only: the gateway without TLS).
+base::Result<std::vector<EtcdMember>> parse_etcd_urls(std::string_view list);
+
+struct KeyValue {
+  std::string key;
+  std::string value;
+  std::int64_t mod_revision = 0;
+  std::int64_t lease = 0;
+};
+
+struct RangeResult {
+  std::vector<KeyValue> kvs;
+  std::int64_t revision = 0;  // the store's revision the read saw
+};
+
+struct WatchEvent {
+  bool deleted = false;  // DELETE (a lease that expired deletes its keys), else PUT
+  KeyValue kv;
+};
+
+// The key just past every key that starts with `prefix` (etcd's range_end for a prefix).
+std::string prefix_end(std::string_view prefix);
+
+class EtcdClient {
+ public:
+  // `members` must not be empty; `timeout` bounds each connect and each reply.
+  EtcdClient(std::vector<EtcdMember> members, std::chrono::milliseconds timeout);
+
+  // A lease of `ttl`; its ID.
+  base::Result<std::int64_t> grant(std::chrono::seconds ttl);
+  // Renews `lease`; kNotFound when it has expired (etcd answers TTL 0 or no TTL).
+  base::Status keepalive(std::int64_t lease);
+  // Writes `key` (attached to `lease` unless 0); the revision of the write. kNotFound when
+  // the lease is gone.
+  base::Result<std::int64_t> put(const std::string& key, const std::string& value, std::int64_t lease = 0);
+  base::Result<RangeResult> range_prefix(const std::string& prefix);
+
+  // Streams the changes of keys under `prefix` from `start_revision` to `on_events` (called
+  // on this thread, once per batch, with the batch's revision) until `stop()` says so, the
+  // stream breaks or `idle` passes without a byte. Returns the last revision seen (or
+  // start_revision - 1), or an error when no member accepted the watch.
+  using EventsFn = std::function<void(const std::vector<WatchEvent>&, std::int64_t revision)>;
+  base::Result<std::int64_t> watch_prefix(const std::string& prefix, std::int64_t start_revision,
+                                          const EventsFn& on_events, const std::function<bool()>& stop,
+                                          std::chrono::milliseconds idle);
+
+  // The member calls go to first.
+  std::string current_member() const;
+
+ private:
+  base::Result<nlohmann::json> call(const std::string& path, const nlohmann::json& body);
+
+  std::vector<EtcdMember> members_;
+  std::chrono::milliseconds timeout_;
+  std::atomic<std::size_t> current_{0};
+};
+
+}  // namespace cutover::cluster

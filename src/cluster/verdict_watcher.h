@@ -1,0 +1,53 @@
+// VerdictWatcher: the server side of a cluster (docs/cluster.md). Reads every verdict under
+// PREFIX/verdicts/, then watches for changes, and hands each vantage's verdict to the pool
+// service's health monitor (report_vantage; a deleted or expired one: forget_vantage), the
+// same path a local probe result takes to the answers. While etcd is unreachable it keeps
+// retrying; the monitor turns silent vantages unknown after three intervals, and the
+// quorum rule then holds the last verdict. One server::Service; start/stop from one thread.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+
+#include "base/log.h"
+#include "cluster/cluster_config.h"
+#include "cluster/etcd_client.h"
+#include "health/health_monitor.h"
+#include "server/server.h"
+
+namespace cutover::cluster {
+
+class VerdictWatcher : public server::Service {
+ public:
+  // `monitor` and `logger` must outlive the watcher.
+  VerdictWatcher(ClusterConfig config, health::HealthMonitor& monitor, base::Logger& logger);
+  ~VerdictWatcher() override;
+
+  std::string name() const override { return "cluster"; }
+  base::Status start() override;
+  void stop() override;
+
+ private:
+  using VerdictId = std::tuple<std::string, std::string, std::string>;  // pool, endpoint, vantage
+  void loop();
+  void apply_put(const std::string& key, const std::string& value);
+  void apply_delete(const std::string& key);
+  bool pause(std::chrono::milliseconds how_long);  // false once stopping
+
+  ClusterConfig config_;
+  health::HealthMonitor& monitor_;
+  base::Logger& logger_;
+  EtcdClient etcd_;
+  std::set<VerdictId> known_;  // touched by the loop thread only
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace cutover::cluster

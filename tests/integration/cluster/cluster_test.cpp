@@ -1,0 +1,253 @@
+// Issue 15, scenarios 1 to 3 (docs/cluster.md): three real etcd members, one `cutover serve`
+// with a cluster section and local-checker false, three `cutover checker` agents each in
+// its own network namespace (a veth link to this namespace, where etcd listens and where the
+// endpoints' addresses sit on the first link's outer end). Asserted with real dig:
+//   1. one vantage loses its route to the primary (nftables drop inside its namespace): the
+//      quorum-1 pool fails over, the quorum-2 pool does not;
+//   2. the primary really dies: both fail over;
+//   3. every checker stopped: the answers stay and quorum_lost is in /status and /metrics.
+// Root and `ip`, `nft`, `etcd`, `dig`, `curl` are needed; otherwise the test skips, saying
+// why. Every wait is bounded in count and time; namespaces and links are removed at the end.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "cluster/etcd_test_support.h"
+#include "support/dig.h"
+#include "support/process.h"
+#include "support/server.h"
+
+namespace cutover::testing {
+namespace {
+
+constexpr int kEtcdBasePort = 27501;      // clients 27501, 27503, 27505; peers +1
+constexpr int kEndpointPort = 27520;      // the endpoints' TCP port
+constexpr const char* kPrimary = "10.231.100.10";
+constexpr const char* kBackup = "10.231.100.11";
+
+std::string ns_name(int i) { return fmt::format("cocl{}v{}", ::getpid() % 100000, i); }
+std::string host_side(int i) { return fmt::format("10.231.{}.1", i + 1); }
+std::string ns_side(int i) { return fmt::format("10.231.{}.2", i + 1); }
+
+bool ip(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"ip"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto result = run_command(argv, std::chrono::seconds(10));
+  if (result.exit_code != 0) ADD_FAILURE() << fmt::format("{} failed: {}", fmt::join(argv, " "), result.err);
+  return result.exit_code == 0;
+}
+
+// The namespaces and veth pairs (with the endpoints' addresses); removed by the destructor.
+class Network {
+ public:
+  bool create() {
+    for (int i = 0; i < 3; ++i) {
+      const std::string ns = ns_name(i);
+      if (!ip({"netns", "add", ns})) return false;
+      namespaces_.push_back(ns);
+      const std::string outer = ns + "h";
+      const std::string inner = ns + "n";
+      if (!ip({"link", "add", outer, "type", "veth", "peer", "name", inner}) ||
+          !ip({"link", "set", inner, "netns", ns}) ||
+          !ip({"addr", "add", host_side(i) + "/24", "dev", outer}) || !ip({"link", "set", outer, "up"}) ||
+          !ip({"-n", ns, "addr", "add", ns_side(i) + "/24", "dev", inner}) ||
+          !ip({"-n", ns, "link", "set", inner, "up"}) || !ip({"-n", ns, "link", "set", "lo", "up"}) ||
+          !ip({"-n", ns, "route", "add", "10.231.100.0/24", "via", host_side(i)})) {
+        return false;
+      }
+      veths_.push_back(outer);
+      // The endpoints' addresses sit on the first link's outer end (no dummy driver is
+      // needed): local to this namespace, so every vantage reaches them through its link.
+      if (i == 0 && (!ip({"addr", "add", std::string(kPrimary) + "/32", "dev", outer}) ||
+                     !ip({"addr", "add", std::string(kBackup) + "/32", "dev", outer}))) {
+        return false;
+      }
+    }
+    return true;
+  }
+  ~Network() {
+    for (const auto& veth : veths_) run_command({"ip", "link", "del", veth}, std::chrono::seconds(10));
+    for (const auto& ns : namespaces_) run_command({"ip", "netns", "del", ns}, std::chrono::seconds(10));
+  }
+
+ private:
+  std::vector<std::string> namespaces_;
+  std::vector<std::string> veths_;
+};
+
+// A listening TCP socket on ADDRESS:kEndpointPort: the endpoint, up while it is open.
+class Endpoint {
+ public:
+  explicit Endpoint(const char* address) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    sockaddr_in where{};
+    where.sin_family = AF_INET;
+    where.sin_port = htons(kEndpointPort);
+    ::inet_pton(AF_INET, address, &where.sin_addr);
+    ok_ = ::bind(fd_, reinterpret_cast<sockaddr*>(&where), sizeof(where)) == 0 && ::listen(fd_, 128) == 0;
+    // Accepts and closes, so the probes' connections never fill the accept queue.
+    if (ok_) {
+      acceptor_ = std::thread([this] {
+        while (true) {
+          int connection = ::accept(fd_, nullptr, nullptr);
+          if (connection < 0) return;  // shut down by the destructor
+          ::close(connection);
+        }
+      });
+    }
+  }
+  ~Endpoint() {
+    ::shutdown(fd_, SHUT_RDWR);
+    if (acceptor_.joinable()) acceptor_.join();
+    ::close(fd_);
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  int fd_ = -1;
+  bool ok_ = false;
+  std::thread acceptor_;
+};
+
+std::vector<std::string> answer(std::uint16_t port, const std::string& name) {
+  DigResult result = dig(port, name, "A");
+  auto out = DigResult::rdatas(result.answer, "A");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Polls `check` every 200 ms for at most `limit`.
+bool eventually(const std::function<bool()>& check, std::chrono::seconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (check()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return check();
+}
+
+std::string http_get(std::uint16_t port, const std::string& path) {
+  return run_command({"curl", "-s", "--max-time", "5", fmt::format("http://127.0.0.1:{}{}", port, path)},
+                     std::chrono::seconds(10))
+      .out;
+}
+
+TEST(Cluster, QuorumOverThreeVantagesInTheirOwnNamespaces) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root for network namespaces (ip netns, veth, nftables)";
+  for (const char* program : {"ip", "nft", "etcd", "dig", "curl"}) {
+    if (!have_program(program)) GTEST_SKIP() << program << " is not installed";
+  }
+  if (run_command({"ip", "netns", "list"}, std::chrono::seconds(10)).exit_code != 0) {
+    GTEST_SKIP() << "network namespaces are not available here";
+  }
+  Network network;
+  ASSERT_TRUE(network.create());
+  cluster::testing::EtcdCluster etcd(3, kEtcdBasePort, {host_side(0), host_side(1), host_side(2)});
+  ASSERT_TRUE(etcd.wait_healthy()) << "etcd did not become healthy; logs in " << etcd.dir();
+  auto primary = std::make_unique<Endpoint>(kPrimary);
+  Endpoint backup(kBackup);
+  ASSERT_TRUE(primary->ok() && backup.ok());
+
+  std::string dir = make_temp_dir("cutover-cluster");
+  write_file(dir + "/example.test.zone",
+             "$ORIGIN example.test.\n$TTL 60\n"
+             "@ IN SOA ns1 hostmaster 1 3600 600 86400 60\n@ IN NS ns1\nns1 IN A 127.0.0.1\n");
+  const std::string pool_body = fmt::format(
+      "    shape: failover\n"
+      "    ttl: 5\n"
+      "    check: {{type: tcp, interval: 1s, timeout: 500ms, fall: 2, rise: 1}}\n"
+      "    endpoints:\n"
+      "      - {{address: {}, port: {}, priority: 1}}\n"
+      "      - {{address: {}, port: {}, priority: 2}}\n",
+      kPrimary, kEndpointPort, kBackup, kEndpointPort);
+  write_file(dir + "/cutover.yaml",
+             fmt::format("control: {{listen: \"127.0.0.1:0\"}}\n"
+                         "cluster:\n  etcd: [{}]\n  vantage: dns1\n  local-checker: false\n"
+                         "zones:\n  - {{origin: example.test., file: example.test.zone}}\n"
+                         "pools:\n"
+                         "  q1:\n    name: q1.example.test\n    checkers: {{quorum: 1}}\n{}"
+                         "  q2:\n    name: q2.example.test\n    checkers: {{quorum: 2}}\n{}",
+                         etcd.urls(), pool_body, pool_body));
+  CutoverServer server(ServerSpec{.zones = {}, .config = dir + "/cutover.yaml", .probe_name = "example.test."});
+  ASSERT_TRUE(eventually([&] { return server.control_port() != 0; }, std::chrono::seconds(10)));
+  const std::vector<std::string> only_primary{kPrimary};
+  const std::vector<std::string> only_backup{kBackup};
+
+  std::vector<std::unique_ptr<ChildProcess>> checkers;
+  for (int i = 0; i < 3; ++i) {
+    checkers.push_back(std::make_unique<ChildProcess>(
+        std::vector<std::string>{"ip", "netns", "exec", ns_name(i), CUTOVER_BINARY, "checker", "--config",
+                                 dir + "/cutover.yaml", "--etcd", etcd.urls(host_side(i)), "--vantage",
+                                 fmt::format("v{}", i)},
+        dir + fmt::format("/checker{}.log", i)));
+  }
+  // Every vantage reports both endpoints up: the primary answers for both pools.
+  ASSERT_TRUE(eventually([&] { return http_get(server.control_port(), "/status").find("\"v2\"") != std::string::npos; },
+                         std::chrono::seconds(30)))
+      << server.log();
+  ASSERT_TRUE(eventually([&] { return answer(server.port(), "q1.example.test") == only_primary &&
+                                      answer(server.port(), "q2.example.test") == only_primary; },
+                         std::chrono::seconds(30)))
+      << server.log();
+
+  // 1. Vantage 0 loses its route to the primary; it still reaches etcd over its link.
+  for (const auto& rule : {"add table inet cutover_test",
+                           "add chain inet cutover_test out { type filter hook output priority 0 ; }",
+                           "add rule inet cutover_test out ip daddr 10.231.100.10 drop"}) {
+    auto nft = run_command({"sh", "-c", fmt::format("ip netns exec {} nft '{}'", ns_name(0), rule)}, std::chrono::seconds(10));
+    ASSERT_EQ(nft.exit_code, 0) << rule << ": " << nft.err;
+  }
+  EXPECT_TRUE(eventually([&] { return answer(server.port(), "q1.example.test") == only_backup; }, std::chrono::seconds(30)))
+      << server.log();
+  // The quorum-1 pool moved, so v0's down verdict has arrived: quorum 2 keeps the primary.
+  for (int round = 0; round < 5; ++round) {
+    EXPECT_EQ(answer(server.port(), "q2.example.test"), only_primary) << "round " << round;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+
+  // 2. The route comes back, then the primary really dies: every vantage sees it.
+  auto flush = run_command({"ip", "netns", "exec", ns_name(0), "nft", "delete", "table", "inet", "cutover_test"},
+                           std::chrono::seconds(10));
+  ASSERT_EQ(flush.exit_code, 0) << flush.err;
+  EXPECT_TRUE(eventually([&] { return answer(server.port(), "q1.example.test") == only_primary; }, std::chrono::seconds(30)));
+  primary.reset();
+  EXPECT_TRUE(eventually([&] { return answer(server.port(), "q2.example.test") == only_backup &&
+                                      answer(server.port(), "q1.example.test") == only_backup; },
+                         std::chrono::seconds(30)))
+      << server.log();
+
+  // 3. Every checker stops: their leases run out, the quorum is lost, the answers stay.
+  for (auto& checker : checkers) checker->stop();
+  auto quorum_lost_in_status = [&] {
+    std::string status = http_get(server.control_port(), "/status");
+    return status.find("\"quorum_lost\":true") != std::string::npos ||
+           status.find("\"quorum_lost\": true") != std::string::npos;
+  };
+  EXPECT_TRUE(eventually(quorum_lost_in_status,
+                         std::chrono::seconds(30)))
+      << server.log();
+  EXPECT_NE(http_get(server.control_port(), "/metrics").find(
+                fmt::format("cutover_endpoint_quorum_lost{{pool=\"q2\",endpoint=\"{}\"}} 1", kBackup)),
+            std::string::npos);
+  EXPECT_TRUE(server.wait_for_log("health.quorum_lost", 1, std::chrono::seconds(5)));
+  for (int round = 0; round < 5; ++round) {
+    EXPECT_EQ(answer(server.port(), "q1.example.test"), only_backup) << "round " << round;
+    EXPECT_EQ(answer(server.port(), "q2.example.test"), only_backup) << "round " << round;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  server.stop();
+}
+
+}  // namespace
+}  // namespace cutover::testing

@@ -99,6 +99,12 @@ std::vector<ReplicatedZone> replicated_zones(const config::Config& config) {
 void add_serve_panels(control::Console& console, const server::Server& server, pool::PoolService& pools,
                       Replication* replication, const config::Config& config, bool undo) {
   console.add_panel("pools", [&pools] { return control::PanelReading{pools.status_json(), std::nullopt}; });
+  // The timeline's probe ticks: the hour the server kept, once per stream, then the new ones.
+  console.add_feed("probes", [&pools](std::uint64_t after) {
+    control::FeedReading reading;
+    reading.json = pools.probe_ticks_json(after, reading.next);
+    return reading;
+  });
   console.add_panel("zones", [&server, rows = std::make_shared<ZoneRows>(replication, undo)] {
     json zones = json::array();
     if (auto served = server.zones()) {

@@ -27,6 +27,7 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   control::ControlServer* api = control_api();
   if (features.demo_endpoints) server_.add_service(std::make_shared<DemoEndpoints>(logger, api));
   auto pools = std::make_shared<pool::PoolService>(server_, logger);
+  pools->set_lab_run(std::move(features.lab_run));
   server_.add_service(pools);
   // A cluster (docs/cluster.md): other vantages' verdicts reach the same monitor, after the
   // pools have started it.

@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "config/config.h"
 #include "control/control_server.h"
+#include "pool/status_report.h"
 #include "server/control_service.h"
 #include "server/server.h"
 
@@ -22,6 +23,7 @@ namespace cutover::app {
 struct ServeFeatures {
   bool lab = false;             // the lab authority and its /lab/ routes (needs the control API)
   bool demo_endpoints = false;  // the HTTP endpoints behind the embedded default's pool
+  pool::LabRun lab_run;         // --lab-results: client terms beside each pool's window
 };
 
 // Why Serve refuses --lab without a control API.

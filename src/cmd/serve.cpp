@@ -17,6 +17,7 @@
 #include "base/log.h"
 #include "base/log_format.h"
 #include "cmd/commands.h"
+#include "cmd/lab_clients.h"
 #include "cmd/output.h"
 #include "cmd/pid_file.h"
 #include "cmd/serve_config.h"
@@ -102,7 +103,21 @@ void print_embedded_hint(const net::SocketAddress& address, std::uint16_t contro
 struct ServeFlags {
   bool lab = false;
   bool check = false;
+  std::string lab_results;  // --lab-results FILE
 };
+
+// --lab-results: the clients of a lab run through the reader calc, plan and explain use
+// (cmd/lab_clients.h), as the pools' status shows them; exit 2 when the file cannot be read.
+pool::LabRun lab_run_of(const std::string& path, const Output& output) {
+  pool::LabRun run;
+  for (const auto& measured : load_lab_clients(path, output)) {
+    if (run.source.empty()) run.source = measured.source;
+    run.clients.push_back(pool::LabClient{measured.id, measured.runtime, measured.version, measured.cache_seconds,
+                                          measured.cache_basis, measured.reuse_measured, measured.reuse_seconds,
+                                          measured.reuse_basis});
+  }
+  return run;
+}
 
 // The configuration serve runs with; the lab serves only its own zones (the built-in
 // example's pools would point at nothing).
@@ -122,6 +137,7 @@ void run_check(const ServeOptions& options, const ServeFlags& flags, const Outpu
   } catch (const config::ConfigError& e) {
     output.fail(ExitCode::kCouldNotRun, e.what());
   }
+  lab_run_of(flags.lab_results, output);  // a bad --lab-results is refused here too
   app::ServeCheck check = app::check_serve(config, app::ServeFeatures{.lab = flags.lab});
   if (std::string problem = log_file_problem(config.log.file); !problem.empty()) check.problems.push_back(problem);
   if (!output.json()) {
@@ -165,6 +181,7 @@ void run_serve(const ServeOptions& options, const ServeFlags& flags, const Outpu
   }
   // Blocked before any thread starts, so every thread inherits the mask and only
   // sigwaitinfo in the main thread ever sees these signals.
+  pool::LabRun lab_run = lab_run_of(flags.lab_results, output);
   sigset_t signals = control_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   int status = 0;
@@ -176,7 +193,7 @@ void run_serve(const ServeOptions& options, const ServeFlags& flags, const Outpu
     bool embedded = serves_embedded_default(options);
     std::string pid_file = config.pid_file;
     bool lab = flags.lab;
-    app::Serve serve(resolve, std::move(config), logger, app::ServeFeatures{.lab = lab, .demo_endpoints = embedded && !lab});
+    app::Serve serve(resolve, std::move(config), logger, app::ServeFeatures{.lab = lab, .demo_endpoints = embedded && !lab, .lab_run = std::move(lab_run)});
     control::ControlServer* api = serve.control_api();
     status = serve.run(signals, [&](const std::vector<net::SocketAddress>& addresses) {
       if (!pid_file.empty()) {
@@ -209,6 +226,10 @@ void add_serve_command(CLI::App& app) {
   auto flags = std::make_shared<ServeFlags>();
   command->add_flag("--lab", flags->lab, "Lab authority: zones, records, outages set at runtime through the control API "
                                          "(/lab/...), for `cutover lab`");
+  command->add_option("--lab-results", flags->lab_results,
+                      "results.json of cutover lab run --clients (E6, E11): the console and /status show each lab "
+                      "client's C and R beside the pools' D and K")
+      ->check(CLI::ExistingFile);
   command->add_flag("--check", flags->check,
                     "Check the config and zones as serve would at start (nothing is bound); exit 0 when it would "
                     "start, 2 when not");

@@ -24,6 +24,7 @@ struct HealthMonitor::Entry {
   ProbeStats stats;
   EndpointCounters counters;
   std::vector<std::unique_ptr<Probe>> next_probes;  // handed to the checkers when they start
+  ProbeHistory probes;  // the last hour, for the console
 };
 
 namespace {
@@ -69,6 +70,13 @@ base::Result<Target> make_target(const MonitoredEndpoint& endpoint, const CheckS
   return target;
 }
 
+std::size_t history_capacity(const MonitoredEndpoint& endpoint) {
+  std::vector<CheckSettings> single;
+  std::vector<std::chrono::milliseconds> intervals;
+  for (const auto& check : checks_of(endpoint, single)) intervals.push_back(check.interval);
+  return probe_history_capacity(intervals);
+}
+
 bool before(const MonitoredEndpoint& a, const MonitoredEndpoint& b) {
   return std::tie(a.pool, a.address) < std::tie(b.pool, b.address);
 }
@@ -87,7 +95,7 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
   std::vector<std::unique_ptr<Entry>> fresh;
   for (const auto& endpoint : endpoints) {
     auto entry = std::make_unique<Entry>(Entry{endpoint, {}, EndpointStateMachine(thresholds_of(endpoint)), {}, false, {},
-                                               {}, {}, {}, {}, {}, {}, {}, {}});
+                                               {}, {}, {}, {}, {}, {}, {}, {}, {}});
     std::vector<CheckSettings> single;
     for (const auto& check : checks_of(endpoint, single)) {
       auto probe = registry_.create(check);
@@ -99,6 +107,7 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
     }
     entry->last_results.resize(entry->targets.size());
     entry->last_probes_at.resize(entry->targets.size());
+    entry->probes.set_capacity(history_capacity(endpoint));
     fresh.push_back(std::move(entry));
   }
   std::sort(fresh.begin(), fresh.end(), [](const auto& a, const auto& b) { return before(a->spec, b->spec); });
@@ -125,6 +134,7 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
       entry->last_results.resize(targets.size());
       entry->last_probes_at.resize(targets.size());
       entry->machine.reconfigure(thresholds_of(spec));
+      entry->probes.set_capacity(history_capacity(spec));
     }
     entries_ = std::move(fresh);
     auto shortest = std::chrono::milliseconds(1000);
@@ -182,6 +192,7 @@ void HealthMonitor::on_result(Entry& entry, std::size_t check, const ProbeResult
     entry.last_results[check] = result;
     entry.last_probes_at[check] = entry.last_probe_at;
   }
+  entry.probes.record(ProbeTick{++probe_sequence_, clock_.now(), *entry.last_probe_at, result.outcome, result.latency, check});
   if (result.cert_days_left) entry.cert_days_left = result.cert_days_left;
   if (entry.machine.report(kLocalChecker, check, result.outcome, clock_.now())) {
     std::string which = entry.targets.size() > 1 ? fmt::format("checks[{}] ", check) : "";
@@ -403,8 +414,22 @@ std::vector<EndpointReport> HealthMonitor::reports() const {
     report.down_total = entry->counters.down_total(clock_.now());
     report.flaps_last_hour = entry->counters.flaps_last_hour(clock_.now());
     report.last_change = entry->counters.last_change();
+    report.probe_history = entry->probes.size();
+    report.probe_history_capacity = entry->probes.capacity();
     out.push_back(std::move(report));
   }
+  return out;
+}
+
+std::vector<EndpointProbes> HealthMonitor::probes_after(std::uint64_t after, std::uint64_t& last) const {
+  std::lock_guard lock(mutex_);
+  std::vector<EndpointProbes> out;
+  auto now = clock_.now();
+  for (const auto& entry : entries_) {
+    EndpointProbes probes{entry->spec.pool, entry->spec.address, entry->probes.after(after, now)};
+    if (!probes.ticks.empty()) out.push_back(std::move(probes));
+  }
+  last = probe_sequence_;
   return out;
 }
 

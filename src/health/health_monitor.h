@@ -25,6 +25,7 @@
 #include "health/endpoint_counters.h"
 #include "health/health_snapshot.h"
 #include "health/probe.h"
+#include "health/probe_history.h"
 #include "health/quorum.h"
 #include "health/state_machine.h"
 
@@ -65,6 +66,13 @@ constexpr const char* kLocalChecker = "local";
 // Transitions kept per endpoint for /status.
 constexpr std::size_t kTransitionHistory = 10;
 
+// The probes of one endpoint that a reader has not seen yet.
+struct EndpointProbes {
+  std::string pool;
+  std::string address;
+  std::vector<ProbeTick> ticks;  // oldest first
+};
+
 class HealthMonitor {
  public:
   using Listener = std::function<void(std::shared_ptr<const HealthSnapshot>)>;
@@ -97,6 +105,10 @@ class HealthMonitor {
 
   std::shared_ptr<const HealthSnapshot> snapshot() const;
   std::vector<EndpointReport> reports() const;
+  // Every endpoint's probes of the last hour with a sequence above `after` (0: all kept);
+  // endpoints without any are left out. `last` is set to the newest sequence handed out, the
+  // `after` of the next call.
+  std::vector<EndpointProbes> probes_after(std::uint64_t after, std::uint64_t& last) const;
 
   // Called after every probe result, on the checker's thread with the monitor's lock held:
   // it must return quickly and must not call the monitor. Set before the first configure().
@@ -127,6 +139,7 @@ class HealthMonitor {
   std::vector<std::unique_ptr<Entry>> entries_;  // sorted by (pool, address)
   std::shared_ptr<const HealthSnapshot> snapshot_;
   std::uint64_t version_ = 0;
+  std::uint64_t probe_sequence_ = 0;  // of the last ProbeTick recorded
   std::uint64_t requested_ = 0;   // changes asked to be published
   std::uint64_t published_ = 0;   // changes whose snapshot the listener has seen
   std::optional<std::chrono::steady_clock::time_point> oldest_pending_;

@@ -94,6 +94,8 @@ struct EndpointReport {
   std::chrono::milliseconds down_total{0};  // time spent down since the server started
   std::size_t flaps_last_hour = 0;
   std::optional<std::chrono::system_clock::time_point> last_change;
+  std::size_t probe_history = 0;  // probes kept of the last hour (HealthMonitor::probes_after)
+  std::size_t probe_history_capacity = 0;
 };
 
 }  // namespace cutover::health

@@ -221,7 +221,12 @@ nlohmann::json status_json(const MonitorSnapshot& snapshot) {
   bool agree = true;
   out["watches"] = nlohmann::json::array();
   for (const auto& outcome : snapshot.outcomes) {
-    out["watches"].push_back(outcome_to_json(outcome));
+    nlohmann::json watch = outcome_to_json(outcome);
+    watch["history"] = nlohmann::json::array();
+    for (const auto& point : snapshot.agreement.of(watch_subject(outcome))) {
+      watch["history"].push_back({{"round", point.round}, {"at_unix", point.at_unix}, {"agree", point.agree}});
+    }
+    out["watches"].push_back(std::move(watch));
     agree = agree && !outcome.mismatch;
   }
   out["all_agree"] = agree;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "monitor/agreement_history.h"
 #include "monitor/alerts.h"
 #include "monitor/plan_follow.h"
 #include "monitor/watch_outcome.h"
@@ -39,6 +40,7 @@ struct MonitorSnapshot {
   double last_round_unix = 0;     // wall time the last round finished
   double last_round_seconds = 0;  // how long it took
   std::vector<WatchOutcome> outcomes;  // of the last round
+  AgreementHistory agreement;          // of the last kAgreementRounds rounds
   std::map<std::string, ServerCounters> servers;
   std::vector<AlertStatus> alerts;     // pending and firing
   std::size_t alert_transitions = 0;

@@ -67,6 +67,7 @@ RoundReport Monitor::run_round() {
     state_.last_round_unix = now_unix;
     state_.last_round_seconds = std::chrono::duration<double>(finished - started).count();
     state_.outcomes = report.outcomes;
+    state_.agreement.record(report.outcomes, state_.rounds, now_unix);
     state_.alerts = report.alerts;
     state_.alert_transitions = alerts_.transitions();
   }

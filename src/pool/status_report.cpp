@@ -2,6 +2,7 @@
 // endpoint state with the evidence behind it (last probe, per-checker counters, transitions).
 #include "pool/status_report.h"
 
+#include <algorithm>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -58,6 +59,19 @@ json endpoint_json(const health::EndpointReport& report) {
   out["checkers"] = checkers;
   out["quorum"] = quorum_to_text(report.quorum);
   out["quorum_lost"] = report.quorum_lost;
+  // Each vantage's verdict on the endpoint: today only this server's own probes (the checker
+  // "local"); a cluster's other members add theirs to the same map (docs/console.md).
+  json vantages = json::array();
+  for (const auto& [name, view] : report.checkers) {
+    json checks = json::array();
+    for (const auto& check : view.checks) {
+      checks.push_back({{"state", health::state_to_text(check.state)},
+                        {"consecutive_passes", check.consecutive_passes},
+                        {"consecutive_failures", check.consecutive_failures}});
+    }
+    vantages.push_back({{"name", name}, {"state", health::state_to_text(view.state)}, {"checks", checks}});
+  }
+  out["vantages"] = vantages;
   out["combine"] = report.combine.to_text();
   json checks = json::array();
   for (const auto& check : report.checks) {
@@ -98,8 +112,37 @@ json endpoint_json(const health::EndpointReport& report) {
                            {"reason", record.reason}});
   }
   out["transitions"] = transitions;
+  out["probe_history"] = {{"kept", report.probe_history}, {"capacity", report.probe_history_capacity}};
   out["probes"] = {{"pass", report.stats.passes}, {"fail", report.stats.failures}, {"error", report.stats.errors}};
   return out;
+}
+
+// The cutover window with each lab client's terms: D + K + C + R per client (the sum of
+// docs/tools.md), null where a term had no bound within the run.
+json client_terms_json(const LabRun* lab, const health::DetectionWindow& window) {
+  if (lab == nullptr || lab->source.empty()) return {{"lab_run", nullptr}, {"clients", json::array()}};
+  json clients = json::array();
+  std::optional<double> worst_all = 0.0;
+  for (const auto& client : lab->clients) {
+    std::optional<double> c = client.cache_seconds;
+    std::optional<double> r = client.reuse_measured ? client.reuse_seconds : std::optional<double>(0.0);
+    std::optional<double> worst;
+    if (c && r) worst = static_cast<double>(window.worst_d_plus_k.count()) + (*c + *r) * 1000.0;
+    if (!worst) worst_all.reset();
+    if (worst_all && worst) worst_all = std::max(*worst_all, *worst);
+    clients.push_back({{"id", client.id},
+                       {"runtime", client.runtime},
+                       {"version", client.version},
+                       {"c_s", c ? json(*c) : json(nullptr)},
+                       {"c_basis", client.cache_basis},
+                       {"r_measured", client.reuse_measured},
+                       {"r_s", r ? json(*r) : json(nullptr)},
+                       {"r_basis", client.reuse_basis},
+                       {"worst_d_plus_k_plus_c_plus_r_ms", worst ? json(*worst) : json(nullptr)}});
+  }
+  return {{"lab_run", lab->source},
+          {"clients", clients},
+          {"worst_d_plus_k_plus_c_plus_r_ms", worst_all && !lab->clients.empty() ? json(*worst_all) : json(nullptr)}};
 }
 
 }  // namespace
@@ -112,6 +155,20 @@ std::string format_utc(std::chrono::system_clock::time_point when) {
   ::gmtime_r(&time, &parts);
   return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", parts.tm_year + 1900, parts.tm_mon + 1,
                      parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec, ms);
+}
+
+std::string render_probe_ticks_json(const std::vector<health::EndpointProbes>& probes) {
+  if (probes.empty()) return {};
+  json endpoints = json::array();
+  for (const auto& endpoint : probes) {
+    json ticks = json::array();
+    for (const auto& tick : endpoint.ticks) {
+      auto at_ms = std::chrono::duration_cast<std::chrono::milliseconds>(tick.wall.time_since_epoch()).count();
+      ticks.push_back(json::array({at_ms, health::outcome_to_text(tick.outcome), millis(tick.latency), tick.check}));
+    }
+    endpoints.push_back({{"pool", endpoint.pool}, {"address", endpoint.address}, {"ticks", ticks}});
+  }
+  return json{{"endpoints", endpoints}}.dump();
 }
 
 std::string render_status_json(const StatusInput& input) {
@@ -136,6 +193,7 @@ std::string render_status_json(const StatusInput& input) {
                          {"d_max_ms", window.d_max.count()},
                          {"ttl_s", window.ttl},
                          {"worst_d_plus_k_ms", window.worst_d_plus_k.count()}};
+    pool["client_terms"] = client_terms_json(input.lab, window);
     const PoolAnswer* answer = input.answers ? input.answers->find(spec.owner) : nullptr;
     json current = json::object();
     if (answer != nullptr) {

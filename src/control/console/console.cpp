@@ -14,6 +14,7 @@ namespace cutover::control {
 struct Console::Shared {
   ConsoleOptions options;
   std::vector<std::pair<std::string, PanelSource>> panels;
+  std::vector<std::pair<std::string, FeedSource>> feeds;
   std::atomic<std::size_t> streams{0};
 };
 
@@ -44,7 +45,17 @@ std::string panel_entry(const Reading& reading) {
   return "{\"as_of_ms\":" + std::to_string(reading.as_of_ms) + ",\"data\":" + reading.json + "}";
 }
 
-std::string snapshot_of(const Console::Shared& shared, std::vector<Reading>* readings) {
+// A feed's reading after `after`; a source that throws sends nothing this time.
+FeedReading read_feed(const FeedSource& source, std::uint64_t after) {
+  try {
+    return source(after);
+  } catch (const std::exception&) {
+    return {"", after};
+  }
+}
+
+std::string snapshot_of(const Console::Shared& shared, std::vector<Reading>* readings,
+                        std::vector<std::uint64_t>* cursors) {
   std::string panels;
   for (std::size_t i = 0; i < shared.panels.size(); ++i) {
     Reading reading = read_panel(shared.panels[i].second);
@@ -57,15 +68,23 @@ std::string snapshot_of(const Console::Shared& shared, std::vector<Reading>* rea
                          {"poll_ms", shared.options.poll.count()},
                          {"server_ms", unix_ms(std::chrono::system_clock::now())},
                          {"demo_endpoints", shared.options.demo_endpoints}};
+  std::string feeds;
+  for (std::size_t i = 0; i < shared.feeds.size(); ++i) {
+    FeedReading feed = read_feed(shared.feeds[i].second, 0);
+    feeds += (i == 0 ? "" : ",") + nlohmann::json(shared.feeds[i].first).dump() + ":" +
+             (feed.json.empty() ? std::string("null") : feed.json);
+    if (cursors != nullptr) cursors->push_back(feed.next);
+  }
   std::string text = head.dump();
   text.pop_back();  // the closing brace: the panels follow
-  return text + ",\"panels\":{" + panels + "}}";
+  return text + ",\"panels\":{" + panels + "},\"feeds\":{" + feeds + "}}";
 }
 
 // What one stream has sent: the last document of each panel.
 struct StreamState {
   bool started = false;
   std::vector<Reading> sent;
+  std::vector<std::uint64_t> cursors;  // per feed, what it has sent
 };
 
 // The events of one poll: each changed panel whole, then one "fresh" naming when every
@@ -82,6 +101,13 @@ std::string poll_events(const Console::Shared& shared, StreamState& state) {
       state.sent[i] = std::move(reading);
     }
   }
+  for (std::size_t i = 0; i < shared.feeds.size(); ++i) {
+    FeedReading feed = read_feed(shared.feeds[i].second, state.cursors[i]);
+    state.cursors[i] = feed.next;
+    if (!feed.json.empty()) {
+      events += format_event("feed", "{\"id\":" + nlohmann::json(shared.feeds[i].first).dump() + ",\"data\":" + feed.json + "}");
+    }
+  }
   nlohmann::json fresh = {{"server_ms", unix_ms(std::chrono::system_clock::now())}, {"as_of_ms", as_of}};
   return events + format_event("fresh", fresh.dump());
 }
@@ -96,7 +122,11 @@ void Console::add_panel(std::string id, PanelSource source) {
   shared_->panels.emplace_back(std::move(id), std::move(source));
 }
 
-std::string Console::snapshot_json() const { return snapshot_of(*shared_, nullptr); }
+void Console::add_feed(std::string id, FeedSource source) {
+  shared_->feeds.emplace_back(std::move(id), std::move(source));
+}
+
+std::string Console::snapshot_json() const { return snapshot_of(*shared_, nullptr, nullptr); }
 
 void Console::mount(ControlServer& http) const {
   for (const ConsoleAsset& asset : console_assets()) {
@@ -108,7 +138,7 @@ void Console::mount(ControlServer& http) const {
   }
   std::shared_ptr<Shared> shared = shared_;
   http.get("/console/panels", [shared](const httplib::Request&, httplib::Response& response) {
-    reply_json(response, 200, snapshot_of(*shared, nullptr) + "\n");
+    reply_json(response, 200, snapshot_of(*shared, nullptr, nullptr) + "\n");
   });
   ControlServer* server = &http;
   http.get("/events", [shared, server](const httplib::Request&, httplib::Response& response) {
@@ -128,7 +158,7 @@ void Console::mount(ControlServer& http) const {
           if (!state->started) {
             state->started = true;
             // retry: how long the page waits before it reconnects (HTML §9.2.6).
-            events = "retry: 2000\n\n" + format_event("hello", snapshot_of(*shared, &state->sent));
+            events = "retry: 2000\n\n" + format_event("hello", snapshot_of(*shared, &state->sent, &state->cursors));
           } else {
             if (server->wait_stopping(shared->options.poll)) return false;
             events = poll_events(*shared, *state);

@@ -32,6 +32,17 @@ struct PanelReading {
 
 using PanelSource = std::function<PanelReading()>;
 
+// An append-only feed beside the panels (the pools' probe ticks): asked for what came after
+// `after` (0: everything it keeps), it returns a JSON document of those entries, or an empty
+// string when there is nothing new, and sets `next` to pass as `after` next time. Each stream
+// sends everything once (in its first event) and then only what is new, so a long history
+// is not resent every poll.
+struct FeedReading {
+  std::string json;  // empty: nothing after `after`
+  std::uint64_t next = 0;
+};
+using FeedSource = std::function<FeedReading(std::uint64_t after)>;
+
 struct ConsoleOptions {
   std::string title = "cutover";             // the page's heading: "cutover serve", "cutover monitor"
   std::chrono::milliseconds poll{1000};      // how often each stream reads every panel
@@ -46,11 +57,14 @@ class Console {
 
   // `id` names the panel for the page ("pools", "zones", "replication", "monitor").
   void add_panel(std::string id, PanelSource source);
+  // `id` names the feed ("probes"); the page merges its entries into the panels it draws.
+  void add_feed(std::string id, FeedSource source);
   // Adds the console's routes to `http`, which must not have started. `http` must outlive
   // nothing of this: the routes share the panels, not the Console object.
   void mount(ControlServer& http) const;
 
-  // {"title", "poll_ms", "server_ms", "demo_endpoints", "panels": {ID: {"as_of_ms", "data"}}}:
+  // {"title", "poll_ms", "server_ms", "demo_endpoints", "panels": {ID: {"as_of_ms", "data"}},
+  //  "feeds": {ID: DOCUMENT-or-null}}:
   // what /console/panels serves and the stream's first event carries.
   std::string snapshot_json() const;
 

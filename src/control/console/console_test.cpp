@@ -31,6 +31,13 @@ struct ConsoleFixture {
       return PanelReading{nlohmann::json{{"value", value.load()}}.dump(), std::nullopt};
     });
     console.add_panel("broken", []() -> PanelReading { throw std::runtime_error("source failed"); });
+    // A feed of numbered entries: everything after the cursor, as a JSON array.
+    console.add_feed("ticks", [this](std::uint64_t after) {
+      std::lock_guard lock(ticks_mutex);
+      nlohmann::json fresh = nlohmann::json::array();
+      for (std::uint64_t i = after; i < ticks.size(); ++i) fresh.push_back(ticks[i]);
+      return FeedReading{fresh.empty() ? std::string() : fresh.dump(), ticks.size()};
+    });
     console.mount(server);
     server.post("/act", [](const httplib::Request&, httplib::Response& response) { reply_json(response, 200, "{}"); });
     EXPECT_TRUE(server.start().ok());
@@ -41,7 +48,14 @@ struct ConsoleFixture {
     return out;
   }
 
+  void add_tick(int tick) {
+    std::lock_guard lock(ticks_mutex);
+    ticks.push_back(tick);
+  }
+
   std::atomic<int> value{1};
+  std::mutex ticks_mutex;
+  std::vector<int> ticks{10, 20};
   ControlServer server;
 };
 
@@ -158,6 +172,36 @@ TEST(Console, EventsStreamSendsHelloThenAChangedPanel) {
   EXPECT_EQ(panel["data"]["value"], 2);
   // Unchanged panels are not sent again, only confirmed in "fresh".
   EXPECT_EQ(text.find("\"id\":\"broken\""), std::string::npos);
+}
+
+TEST(Console, AFeedIsSentWholeOnceThenOnlyItsNewEntries) {
+  ConsoleFixture fixture;
+  auto client = fixture.client();
+  auto panels = client.Get("/console/panels");
+  ASSERT_TRUE(panels);
+  EXPECT_EQ(nlohmann::json::parse(panels->body)["feeds"]["ticks"], nlohmann::json({10, 20}));
+  // One entry is added after the first event; the stream is read until four polls after
+  // the one that sent it, which must not send it (or the first two) again.
+  std::string text = read_events(
+      client,
+      [&](const std::string& so_far) {
+        auto at = so_far.find("event: feed\n");
+        if (at == std::string::npos) return false;
+        int polls = 0;
+        for (auto f = so_far.find("event: fresh\n", at); f != std::string::npos; f = so_far.find("event: fresh\n", f + 1)) {
+          if (so_far.find("\n\n", f) != std::string::npos) ++polls;
+        }
+        return polls >= 4;
+      },
+      [&fixture] { fixture.add_tick(30); });
+  auto hello_start = text.find("event: hello\ndata: ") + std::string("event: hello\ndata: ").size();
+  auto hello = nlohmann::json::parse(text.substr(hello_start, text.find('\n', hello_start) - hello_start));
+  EXPECT_EQ(hello["feeds"]["ticks"], nlohmann::json({10, 20}));
+  auto feed_start = text.find("event: feed\ndata: ") + std::string("event: feed\ndata: ").size();
+  auto feed = nlohmann::json::parse(text.substr(feed_start, text.find('\n', feed_start) - feed_start));
+  EXPECT_EQ(feed["id"], "ticks");
+  EXPECT_EQ(feed["data"], nlohmann::json({30}));  // only the new one
+  EXPECT_EQ(text.find("event: feed\n"), text.rfind("event: feed\n")) << text;
 }
 
 TEST(Console, EventsStreamConfirmsUnchangedPanelsAsFresh) {

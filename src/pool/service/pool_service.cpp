@@ -245,6 +245,7 @@ pool::StatusInput PoolService::status_input(const std::vector<PoolSpec>& specs,
   input.answers = answers;
   input.negative_ttl = [this](const dns::Name& name) { return negative_ttl(name); };
   input.clock = &clock_;
+  input.lab = &lab_run_;
   return input;
 }
 
@@ -257,6 +258,10 @@ std::string PoolService::status_json() const {
   auto reports = monitor_->reports();
   auto answers = answers_.load();
   return render_status_json(status_input(specs, reports, answers.get()));
+}
+
+std::string PoolService::probe_ticks_json(std::uint64_t after, std::uint64_t& next) const {
+  return render_probe_ticks_json(monitor_->probes_after(after, next));
 }
 
 std::string PoolService::metrics_text() const {

@@ -77,6 +77,12 @@ class PoolService : public server::Service, public PoolRuntime {
   base::Status reload(const config::Config& next) override;
 
   std::string status_json() const;
+  // The lab run whose client terms /status shows beside each pool's D and K; call before
+  // start() (read without a lock afterwards).
+  void set_lab_run(LabRun lab) { lab_run_ = std::move(lab); }
+  // The probes of the last hour after sequence `after` (render_probe_ticks_json; empty when
+  // none), and in `next` the sequence to ask after next time. Thread-safe.
+  std::string probe_ticks_json(std::uint64_t after, std::uint64_t& next) const;
   // The pushed external signals that `signal` checks read (PUT /signals/NAME).
   health::SignalBoard& signals() { return *probes_.signals(); }
   const base::Clock& clock() const { return clock_; }
@@ -130,6 +136,7 @@ class PoolService : public server::Service, public PoolRuntime {
   health::ProbeRegistry probes_;
   PolicyRegistry policies_;
   std::unique_ptr<health::HealthMonitor> monitor_;
+  LabRun lab_run_;
 
   mutable std::mutex builder_mutex_;  // guards builder_
   std::unique_ptr<AnswerBuilder> builder_;

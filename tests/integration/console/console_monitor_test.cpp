@@ -69,13 +69,19 @@ TEST(ConsoleMonitor, ServesThePageAndTheLastRoundAgedFromItsEnd) {
     auto reply = client.Get("/console/panels");
     if (!reply || reply->status != 200) return false;
     doc = json::parse(reply->body);
-    return doc["panels"]["monitor"]["data"]["rounds"].get<int>() >= 1;
+    return doc["panels"]["monitor"]["data"]["rounds"].get<int>() >= 3;
   })) << monitor.log();
   EXPECT_EQ(doc["title"], "cutover monitor");
   const json& panel = doc["panels"]["monitor"];
   EXPECT_EQ(panel["data"]["interval_ms"], 300);
   EXPECT_EQ(panel["data"]["watches"][0]["name"], "www.example.test.");
   EXPECT_EQ(panel["data"]["all_agree"], true);
+  // The agreement strip is the monitor's own: every round since it started, not what a page saw.
+  const json& history = panel["data"]["watches"][0]["history"];
+  ASSERT_EQ(history.size(), panel["data"]["rounds"].get<std::size_t>()) << panel.dump();
+  EXPECT_EQ(history.front()["round"], 1);
+  EXPECT_EQ(history.back()["agree"], true);
+  EXPECT_EQ(history.back()["at_unix"], panel["data"]["last_round_unix"]);
   // The panel's stamp is the round's end, to the millisecond, not the moment of reading.
   double round_ms = panel["data"]["last_round_unix"].get<double>() * 1000;
   EXPECT_LE(std::abs(panel["as_of_ms"].get<double>() - round_ms), 1.0) << panel.dump();

@@ -179,8 +179,9 @@ inline HttpReply http_request(std::uint16_t port, const std::string& method, con
 class PoolServer {
  public:
   // `port` 0: a free port chosen here (tests that configure peers pick it themselves).
-  explicit PoolServer(const PoolDir& dir, std::uint16_t port = 0) {
+  explicit PoolServer(const PoolDir& dir, std::uint16_t port = 0, std::vector<std::string> extra_args = {}) {
     ServerSpec spec;
+    spec.extra_args = std::move(extra_args);
     spec.config = dir.config_path;
     spec.probe_name = kPoolZone;
     // A fixed port: the harness would otherwise read the port from the first "listen

@@ -10,8 +10,7 @@
     offsetMs: 0,          // client clock minus server clock, from the last event
     panels: {},           // id -> {asOfMs, data, section}
     demo: [],
-    probes: {},           // "pool|address" -> [{at, result}] seen by this page, last hour
-    agreement: {},        // "name|type" -> [{at, agree}] seen by this page
+    probes: {},           // "pool|address" -> [{at, result}]: the server's probe history, last hour
     events: 0,            // events received (tests read it through window.cutoverConsole)
   };
   window.cutoverConsole = state;
@@ -103,9 +102,17 @@
       state.demo = doc.demo_endpoints || [];
       $('title').textContent = doc.title;
       document.title = doc.title + ' console';
+      state.probes = {};
+      mergeProbes((doc.feeds || {}).probes);
       for (const [id, entry] of Object.entries(doc.panels)) setPanel(id, entry);
     } else if (name === 'panel') {
       setPanel(doc.id, doc);
+    } else if (name === 'feed') {
+      if (doc.id === 'probes') {
+        mergeProbes(doc.data);
+        const pools = state.panels.pools;
+        if (pools) setPanel('pools', {as_of_ms: pools.asOfMs, data: pools.data});
+      }
     } else if (name === 'fresh') {
       for (const [id, asOf] of Object.entries(doc.as_of_ms)) {
         if (state.panels[id]) state.panels[id].asOfMs = asOf;
@@ -220,11 +227,17 @@
   setInterval(tick, 250);
 
   // ---- pools ----
-  function remember(list, item) {
-    const last = list[list.length - 1];
-    if (!last || last.at !== item.at) list.push(item);
+  // The probe feed: the server's history of the last hour in the first event, then the new
+  // probes of each poll ({"endpoints": [{"pool", "address", "ticks": [[ms, result, latency, check]]}]}).
+  function mergeProbes(feed) {
+    if (!feed) return;
     const cut = serverNow() - HOUR_MS;
-    while (list.length && list[0].at < cut) list.shift();
+    for (const endpoint of feed.endpoints) {
+      const key = endpoint.pool + '|' + endpoint.address;
+      const list = state.probes[key] = state.probes[key] || [];
+      for (const [at, result] of endpoint.ticks) list.push({at, result});
+      while (list.length && list[0].at < cut) list.shift();
+    }
   }
 
   function timeline(pool) {
@@ -272,6 +285,26 @@
     return svg;
   }
 
+  // The measured client terms of a lab run (serve --lab-results) beside D and K.
+  function clientTerms(terms) {
+    if (!terms || !terms.lab_run) {
+      return el('p', {class: 'client-terms muted'}, 'client terms C, R: no lab run was given (cutover serve --lab-results FILE)');
+    }
+    const secs = (value) => (value === null || value === undefined ? 'unbounded' : value.toFixed(1) + ' s');
+    const worst = terms.worst_d_plus_k_plus_c_plus_r_ms;
+    return el('div', {class: 'client-terms'},
+        el('small', {}, `client terms from the lab run ${terms.lab_run}; worst D+K+C+R ` +
+                        (worst === null ? 'unbounded' : (worst / 1000).toFixed(1) + ' s')),
+        el('table', {class: 'clients'},
+           el('tr', {}, ['lab client', 'runtime', 'C (own cache)', 'R (connection reuse)', 'D+K+C+R'].map((h) => el('th', {}, h))),
+           terms.clients.map((c) => el('tr', {'data-client': c.id},
+               el('td', {}, c.id), el('td', {}, `${c.runtime} ${c.version}`),
+               el('td', {title: c.c_basis}, secs(c.c_s)),
+               el('td', {title: c.r_basis}, c.r_measured ? secs(c.r_s) : 'not measured (no E11 case)'),
+               el('td', {}, c.worst_d_plus_k_plus_c_plus_r_ms === null ? 'unbounded'
+                                                                      : (c.worst_d_plus_k_plus_c_plus_r_ms / 1000).toFixed(1) + ' s')))));
+  }
+
   renderers.pools = (data) => {
     const out = [];
     if (state.demo.length) {
@@ -285,11 +318,6 @@
     }
     if (!data.pools.length) out.push(el('p', {class: 'muted'}, 'No pools are configured.'));
     for (const pool of data.pools) {
-      for (const endpoint of pool.endpoints) {
-        const probe = endpoint.last_probe;
-        const key = pool.name + '|' + endpoint.address;
-        if (probe && probe.at) remember(state.probes[key] = state.probes[key] || [], {at: Date.parse(probe.at), result: probe.result});
-      }
       const answers = Object.entries(pool.answer).map(([family, answer]) => el('div', {class: 'answer', 'data-family': family},
           family + ' ', el('span', {class: 'addresses'}, answer.addresses.join(' ') || '(no data)'), ' ',
           badge(answer.mode), ` ttl ${answer.ttl}`, answer.per_query ? ' (drawn per query)' : ''));
@@ -304,6 +332,8 @@
             el('td', {}, `${endpoint.address}:${endpoint.port}`, el('br'), el('small', {}, endpoint.check)),
             el('td', {class: 'state'}, badge(endpoint.state), endpoint.serving ? '' : el('small', {}, ' not serving')),
             el('td', {}, 'health ', badge(endpoint.health), endpoint.override !== 'none' ? [' ', badge(endpoint.override)] : ''),
+            el('td', {class: 'vantages'}, (endpoint.vantages || []).map((v) => el('div', {'data-vantage': v.name},
+                v.name + ' ', badge(v.state)))),
             el('td', {}, probe ? [badge(probe.result, probe.result === 'pass' ? 'ok' : 'down'), ` ${probe.latency_ms.toFixed(1)} ms, `,
                                   agoIso(probe.at), probe.detail ? el('br') : '', probe.detail ? el('small', {}, probe.detail) : '']
                                : el('small', {}, 'no probe yet')),
@@ -316,10 +346,11 @@
           answers,
           el('p', {class: 'window'}, `cutover window: detection D ${(d.d_min_ms / 1000).toFixed(1)}–${(d.d_max_ms / 1000).toFixed(1)} s, ` +
              `cached answers K ≤ TTL ${d.ttl_s} s, worst D+K ${(d.worst_d_plus_k_ms / 1000).toFixed(1)} s; ${pool.queries || 0} queries`),
+          clientTerms(pool.client_terms),
           el('table', {class: 'endpoints'},
-             el('tr', {}, ['endpoint', 'state', 'health / override', 'last probe', 'last change (reason)', 'actions'].map((h) => el('th', {}, h))),
+             el('tr', {}, ['endpoint', 'state', 'health / override', 'vantages', 'last probe', 'last change (reason)', 'actions'].map((h) => el('th', {}, h))),
              rows),
-          el('small', {class: 'muted'}, 'states over the last hour (ticks: probes this page saw)'),
+          el('small', {class: 'muted'}, 'states and probes over the last hour (kept by the server)'),
           timeline(pool)));
     }
     return out;
@@ -378,8 +409,7 @@
                     `took ${(data.last_round_seconds || 0).toFixed(2)} s; `, badge(data.all_agree ? 'agree' : 'mismatch'));
     const watches = data.watches.map((watch) => {
       const key = watch.name + '|' + watch.type;
-      const history = state.agreement[key] = state.agreement[key] || [];
-      if (round) remember(history, {at: round, agree: watch.agree});
+      const history = watch.history || [];  // the monitor's last rounds, kept by it
       return el('tr', {'data-watch': key},
           el('td', {}, watch.name, ' ', el('small', {}, watch.type)),
           el('td', {}, badge(watch.agree ? 'agree' : 'mismatch'), ' ', sparkline(history)),
@@ -392,7 +422,7 @@
     const alerts = data.alerts.length
       ? el('ul', {}, data.alerts.map((a) => el('li', {}, badge(a.state), ` ${a.rule} ${a.subject}: ${a.message} (${Math.round(a.held_seconds)} s)`)))
       : el('p', {class: 'muted'}, 'No alert is pending or firing.');
-    return [head, el('table', {}, el('tr', {}, ['name', 'agreement (this page)', 'reference answer', 'sources'].map((h) => el('th', {}, h))), watches),
+    return [head, el('table', {}, el('tr', {}, ['name', 'agreement (last rounds)', 'reference answer', 'sources'].map((h) => el('th', {}, h))), watches),
             el('h3', {}, 'Alerts'), alerts];
   };
 

@@ -138,7 +138,9 @@ void run_check(const ServeOptions& options, const ServeFlags& flags, const Outpu
     output.fail(ExitCode::kCouldNotRun, e.what());
   }
   lab_run_of(flags.lab_results, output);  // a bad --lab-results is refused here too
-  app::ServeCheck check = app::check_serve(config, app::ServeFeatures{.lab = flags.lab});
+  app::ServeFeatures features;
+  features.lab = flags.lab;
+  app::ServeCheck check = app::check_serve(config, features);
   if (std::string problem = log_file_problem(config.log.file); !problem.empty()) check.problems.push_back(problem);
   if (!output.json()) {
     for (const auto& diagnostic : check.diagnostics) {

@@ -137,6 +137,20 @@ nlohmann::json ticks_of(const nlohmann::json& feed, const std::string& address) 
   return nlohmann::json::array();
 }
 
+// The data of the event starting at `at` in an event stream: its "data: " lines joined with
+// line breaks, up to the blank line that ends it (WHATWG HTML §9.2.6).
+std::string event_data(const std::string& text, std::size_t at) {
+  std::string data;
+  std::size_t end = text.find("\n\n", at);
+  for (std::size_t line = at; line < end;) {
+    std::size_t next = text.find('\n', line);
+    if (next == std::string::npos || next > end) next = end;
+    if (text.compare(line, 6, "data: ") == 0) data += (data.empty() ? "" : "\n") + text.substr(line + 6, next - line - 6);
+    line = next + 1;
+  }
+  return data;
+}
+
 TEST(ConsoleServe, APageOpenedLaterGetsTheProbesTheServerKeptThenOnlyNewOnes) {
   ConsoleServer fixture;
   ASSERT_TRUE(fixture.server->wait_for_status("\"state\": \"up\""));
@@ -169,8 +183,7 @@ TEST(ConsoleServe, APageOpenedLaterGetsTheProbesTheServerKeptThenOnlyNewOnes) {
     }
     return feeds < 2 && ++chunks < 200;
   });
-  auto hello_start = text.find("event: hello\ndata: ") + std::string("event: hello\ndata: ").size();
-  auto hello = nlohmann::json::parse(text.substr(hello_start, text.find('\n', hello_start) - hello_start));
+  auto hello = nlohmann::json::parse(event_data(text, text.find("event: hello\n")));
   nlohmann::json first = ticks_of(hello["feeds"]["probes"], "127.0.0.31");
   ASSERT_GE(first.size(), kept);
   EXPECT_EQ(first.back()[1], "pass");
@@ -179,8 +192,7 @@ TEST(ConsoleServe, APageOpenedLaterGetsTheProbesTheServerKeptThenOnlyNewOnes) {
   double last = first.back()[0].get<double>();
   std::size_t sent = 0;
   for (auto at = text.find("event: feed\ndata: "); at != std::string::npos; at = text.find("event: feed\ndata: ", at + 1)) {
-    auto start = at + std::string("event: feed\ndata: ").size();
-    auto feed = nlohmann::json::parse(text.substr(start, text.find('\n', start) - start));
+    auto feed = nlohmann::json::parse(event_data(text, at));
     EXPECT_EQ(feed["id"], "probes");
     for (const auto& tick : ticks_of(feed["data"], "127.0.0.31")) {
       EXPECT_GE(tick[0].get<double>(), last);  // nothing of the hour already sent
@@ -220,7 +232,9 @@ TEST(ConsoleServe, LabResultsPutEachLabClientsCAndRBesideDAndK) {
     EXPECT_DOUBLE_EQ(client["c_s"].get<double>(), inputs["client_cache"].get<double>()) << id;
     double d_plus_k = pool["detection"]["worst_d_plus_k_ms"].get<double>();
     double r = client["r_measured"].get<bool>() ? client["r_s"].get<double>() : 0.0;
-    if (client["r_measured"].get<bool>()) EXPECT_DOUBLE_EQ(r, inputs["connection_reuse"].get<double>()) << id;
+    if (client["r_measured"].get<bool>()) {
+      EXPECT_DOUBLE_EQ(r, inputs["connection_reuse"].get<double>()) << id;
+    }
     EXPECT_DOUBLE_EQ(client["worst_d_plus_k_plus_c_plus_r_ms"].get<double>(),
                      d_plus_k + (client["c_s"].get<double>() + r) * 1000.0) << id;
     worst = std::max(worst, client["worst_d_plus_k_plus_c_plus_r_ms"].get<double>());

@@ -12,6 +12,7 @@
 #include "cluster/checker_agent.h"
 #include "cmd/commands.h"
 #include "cmd/output.h"
+#include "cmd/stop_signals.h"
 #include "config/config.h"
 
 namespace cutover::cmd {
@@ -41,12 +42,8 @@ ExitCode run_checker(const CheckerFlags& flags) {
   } catch (const config::ConfigError& e) {
     output.fail(ExitCode::kCouldNotRun, e.what());
   }
-  // Blocked before any thread starts, so only sigwait below sees them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // Blocked before any thread starts, so only the wait below sees them.
+  sigset_t signals = block_stop_signals();
   base::Logger logger;
   cluster::CheckerAgent agent(config, cluster::CheckerOptions{*members, flags.vantage, flags.prefix}, logger);
   if (auto started = agent.start(); !started) output.fail(ExitCode::kCouldNotRun, started.error().message);

@@ -21,6 +21,7 @@
 #include "base/clock.h"
 #include "cmd/commands.h"
 #include "cmd/output.h"
+#include "cmd/stop_signals.h"
 #include "config/config.h"
 #include "monitor/monitor.h"
 #include "monitor/plan_follow.h"
@@ -164,11 +165,8 @@ ExitCode follow_plan(const MonitorOptions& options, monitor::MonitorConfig confi
   const bool json = output.json();
   std::optional<std::chrono::milliseconds> limit;
   if (!options.max_duration.empty()) limit = duration_option(output, "--max-duration", options.max_duration);
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // Blocked before any thread starts, so only the wait below sees them.
+  sigset_t signals = block_stop_signals();
   base::RealClock clock;
   monitor::Monitor watcher(config, clock);
   watcher.follow(std::move(follower));
@@ -239,12 +237,8 @@ ExitCode run_monitor(const MonitorOptions& options) {
     monitor::Monitor watcher(config, clock);
     return run_once(watcher, config, output);
   }
-  // Blocked before any thread starts, so only sigwait below sees them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // Blocked before any thread starts, so only the wait below sees them.
+  sigset_t signals = block_stop_signals();
   monitor::Monitor watcher(config, clock);
   if (auto started = watcher.start_http(); !started) {
     output.fail(ExitCode::kCouldNotRun, "metrics listener: " + started.error().message);

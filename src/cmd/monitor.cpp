@@ -184,9 +184,8 @@ ExitCode follow_plan(const MonitorOptions& options, monitor::MonitorConfig confi
   std::thread rounds([&] {
     watcher.run([&](const monitor::RoundReport& report) {
       log_events(report.events, json);
-      monitor::MonitorSnapshot now = watcher.snapshot();
-      log_plan_events(report.plan_events, *now.plan, json);
-      if (report.plan_finished || options.once) {
+      log_plan_events(report.plan_events, *report.plan, json);
+      if (report.plan->finished || options.once) {
         finished = true;
         watcher.stop();
       }

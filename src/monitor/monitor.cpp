@@ -58,7 +58,7 @@ RoundReport Monitor::run_round() {
       report.plan_events = plan_->observe(report.outcomes, now_unix);
       for (auto& condition : plan_->conditions(now_unix)) holding.push_back(std::move(condition));
       state_.plan = plan_->progress();
-      report.plan_finished = plan_->progress().finished;
+      report.plan = state_.plan;
     }
     report.events = alerts_.update(holding, finished);
     report.alerts = alerts_.active(finished);

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "base/clock.h"
@@ -30,7 +31,7 @@ struct RoundReport {
   bool all_agree = true;
   bool any_firing = false;
   std::vector<PlanEvent> plan_events;  // with follow()
-  bool plan_finished = false;
+  std::optional<PlanProgress> plan;    // with follow(): the progress after this round
 };
 
 class Monitor {

@@ -216,12 +216,10 @@ std::vector<PlanEvent> PlanFollower::observe(const std::vector<WatchOutcome>& ou
   auto emit = [&](std::size_t index, std::string kind, std::string text) {
     events.push_back(PlanEvent{index, std::move(kind), now, std::move(text)});
   };
-  bool all_done = true;
   for (std::size_t i = 0; i < book_.steps.size(); ++i) {
     const auto& step = book_.steps[i];
     auto& state = progress_.steps[i];
     if (state.done_at) continue;
-    all_done = false;
     if (state.after && !progress_.steps[*state.after].done_at) {
       state.waiting_for = fmt::format("step {} not done", *state.after + 1);
       continue;
@@ -320,12 +318,10 @@ std::vector<PlanEvent> PlanFollower::observe(const std::vector<WatchOutcome>& ou
         state.waiting_for = "action not seen: " + done_why;
       }
     }
-    if (!state.done_at) all_done = false;
   }
-  // A step done early keeps its ready checks open; count it as finished once both happened.
-  all_done = std::all_of(progress_.steps.begin(), progress_.steps.end(),
-                         [](const PlanStepProgress& step) { return step.done_at.has_value(); });
-  progress_.finished = all_done;
+  // A step done early is finished too: its wait no longer matters once the action is out.
+  progress_.finished = std::all_of(progress_.steps.begin(), progress_.steps.end(),
+                                   [](const PlanStepProgress& step) { return step.done_at.has_value(); });
   return events;
 }
 

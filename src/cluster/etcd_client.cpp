@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <charconv>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -56,6 +57,25 @@ nlohmann::json parse_reply(const std::string& body) {
   auto end = body.rfind('}');
   if (end == std::string::npos) return parsed;
   return nlohmann::json::parse(body.substr(0, end + 1), nullptr, false);
+}
+
+// One POST of a JSON body to `member` (the gateway's only method); the reply's body goes to
+// `receive` as it arrives. No write timeout: httplib's default, when `write` is not given.
+bool post_json(const EtcdMember& member, const std::string& path, const std::string& body,
+               std::chrono::microseconds connect, std::chrono::microseconds read,
+               std::optional<std::chrono::microseconds> write, httplib::ContentReceiverWithProgress receive,
+               httplib::Response& response, httplib::Error& error) {
+  httplib::Client client(member.host, member.port);
+  client.set_connection_timeout(connect);
+  client.set_read_timeout(read);
+  if (write) client.set_write_timeout(*write);
+  httplib::Request request;
+  request.method = "POST";
+  request.path = path;
+  request.body = body;
+  request.set_header("Content-Type", "application/json");
+  request.content_receiver = std::move(receive);
+  return client.send(request, response, error);
 }
 
 }  // namespace
@@ -134,28 +154,20 @@ base::Result<nlohmann::json> EtcdClient::call(const std::string& path, const nlo
   for (std::size_t attempt = 0; attempt < members_.size(); ++attempt) {
     const std::size_t index = (first + attempt) % members_.size();
     const EtcdMember& member = members_[index];
-    httplib::Client client(member.host, member.port);
-    auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout_);
-    auto micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout_ - seconds);
-    client.set_connection_timeout(seconds.count(), micros.count());
-    client.set_read_timeout(seconds.count(), micros.count());
-    client.set_write_timeout(seconds.count(), micros.count());
     // The gateway ends an error reply with a chunked-encoding trailer that httplib cannot
     // read (it reports a read error after the body): the body is collected as it arrives
     // and used whenever the status line and a whole JSON document came through.
     std::string collected;
-    httplib::Request request;
-    request.method = "POST";
-    request.path = path;
-    request.body = body.dump();
-    request.set_header("Content-Type", "application/json");
-    request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
-      collected.append(data, length);
-      return collected.size() < kMaxReply;
-    };
+    const std::chrono::microseconds timeout = timeout_;
     httplib::Response response;
     httplib::Error error = httplib::Error::Success;
-    bool sent = client.send(request, response, error);
+    bool sent = post_json(
+        member, path, body.dump(), timeout, timeout, timeout,
+        [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
+          collected.append(data, length);
+          return collected.size() < kMaxReply;
+        },
+        response, error);
     auto parsed = parse_reply(collected);
     if (!sent && (response.status <= 0 || parsed.is_discarded())) {
       last_error = fmt::format("{}: {}", member.url(), httplib::to_string(error));
@@ -228,20 +240,10 @@ base::Result<std::int64_t> EtcdClient::watch_prefix(const std::string& prefix, s
   for (std::size_t attempt = 0; attempt < members_.size(); ++attempt) {
     const std::size_t index = (first + attempt) % members_.size();
     const EtcdMember& member = members_[index];
-    httplib::Client client(member.host, member.port);
-    auto connect = std::chrono::duration_cast<std::chrono::microseconds>(timeout_);
-    client.set_connection_timeout(0, connect.count());
-    auto idle_us = std::chrono::duration_cast<std::chrono::microseconds>(idle);
-    client.set_read_timeout(0, idle_us.count());
     std::int64_t seen = start_revision - 1;
     bool accepted = false;
     std::string buffer;
-    httplib::Request request;
-    request.method = "POST";
-    request.path = "/v3/watch";
-    request.body = body.dump();
-    request.set_header("Content-Type", "application/json");
-    request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
+    auto receive = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
       buffer.append(data, length);
       // One JSON message per line ({"result": {...}}); a message may arrive in pieces.
       std::size_t newline = 0;
@@ -267,7 +269,7 @@ base::Result<std::int64_t> EtcdClient::watch_prefix(const std::string& prefix, s
     };
     httplib::Response response;
     httplib::Error error = httplib::Error::Success;
-    bool sent = client.send(request, response, error);
+    bool sent = post_json(member, "/v3/watch", body.dump(), timeout_, idle, std::nullopt, receive, response, error);
     if (accepted) {
       current_.store(index);
       return seen;

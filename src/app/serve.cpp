@@ -6,6 +6,8 @@
 #include "app/demo_endpoints.h"
 #include "app/replication.h"
 #include "cluster/cluster_config.h"
+#include "cluster/etcd_journal.h"
+#include "cluster/pool_state_watcher.h"
 #include "cluster/verdict_watcher.h"
 #include "control/console/console.h"
 #include "lab/authority/lab_authority.h"
@@ -31,7 +33,8 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   server_.add_service(pools);
   // A cluster (docs/cluster.md): other vantages' verdicts reach the same monitor, after the
   // pools have started it.
-  if (auto cluster = cluster::config_cluster(server_.config())) {
+  auto cluster = cluster::config_cluster(server_.config());
+  if (cluster) {
     pools->set_local_checker(cluster->local_checker);
     server_.add_service(std::make_shared<cluster::VerdictWatcher>(*cluster, pools->monitor(), logger));
   }
@@ -42,9 +45,17 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
     server_.add_service(replication);
     if (replication->pool_materializer()) pools->set_answer_sink(replication->pool_materializer());
   }
-  // Pools CRUD and journaled overrides need both the journal and the API; without a journal
-  // overrides are kept in memory. One handler for the override URL either way.
-  if (control_ && !server_.config().writes.journal.empty()) {
+  // Pools CRUD and journaled overrides need both a journal and the API; without one
+  // overrides are kept in memory. One handler for the override URL either way. In a cluster
+  // the pools' journal is etcd, shared by every server, and a watch applies what the
+  // others write (docs/cluster.md, "Shared pool state"); zones keep writes.journal.
+  if (control_ && cluster) {
+    auto storage = std::make_shared<cluster::EtcdJournal>(*cluster, std::chrono::milliseconds(2000));
+    auto pool_writes = std::make_shared<pool::PoolWrites>(*pools, server_.config(), logger, storage);
+    pool::add_pool_api_routes(control_->http(), *pool_writes);
+    server_.add_service(pool_writes);
+    server_.add_service(std::make_shared<cluster::PoolStateWatcher>(*cluster, *pool_writes, logger));
+  } else if (control_ && !server_.config().writes.journal.empty()) {
     auto pool_writes = std::make_shared<pool::PoolWrites>(*pools, server_.config(), logger);
     pool::add_pool_api_routes(control_->http(), *pool_writes);
     server_.add_service(pool_writes);

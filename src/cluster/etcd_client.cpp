@@ -41,7 +41,7 @@ std::int64_t number(const nlohmann::json& object, const char* name) {
 
 KeyValue key_value(const nlohmann::json& kv) {
   return KeyValue{decode(kv.value("key", nlohmann::json())), decode(kv.value("value", nlohmann::json())),
-                  number(kv, "mod_revision"), number(kv, "lease")};
+                  number(kv, "create_revision"), number(kv, "mod_revision"), number(kv, "lease")};
 }
 
 bool grpc_not_found(const nlohmann::json& reply) {
@@ -221,12 +221,43 @@ base::Result<std::int64_t> EtcdClient::put(const std::string& key, const std::st
 }
 
 base::Result<RangeResult> EtcdClient::range_prefix(const std::string& prefix) {
-  auto reply = call("/v3/kv/range", {{"key", encode(prefix)}, {"range_end", encode(prefix_end(prefix))}});
+  return range(prefix, prefix_end(prefix));
+}
+
+base::Result<RangeResult> EtcdClient::range(const std::string& key, const std::string& range_end) {
+  nlohmann::json body{{"key", encode(key)}};
+  if (!range_end.empty()) body["range_end"] = encode(range_end);
+  auto reply = call("/v3/kv/range", body);
   if (!reply) return reply.error();
   RangeResult out;
   out.revision = number(reply->value("header", nlohmann::json::object()), "revision");
   for (const auto& kv : reply->value("kvs", nlohmann::json::array())) out.kvs.push_back(key_value(kv));
   return out;
+}
+
+base::Result<std::int64_t> EtcdClient::delete_range(const std::string& key, const std::string& range_end) {
+  auto reply = call("/v3/kv/deleterange", {{"key", encode(key)}, {"range_end", encode(range_end)}});
+  if (!reply) return reply.error();
+  return number(*reply, "deleted");
+}
+
+base::Result<TxnResult> EtcdClient::txn(const std::vector<TxnCompare>& compares, const std::vector<TxnPut>& puts) {
+  nlohmann::json compare = nlohmann::json::array();
+  for (const auto& item : compares) {
+    bool create = item.target == TxnCompare::Target::kCreateRevision;
+    compare.push_back({{"key", encode(item.key)},
+                       {"result", "EQUAL"},
+                       {"target", create ? "CREATE" : "MOD"},
+                       {create ? "create_revision" : "mod_revision", std::to_string(item.revision)}});
+  }
+  nlohmann::json success = nlohmann::json::array();
+  for (const auto& put : puts) {
+    success.push_back({{"request_put", {{"key", encode(put.key)}, {"value", encode(put.value)}}}});
+  }
+  auto reply = call("/v3/kv/txn", {{"compare", compare}, {"success", success}});
+  if (!reply) return reply.error();
+  // The gateway leaves out false booleans: no "succeeded" is a failed comparison.
+  return TxnResult{reply->value("succeeded", false), number(reply->value("header", nlohmann::json::object()), "revision")};
 }
 
 base::Result<std::int64_t> EtcdClient::watch_prefix(const std::string& prefix, std::int64_t start_revision,

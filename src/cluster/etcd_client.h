@@ -31,8 +31,28 @@ base::Result<std::vector<EtcdMember>> parse_etcd_urls(std::string_view list);
 struct KeyValue {
   std::string key;
   std::string value;
+  std::int64_t create_revision = 0;
   std::int64_t mod_revision = 0;
   std::int64_t lease = 0;
+};
+
+// One comparison of a transaction: the key's create or mod revision equals `revision`
+// (create revision 0: the key does not exist).
+struct TxnCompare {
+  enum class Target { kCreateRevision, kModRevision };
+  std::string key;
+  Target target = Target::kModRevision;
+  std::int64_t revision = 0;
+};
+
+struct TxnPut {
+  std::string key;
+  std::string value;
+};
+
+struct TxnResult {
+  bool succeeded = false;     // every comparison held, and the puts were made
+  std::int64_t revision = 0;  // the store's revision after the transaction
 };
 
 struct RangeResult {
@@ -61,6 +81,12 @@ class EtcdClient {
   // the lease is gone.
   base::Result<std::int64_t> put(const std::string& key, const std::string& value, std::int64_t lease = 0);
   base::Result<RangeResult> range_prefix(const std::string& prefix);
+  // The keys in [key, range_end) (range_end empty: `key` alone).
+  base::Result<RangeResult> range(const std::string& key, const std::string& range_end = {});
+  // Deletes the keys in [key, range_end); how many were deleted.
+  base::Result<std::int64_t> delete_range(const std::string& key, const std::string& range_end);
+  // If every comparison holds, makes every put, atomically (etcd's Txn).
+  base::Result<TxnResult> txn(const std::vector<TxnCompare>& compares, const std::vector<TxnPut>& puts);
 
   // Streams the changes of keys under `prefix` from `start_revision` to `on_events` (called
   // on this thread, once per batch, with the batch's revision) until `stop()` says so, the

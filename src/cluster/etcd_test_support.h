@@ -106,6 +106,43 @@ class EtcdCluster {
     pids_[i] = -1;
   }
 
+  // SIGKILL, no warning (a crashed member); reaped.
+  void kill_hard(int i) {
+    pid_t pid = pids_[i];
+    if (pid <= 0) return;
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    pids_[i] = -1;
+  }
+
+  // The index of the member that is the Raft leader now, -1 when none says so. Each
+  // running member is asked for its status (member_id and leader, decimal strings).
+  int leader() const {
+    for (std::size_t i = 0; i < pids_.size(); ++i) {
+      if (pids_[i] <= 0) continue;
+      httplib::Client client("127.0.0.1", client_port(static_cast<int>(i)));
+      client.set_connection_timeout(1, 0);
+      client.set_read_timeout(2, 0);
+      auto reply = client.Post("/v3/maintenance/status", "{}", "application/json");
+      if (!reply || reply->status != 200) continue;
+      auto field = [&](const std::string& name) {
+        auto at = reply->body.find("\"" + name + "\":\"");
+        if (at == std::string::npos) return std::string();
+        at += name.size() + 4;
+        return reply->body.substr(at, reply->body.find('"', at) - at);
+      };
+      std::string header_id;
+      auto header = reply->body.find("\"member_id\":\"");
+      if (header != std::string::npos) {
+        header += 13;
+        header_id = reply->body.substr(header, reply->body.find('"', header) - header);
+      }
+      std::string leader_id = field("leader");
+      if (!header_id.empty() && header_id == leader_id) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
   // True once every running member says {"health":"true"} (at most `limit`).
   bool wait_healthy(std::chrono::seconds limit = std::chrono::seconds(60)) const {
     auto deadline = std::chrono::steady_clock::now() + limit;

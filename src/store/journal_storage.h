@@ -55,7 +55,9 @@ class JournalStorage {
 
   // Appends `entry` if its stream's mark is at entry.version - 1 (compare-and-set), and
   // moves the mark to entry.version (its plan version only ever rises), in one
-  // transaction; returns once durable. Fails, appending nothing, when the mark moved.
+  // transaction; returns once durable. Fails with kInvalidArgument, appending nothing, when
+  // the mark moved (another writer appended first: the write path's version conflict);
+  // kTimeout when it cannot tell whether the entry landed; kIo for anything else.
   virtual base::Status append(const StoredEntry& entry) = 0;
   // Entries of `stream` with version > `after`, each verified against its checksum.
   // kDrop: a damaged last entry is removed and the mark moved back before it.

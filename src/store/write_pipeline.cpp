@@ -56,8 +56,19 @@ WriteOutcome WritePipeline::run(const WriteSubject& subject, const WriteOptions&
   entry.what = options.what;
   entry.body = write.entry_body();
   if (auto appended = storage_->append(entry); !appended) {
+    // A storage shared with other writers (etcd: docs/cluster.md) lost its compare-and-set (kInvalidArgument, journal_storage.h):
+    // another writer appended first. The same refusal as the fence's, with the version now.
+    if (appended.error().code == base::ErrorCode::kInvalidArgument) {
+      StreamMark now = storage_->mark(subject.stream);
+      return WriteOutcome{WriteStatus::kConflict,
+                          fmt::format("{}: version conflict: expected {}, current version is {} (written elsewhere)",
+                                      subject.name, subject.current.version, now.version),
+                          now};
+    }
     logger_.error("write.journal_failed", {{"subject", subject.name}, {"reason", appended.error().message}});
-    return refused(subject, WriteStatus::kIo, "not applied: " + appended.error().message);
+    // kTimeout: the storage cannot say whether the entry landed (its reply was lost).
+    const char* outcome = appended.error().code == base::ErrorCode::kTimeout ? "not confirmed: " : "not applied: ";
+    return refused(subject, WriteStatus::kIo, outcome + appended.error().message);
   }
   // 7. Served, and only then acknowledged.
   StreamMark mark{entry.version, options.plan_version.value_or(subject.current.plan_version)};

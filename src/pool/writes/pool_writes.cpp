@@ -31,11 +31,26 @@ bool all_drained(const PoolSpec& spec, const PoolState& state) {
 }  // namespace
 
 PoolWrites::PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger)
-    : pools_(pools), logger_(logger), journal_(open_journal(config.writes.journal)),
+    : PoolWrites(pools, config, logger, open_journal(config.writes.journal), false) {}
+
+PoolWrites::PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger,
+                       std::shared_ptr<store::JournalStorage> shared_storage)
+    : PoolWrites(pools, config, logger, std::make_unique<PoolJournal>(std::move(shared_storage)), true) {}
+
+PoolWrites::PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger,
+                       std::unique_ptr<PoolJournal> journal, bool shared)
+    : pools_(pools), logger_(logger), journal_(std::move(journal)), shared_(shared),
       pipeline_(journal_->storage(), logger, store::wall_clock()), config_(config) {
+  const std::string& where = journal_->storage()->where();
   auto loaded = journal_->load();
+  if (!loaded && shared_) {
+    // Another server's storage down at start loses nothing: the pools start from the
+    // config, and the cluster's watch takes the journaled states once it can (sync_all).
+    logger_.warn("pool_journal.unreachable", {{"journal", where}, {"error", loaded.error().message}});
+    return;
+  }
   if (!loaded) throw config::ConfigError("writes.journal: " + loaded.error().message);
-  if (loaded->dropped_torn_tail) logger_.warn("pool_journal.torn_tail_dropped", {{"journal", config.writes.journal}});
+  if (loaded->dropped_torn_tail) logger_.warn("pool_journal.torn_tail_dropped", {{"journal", where}});
   std::vector<PoolSpec> specs;
   for (const auto& [entry, mark] : loaded->pools) {
     auto json = nlohmann::json::parse(entry.state, nullptr, false);
@@ -58,7 +73,8 @@ PoolWrites::PoolWrites(PoolRuntime& pools, const config::Config& config, base::L
   // Before the pool service starts: it then serves config and API pools from its first answer.
   (void)pools_.set_api_pools(std::move(specs));
   logger_.info("pool_journal.replayed", {{"pools", std::to_string(states_.size())},
-                                         {"api_pools", std::to_string(api_specs_.size())}});
+                                         {"api_pools", std::to_string(api_specs_.size())},
+                                         {"journal", where}});
 }
 
 base::Status PoolWrites::start() {
@@ -187,19 +203,7 @@ class PoolWrites::PoolWrite : public store::PendingWrite {
     const std::string& pool = request_.pool;
     target_.version = mark.version;
     target_.plan_version = mark.plan_version;
-    if (target_.settings != current_.settings) {
-      // Checked in finish() under the same lock, so only a probe that cannot be created fails here.
-      if (auto applied = writes_.pools_.set_api_pools(specs_); !applied) {
-        writes_.logger_.error("pool_write.apply_failed", {{"pool", pool}, {"reason", applied.error().message}});
-      }
-      if (target_.settings) {
-        writes_.api_specs_[pool] = specs_.back();
-      } else {
-        writes_.api_specs_.erase(pool);
-      }
-    }
-    writes_.apply_overrides(pool, current_, target_, request_.who);
-    writes_.states_[pool] = target_;
+    writes_.install_locked(pool, current_, target_, specs_, request_.who);
     writes_.logger_.info("pool_write.applied", {{"pool", pool}, {"version", std::to_string(target_.version)},
                                                 {"who", request_.who}, {"what", request_.what}});
     result_.after = target_;
@@ -236,7 +240,78 @@ PoolWriteResult PoolWrites::write(PoolWriteRequest request) {
   return write_locked(request);
 }
 
+void PoolWrites::install_locked(const std::string& pool, const PoolState& before, const PoolState& after,
+                                const std::vector<PoolSpec>& specs, const std::string& who) {
+  if (after.settings != before.settings) {
+    // Checked before (finish(), or sync's read) under the same lock, so only a probe that
+    // cannot be created fails here.
+    if (auto applied = pools_.set_api_pools(specs); !applied) {
+      logger_.error("pool_write.apply_failed", {{"pool", pool}, {"reason", applied.error().message}});
+    }
+    if (after.settings) {
+      api_specs_[pool] = specs.back();
+    } else {
+      api_specs_.erase(pool);
+    }
+  }
+  apply_overrides(pool, before, after, who);
+  states_[pool] = after;
+}
+
+base::Status PoolWrites::sync(const std::string& pool) {
+  std::lock_guard lock(mutex_);
+  return sync_locked(pool);
+}
+
+base::Status PoolWrites::sync_all() {
+  auto streams = journal_->storage()->streams("pool ");
+  if (!streams) return streams.error();
+  std::lock_guard lock(mutex_);
+  base::Status outcome;
+  for (const auto& stream : *streams) {
+    if (auto synced = sync_locked(stream.substr(5)); !synced && outcome) outcome = synced;
+  }
+  return outcome;
+}
+
+base::Status PoolWrites::sync_locked(const std::string& pool) {
+  const auto& storage = journal_->storage();
+  const std::string stream = store::pool_stream(pool);
+  const PoolState before = states_.contains(pool) ? states_.at(pool) : PoolState{};
+  store::StreamMark mark = storage->mark(stream);
+  if (mark.version <= before.version) return {};
+  // Entries hold whole states: the newest is the state.
+  auto read = storage->read(stream, mark.version - 1, store::TornTail::kFail);
+  if (!read) return read.error();
+  if (read->entries.empty()) {
+    return base::make_error(base::ErrorCode::kIo,
+                            fmt::format("pool {}: version {} is not in {}", pool, mark.version, storage->where()));
+  }
+  const store::StoredEntry& newest = read->entries.back();
+  auto json = nlohmann::json::parse(pool_entry(newest).state, nullptr, false);
+  auto state = pool_state_from_json(json);
+  auto refuse = [&](const std::string& why) {
+    logger_.error("pool_sync.unreadable", {{"pool", pool}, {"version", std::to_string(newest.version)}, {"error", why}});
+    return base::make_error(base::ErrorCode::kMalformed, fmt::format("pool {} version {}: {}", pool, newest.version, why));
+  };
+  if (!state) return refuse(state.error().message);
+  state->version = newest.version;
+  state->plan_version = std::max(mark.plan_version, newest.plan_version);
+  auto specs = api_specs_with(pool, state->settings);
+  if (!specs) return refuse(specs.error().message);
+  install_locked(pool, before, *state, *specs, newest.who.empty() ? "cluster" : newest.who);
+  logger_.info("pool_sync.applied", {{"pool", pool}, {"version", std::to_string(state->version)},
+                                     {"who", newest.who}, {"what", newest.what}});
+  return {};
+}
+
 PoolWriteResult PoolWrites::write_locked(PoolWriteRequest& request) {
+  // Another server may have written this pool since: the fence compares with the newest.
+  if (shared_) {
+    if (auto synced = sync_locked(request.pool); !synced) {
+      logger_.warn("pool_sync.failed", {{"pool", request.pool}, {"error", synced.error().message}});
+    }
+  }
   const PoolState current = states_.contains(request.pool) ? states_.at(request.pool) : PoolState{};
   PoolWriteResult result;
   result.before = current;
@@ -247,6 +322,10 @@ PoolWriteResult PoolWrites::write_locked(PoolWriteRequest& request) {
   result.bad_input = write.request_was_bad();
   result.version = outcome.mark.version;
   result.plan_version = outcome.mark.plan_version;
+  if (outcome.status == WriteStatus::kConflict && shared_) {
+    // Lost the storage's compare-and-set to another server: serve what won.
+    (void)sync_locked(request.pool);
+  }
   if (outcome.status == WriteStatus::kNoChange) {
     result.after = current;
     result.answer_before = pools_.current_answer(request.pool);
@@ -276,6 +355,7 @@ void PoolWrites::apply_overrides(const std::string& pool, const PoolState& befor
 
 PoolWriteResult PoolWrites::undo(const std::string& pool, std::uint64_t to_version, PoolWriteRequest fence) {
   std::lock_guard lock(mutex_);
+  if (shared_) (void)sync_locked(pool);
   // Pool entries hold whole states: the state at to_version is entry to_version's
   // (write_pipeline.h, undo_entries); before the first write (0) there was none.
   PoolState target;

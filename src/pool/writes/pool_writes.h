@@ -53,6 +53,12 @@ class PoolWrites : public server::Service {
   // `pools` (call before pools.start()). Throws config::ConfigError when the journal is
   // damaged or a journaled pool no longer reads. `pools` and `logger` must outlive this.
   PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger);
+  // The same over a storage other servers write too (etcd: docs/cluster.md, "Shared pool
+  // state"): every write first takes what the storage holds for its pool (sync), a lost
+  // compare-and-set is a version conflict, and a storage that cannot be read at start is
+  // not an error (the pools start from the config, and sync_all() catches up later).
+  PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger,
+             std::shared_ptr<store::JournalStorage> shared_storage);
 
   std::string name() const override { return "pool-writes"; }
   base::Status start() override;
@@ -68,13 +74,26 @@ class PoolWrites : public server::Service {
   std::map<std::string, PoolState> states() const;
   bool is_config_pool(const std::string& pool) const { return pools_.is_config_pool(pool); }
   base::Result<std::vector<PoolEntry>> history(const std::string& pool, std::uint64_t after);
+  // Takes the newest state the storage holds for `pool` when it is newer than the one
+  // served (written by another server), and serves it; sync_all() does so for every pool
+  // stream. kIo when the storage cannot be read; a state that no longer reads is logged
+  // and left unserved (the served one stays).
+  base::Status sync(const std::string& pool);
+  base::Status sync_all();
   // Reads API pool settings; errors name the field (400).
   base::Result<PoolSpec> read_settings(const std::string& pool, const nlohmann::json& settings) const;
 
  private:
   class PoolWrite;
 
+  PoolWrites(PoolRuntime& pools, const config::Config& config, base::Logger& logger,
+             std::unique_ptr<PoolJournal> journal, bool shared);
   PoolWriteResult write_locked(PoolWriteRequest& request);
+  base::Status sync_locked(const std::string& pool);
+  // Serves `after` (journaled) in place of `before`: the API pools `specs` when the settings
+  // changed, the overrides that changed, and the state kept for the next write.
+  void install_locked(const std::string& pool, const PoolState& before, const PoolState& after,
+                      const std::vector<PoolSpec>& specs, const std::string& who);
   store::WriteSubject subject_locked(const std::string& pool) const;
   // The API pools with `pool` set to `settings` (removed when null).
   base::Result<std::vector<PoolSpec>> api_specs_with(const std::string& pool,
@@ -86,6 +105,7 @@ class PoolWrites : public server::Service {
   PoolRuntime& pools_;
   base::Logger& logger_;
   std::unique_ptr<PoolJournal> journal_;
+  bool shared_ = false;  // other servers write the same storage
   store::WritePipeline pipeline_;
   mutable std::mutex mutex_;  // serialises writes; guards the members below
   config::Config config_;     // zones and journal the settings are checked against

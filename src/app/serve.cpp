@@ -8,6 +8,7 @@
 #include "cluster/cluster_config.h"
 #include "cluster/etcd_journal.h"
 #include "cluster/pool_state_watcher.h"
+#include "cluster/verdict_publisher.h"
 #include "cluster/verdict_watcher.h"
 #include "control/console/console.h"
 #include "lab/authority/lab_authority.h"
@@ -37,6 +38,12 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   if (cluster) {
     pools->set_local_checker(cluster->local_checker);
     server_.add_service(std::make_shared<cluster::VerdictWatcher>(*cluster, pools->monitor(), logger));
+    // ...and this server's own probes reach theirs.
+    if (cluster->local_checker) {
+      cluster::CheckerOptions options{cluster->etcd, cluster->vantage, cluster->prefix};
+      server_.add_service(std::make_shared<cluster::LocalVerdicts>(
+          std::move(options), cluster::lease_ttl_for(server_.config()), pools->monitor(), logger));
+    }
   }
   if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);

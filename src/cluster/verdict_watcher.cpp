@@ -47,6 +47,8 @@ void VerdictWatcher::apply_put(const std::string& key, const std::string& value)
     logger_.warn("cluster.bad_verdict", {{"error", verdict.error().message}});
     return;
   }
+  // This server's own probes, published for the others, already count here as `local`.
+  if (config_.local_checker && verdict->vantage == config_.vantage) return;
   known_.insert({verdict->pool, verdict->endpoint, verdict->vantage});
   auto reported = monitor_.report_vantage(verdict->pool, verdict->endpoint, verdict->vantage, verdict->state, verdict->reason);
   if (!reported) logger_.debug("cluster.unknown_endpoint", {{"key", key}, {"error", reported.error().message}});

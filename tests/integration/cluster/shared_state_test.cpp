@@ -138,6 +138,26 @@ class SharedState : public ::testing::Test {
   const std::vector<std::string> only_second_{kSecond};
 };
 
+// With local-checker true (the default) each server's own probes are published under its
+// vantage name, and every server counts the others' as vantages (not its own twice).
+TEST_F(SharedState, EachServersOwnProbesAreVantagesOfTheOthers) {
+  for (int i = 0; i < 3; ++i) {
+    Http status;
+    ASSERT_TRUE(eventually(
+        [&] {
+          status = call(control(i), "GET", "/status");
+          std::string text = status.body.dump();
+          for (int other = 0; other < 3; ++other) {
+            bool listed = text.find(fmt::format("\"dns{}\"", other + 1)) != std::string::npos;
+            if (listed != (other != i)) return false;
+          }
+          return text.find("\"local\"") != std::string::npos;
+        },
+        std::chrono::seconds(15)))
+        << "server " << i << ": " << status.body.dump();
+  }
+}
+
 // Scenario 4: a drain written on A is answered by B and C; and history and undo from C.
 TEST_F(SharedState, ADrainWrittenOnOneServerIsAnsweredByTheOthers) {
   std::vector<double> ms_b;

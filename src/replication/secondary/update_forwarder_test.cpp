@@ -1,0 +1,216 @@
+// The UPDATE relay: the ID swap keeps a TSIG valid both ways (RFC 8945 §4.3.1), the primary's
+// reply reaches the client byte for byte under the client's ID, and a primary that cannot be
+// reached is SERVFAIL. The primary here is a raw UDP socket on loopback, not a mock of one.
+#include "replication/secondary/update_forwarder.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "tsig/tsig.h"
+
+namespace cutover::replication {
+namespace {
+
+constexpr std::uint16_t kClientId = 0x1234;
+
+tsig::Key update_key() {
+  const char* secret = "a-secret-for-the-forwarding-test";
+  return tsig::Key{*dns::Name::from_text("update-key."), tsig::Algorithm::kHmacSha256,
+                   std::vector<std::uint8_t>(secret, secret + std::strlen(secret))};
+}
+
+// An UPDATE of example.test. adding www A 192.0.2.80 (RFC 2136 §2.5.1), unsigned.
+std::vector<std::uint8_t> update_request(const char* zone = "example.test.") {
+  dns::Message message;
+  message.header.id = kClientId;
+  message.header.opcode = dns::Opcode::kUpdate;
+  message.questions.push_back({*dns::Name::from_text(zone), dns::RRType::SOA, dns::RRClass::IN});
+  message.authorities.push_back(
+      {*dns::Name::from_text("www.example.test."), dns::RRType::A, dns::RRClass::IN, 60, {192, 0, 2, 80}});
+  return dns::encode_message(message);
+}
+
+// The reply a primary sends to `request` (its ID and zone), signed when `context` is.
+std::vector<std::uint8_t> primary_reply(std::span<const std::uint8_t> request, dns::Rcode rcode,
+                                        const tsig::RequestContext* context = nullptr) {
+  dns::Message reply;
+  reply.header.id = dns::parse_header(request)->id;
+  reply.header.qr = true;
+  reply.header.opcode = dns::Opcode::kUpdate;
+  reply.header.rcode = static_cast<std::uint8_t>(rcode);
+  reply.questions.push_back(*update_zone(request));
+  auto wire = dns::encode_message(reply);
+  if (context != nullptr) tsig::ResponseSigner(*context, 1'700'000'000).sign(wire);
+  return wire;
+}
+
+TEST(UpdateForwarder, TheZoneSectionIsReadWithoutTheRest) {
+  auto zone = update_zone(update_request());
+  ASSERT_TRUE(zone.ok());
+  EXPECT_EQ(zone->name.to_text(), "example.test.");
+  EXPECT_EQ(zone->type, dns::RRType::SOA);
+  auto request = update_request();
+  request.resize(dns::kHeaderSize + 4);  // cut inside the zone name
+  EXPECT_FALSE(update_zone(request).ok());
+  EXPECT_FALSE(update_zone(std::vector<std::uint8_t>(5, 0)).ok());
+}
+
+TEST(UpdateForwarder, AnIdSwapChangesTheTwoIdBytesOnly) {
+  auto request = update_request();
+  auto swapped = with_message_id(request, 0xBEEF);
+  ASSERT_EQ(swapped.size(), request.size());
+  EXPECT_EQ(swapped[0], 0xBE);
+  EXPECT_EQ(swapped[1], 0xEF);
+  EXPECT_TRUE(std::equal(request.begin() + 2, request.end(), swapped.begin() + 2));
+  EXPECT_TRUE(with_message_id(std::vector<std::uint8_t>(11, 0), 1).empty());
+}
+
+// The client signs with its ID; the primary verifies the request under the forwarder's ID and
+// signs its reply under that ID; the client verifies the reply with its own ID put back.
+TEST(UpdateForwarder, ASignedUpdateVerifiesAtThePrimaryAndItsReplyAtTheClientAcrossTheIdSwap) {
+  const std::uint64_t now = 1'700'000'000;
+  tsig::Key key = update_key();
+  auto request = update_request();
+  auto request_mac = tsig::sign_request(request, key, now);
+
+  auto forwarded = with_message_id(request, 0xBEEF);
+  auto context = tsig::verify_request(forwarded, tsig::KeyRing({key}), now);
+  ASSERT_TRUE(context.ok());
+  EXPECT_TRUE(context->valid()) << tsig::tsig_error_text(static_cast<std::uint16_t>(context->error));
+  EXPECT_EQ(context->request.original_id, kClientId);
+
+  // The check is real: one changed byte past the header and the primary refuses it.
+  auto spoiled = forwarded;
+  spoiled[dns::kHeaderSize + 3] ^= 0x20;
+  auto refused = tsig::verify_request(spoiled, tsig::KeyRing({key}), now);
+  ASSERT_TRUE(refused.ok());
+  EXPECT_TRUE(refused->failed());
+
+  auto reply = primary_reply(forwarded, dns::Rcode::kNoError, &*context);
+  auto relayed = with_message_id(reply, kClientId);
+  EXPECT_EQ(dns::parse_header(relayed)->id, kClientId);
+  tsig::ResponseVerifier verifier(key, request_mac);
+  EXPECT_TRUE(verifier.verify(relayed, now).ok());
+  EXPECT_TRUE(verifier.complete());
+}
+
+// A primary on a loopback UDP socket: answers each datagram with `reply(datagram)` and keeps
+// the last datagram it received. Bounded: it serves `count` datagrams or waits 10 s.
+class UdpPrimary {
+ public:
+  using Reply = std::function<std::vector<std::uint8_t>(std::span<const std::uint8_t>)>;
+  UdpPrimary(Reply reply, int count) {
+    fd_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    socklen_t length = sizeof address;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
+    port_ = ntohs(address.sin_port);
+    thread_ = std::thread([this, reply = std::move(reply), count] {
+      std::vector<std::uint8_t> buffer(65535);
+      for (int served = 0; served < count;) {
+        pollfd ready{fd_, POLLIN, 0};
+        if (::poll(&ready, 1, 10'000) <= 0) return;
+        sockaddr_storage from{};
+        socklen_t from_length = sizeof from;
+        ssize_t got = ::recvfrom(fd_, buffer.data(), buffer.size(), 0, reinterpret_cast<sockaddr*>(&from), &from_length);
+        if (got <= 0) continue;
+        received_.assign(buffer.begin(), buffer.begin() + got);
+        auto wire = reply(received_);
+        ::sendto(fd_, wire.data(), wire.size(), 0, reinterpret_cast<sockaddr*>(&from), from_length);
+        ++served;
+      }
+    });
+  }
+  ~UdpPrimary() {
+    if (thread_.joinable()) thread_.join();
+    ::close(fd_);
+  }
+  net::SocketAddress address() const { return *net::parse_socket_address("127.0.0.1:" + std::to_string(port_)); }
+  // The datagram the primary received; call after the exchange (joins the thread).
+  const std::vector<std::uint8_t>& received() {
+    if (thread_.joinable()) thread_.join();
+    return received_;
+  }
+
+ private:
+  int fd_ = -1;
+  std::uint16_t port_ = 0;
+  std::thread thread_;
+  std::vector<std::uint8_t> received_;
+};
+
+TEST(UpdateForwarder, ThePrimarysReplyReachesTheClientUnderTheClientsIdAndOtherwiseUnchanged) {
+  std::vector<std::uint8_t> sent_reply;
+  UdpPrimary primary(
+      [&sent_reply](std::span<const std::uint8_t> datagram) {
+        sent_reply = primary_reply(datagram, dns::Rcode::kNotAuth);
+        return sent_reply;
+      },
+      1);
+  base::Logger logger{nullptr, base::LogLevel::kError};
+  UpdateForwarder forwarder({{*dns::Name::from_text("example.test."), primary.address()}}, logger);
+  auto request = update_request("EXAMPLE.test.");
+  const ForwardedZone* zone = forwarder.zone_of(request);
+  ASSERT_NE(zone, nullptr);
+
+  auto response = forwarder.forward(request, base::Transport::kUdp, *zone, "127.0.0.1#5");
+  const auto& received = primary.received();
+  ASSERT_EQ(received.size(), request.size());
+  EXPECT_TRUE(std::equal(request.begin() + 2, request.end(), received.begin() + 2));  // only the ID differs
+  ASSERT_EQ(response.size(), sent_reply.size());
+  EXPECT_EQ(dns::parse_header(response)->id, kClientId);
+  EXPECT_EQ(dns::parse_header(response)->rcode, static_cast<std::uint8_t>(dns::Rcode::kNotAuth));
+  EXPECT_TRUE(std::equal(sent_reply.begin() + 2, sent_reply.end(), response.begin() + 2));
+}
+
+TEST(UpdateForwarder, OnlyForwardedZonesAreForwarded) {
+  base::Logger logger{nullptr, base::LogLevel::kError};
+  UpdateForwarder forwarder({{*dns::Name::from_text("example.test."), *net::parse_socket_address("127.0.0.1:1")}}, logger);
+  EXPECT_NE(forwarder.zone_of(update_request("example.test.")), nullptr);
+  EXPECT_EQ(forwarder.zone_of(update_request("other.test.")), nullptr);
+  EXPECT_EQ(forwarder.zone_of(update_request("sub.example.test.")), nullptr);
+  EXPECT_EQ(forwarder.zone_of(std::vector<std::uint8_t>(12, 0)), nullptr);  // no zone section
+}
+
+// A port nobody listens on: the ICMP error (or, failing that, the timeout) is SERVFAIL to the
+// client, under its ID and with its zone section, never an empty reply.
+TEST(UpdateForwarder, APrimaryThatCannotBeReachedIsServfail) {
+  int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  std::uint16_t port = ntohs(address.sin_port);
+  ::close(fd);
+
+  base::Logger logger{nullptr, base::LogLevel::kError};
+  UpdateForwarder forwarder(
+      {{*dns::Name::from_text("example.test."), *net::parse_socket_address("127.0.0.1:" + std::to_string(port))}}, logger);
+  auto request = update_request();
+  auto response = forwarder.forward(request, base::Transport::kUdp, *forwarder.zone_of(request), "127.0.0.1#5");
+  auto header = dns::parse_header(response);
+  ASSERT_TRUE(header.ok());
+  EXPECT_EQ(header->id, kClientId);
+  EXPECT_TRUE(header->qr);
+  EXPECT_EQ(header->opcode, dns::Opcode::kUpdate);
+  EXPECT_EQ(header->rcode, static_cast<std::uint8_t>(dns::Rcode::kServFail));
+  auto zone = update_zone(response);
+  ASSERT_TRUE(zone.ok());
+  EXPECT_EQ(zone->name.to_text(), "example.test.");
+}
+
+}  // namespace
+}  // namespace cutover::replication

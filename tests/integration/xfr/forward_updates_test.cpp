@@ -3,8 +3,14 @@
 // (dig the primary), NOTIFY and IXFR bring it to the secondary (dig the secondary). A wrong key
 // gets the primary's refusal relayed; a stopped primary is SERVFAIL within the forwarder's
 // bound; a secondary zone without forward-updates refuses as it always did.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "support/dig.h"
@@ -88,11 +94,12 @@ TEST_F(ForwardUpdatesTest, ASignedUpdateSentToTheSecondaryIsAppliedByThePrimaryA
   EXPECT_TRUE(secondary_->wait_for_log("method=ixfr ")) << secondary_->log();
 
   // A client on TCP is forwarded over TCP (RFC 2136 §6.2): nsupdate -v.
-  auto over_tcp = nsupdate(secondary_port_, "update delete new.example.test. A\n", kUpdateSecret, {"-v"});
-  ASSERT_EQ(over_tcp.exit_code, 0) << over_tcp.out << over_tcp.err << secondary_->log();
-  EXPECT_TRUE(addresses(primary_->port(), "new.example.test.").empty());
+  auto over_tcp = nsupdate(secondary_port_, "update add new.example.test. 60 A 192.0.2.51\n", kUpdateSecret, {"-v"});
+  ASSERT_EQ(over_tcp.exit_code, 0) << over_tcp.out << over_tcp.err << secondary_->log() << primary_->log();
+  const std::vector<std::string> both{"192.0.2.50", "192.0.2.51"};
+  EXPECT_EQ(addresses(primary_->port(), "new.example.test."), both);
   EXPECT_TRUE(secondary_->wait_for_log("transport=tcp")) << secondary_->log();
-  EXPECT_TRUE(wait_until([&] { return addresses(secondary_port_, "new.example.test.").empty(); }, std::chrono::seconds(10)))
+  EXPECT_TRUE(wait_until([&] { return addresses(secondary_port_, "new.example.test.") == both; }, std::chrono::seconds(10)))
       << secondary_->log();
 }
 
@@ -141,8 +148,30 @@ TEST_F(ForwardUpdatesTest, AStoppedPrimaryIsServfailWithinTheBound) {
   std::cout << "[ P ] UPDATE to a secondary whose primary is down: SERVFAIL after ms: " << ms << '\n';
   EXPECT_TRUE(secondary_->wait_for_log("update.forward_failed")) << secondary_->log();
 
+  // A primary that is there but silent (a UDP socket that never reads): the forwarder gives
+  // up after half its bound on UDP (the other half is kept for a TCP retry after truncation).
+  int silent = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(primary_->port());
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(silent, reinterpret_cast<sockaddr*>(&address), sizeof address), 0) << std::strerror(errno);
+  asked = Clock::now();
+  reply = udp_exchange(secondary_port_, raw_update(0x4343), std::chrono::seconds(6));
+  ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - asked).count();
+  ::close(silent);
+  ASSERT_TRUE(reply.has_value()) << secondary_->log();
+  EXPECT_EQ(dns::parse_header(*reply)->id, 0x4343);
+  EXPECT_EQ(dns::parse_header(*reply)->rcode, static_cast<std::uint8_t>(dns::Rcode::kServFail));
+  EXPECT_GE(ms, 900);
+  EXPECT_LT(ms, 4000);
+  std::cout << "[ P ] UPDATE to a secondary whose primary is silent: SERVFAIL after ms: " << ms << '\n';
+  EXPECT_TRUE(secondary_->wait_for_log("no reply over UDP")) << secondary_->log();
+
   auto signed_update = nsupdate(secondary_port_, "update add late.example.test. 60 A 192.0.2.77\n", kUpdateSecret);
   EXPECT_NE(signed_update.exit_code, 0) << signed_update.out << signed_update.err;
+  EXPECT_NE((signed_update.out + signed_update.err).find("update failed: SERVFAIL"), std::string::npos)
+      << signed_update.out << signed_update.err;
   EXPECT_FALSE(signed_update.timed_out) << signed_update.out << signed_update.err;
   EXPECT_TRUE(secondary_->running());
   EXPECT_TRUE(serves_www(secondary_port_, "192.0.2.10"));

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -107,12 +108,14 @@ TEST(UpdateForwarder, ASignedUpdateVerifiesAtThePrimaryAndItsReplyAtTheClientAcr
 class UdpPrimary {
  public:
   using Reply = std::function<std::vector<std::uint8_t>(std::span<const std::uint8_t>)>;
-  UdpPrimary(Reply reply, int count) {
+  // `port` 0: the kernel picks one.
+  UdpPrimary(Reply reply, int count, std::uint16_t port = 0) {
     fd_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     sockaddr_in address{};
     address.sin_family = AF_INET;
+    address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    bound_ = ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
     socklen_t length = sizeof address;
     ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
     port_ = ntohs(address.sin_port);
@@ -136,6 +139,8 @@ class UdpPrimary {
     if (thread_.joinable()) thread_.join();
     ::close(fd_);
   }
+  bool bound() const { return bound_; }
+  std::uint16_t port() const { return port_; }
   net::SocketAddress address() const { return *net::parse_socket_address("127.0.0.1:" + std::to_string(port_)); }
   // The datagram the primary received; call after the exchange (joins the thread).
   const std::vector<std::uint8_t>& received() {
@@ -145,7 +150,60 @@ class UdpPrimary {
 
  private:
   int fd_ = -1;
+  bool bound_ = false;
   std::uint16_t port_ = 0;
+  std::thread thread_;
+  std::vector<std::uint8_t> received_;
+};
+
+// The same primary's TCP side on `port`: answers one framed request with `reply(request)`.
+// Bounded: it waits 10 s for the connection and for each read.
+class TcpPrimary {
+ public:
+  TcpPrimary(UdpPrimary::Reply reply, std::uint16_t port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int on = 1;
+    ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bound_ = ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 && ::listen(fd_, 1) == 0;
+    if (!bound_) return;
+    thread_ = std::thread([this, reply = std::move(reply)] {
+      pollfd ready{fd_, POLLIN, 0};
+      if (::poll(&ready, 1, 10'000) <= 0) return;
+      int connection = ::accept(fd_, nullptr, nullptr);
+      if (connection < 0) return;
+      timeval wait{10, 0};
+      ::setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+      std::uint8_t length[2];
+      if (::recv(connection, length, 2, MSG_WAITALL) == 2) {
+        std::vector<std::uint8_t> request((length[0] << 8) | length[1]);
+        if (::recv(connection, request.data(), request.size(), MSG_WAITALL) == static_cast<ssize_t>(request.size())) {
+          received_ = request;
+          auto wire = reply(request);
+          std::vector<std::uint8_t> framed{static_cast<std::uint8_t>(wire.size() >> 8), static_cast<std::uint8_t>(wire.size())};
+          framed.insert(framed.end(), wire.begin(), wire.end());
+          (void)::send(connection, framed.data(), framed.size(), MSG_NOSIGNAL);
+        }
+      }
+      ::close(connection);
+    });
+  }
+  ~TcpPrimary() {
+    if (thread_.joinable()) thread_.join();
+    ::close(fd_);
+  }
+  bool bound() const { return bound_; }
+  const std::vector<std::uint8_t>& received() {
+    if (thread_.joinable()) thread_.join();
+    return received_;
+  }
+
+ private:
+  int fd_ = -1;
+  bool bound_ = false;
   std::thread thread_;
   std::vector<std::uint8_t> received_;
 };
@@ -172,6 +230,51 @@ TEST(UpdateForwarder, ThePrimarysReplyReachesTheClientUnderTheClientsIdAndOtherw
   EXPECT_EQ(dns::parse_header(response)->id, kClientId);
   EXPECT_EQ(dns::parse_header(response)->rcode, static_cast<std::uint8_t>(dns::Rcode::kNotAuth));
   EXPECT_TRUE(std::equal(sent_reply.begin() + 2, sent_reply.end(), response.begin() + 2));
+}
+
+// RFC 2136 §6.2 leaves UDP or TCP to the forwarder; a truncated UDP reply is asked again over
+// TCP, and the client gets the TCP reply.
+TEST(UpdateForwarder, ATruncatedReplyIsAskedAgainOverTcp) {
+  auto truncated = [](std::span<const std::uint8_t> datagram) {
+    if (!update_zone(datagram).ok()) return std::vector<std::uint8_t>{};  // the wake-up below
+    auto wire = primary_reply(datagram, dns::Rcode::kNoError);
+    wire[2] |= 0x02;  // TC
+    return wire;
+  };
+  std::vector<std::uint8_t> full_reply;
+  auto full = [&full_reply](std::span<const std::uint8_t> request) {
+    full_reply = primary_reply(request, dns::Rcode::kNxRrset);
+    return full_reply;
+  };
+  // The TCP side needs the UDP side's port; a port taken over TCP by someone else is tried
+  // again with another (at most 20 times).
+  std::unique_ptr<UdpPrimary> udp;
+  std::unique_ptr<TcpPrimary> tcp;
+  for (int attempt = 0; attempt < 20 && !(tcp && tcp->bound()); ++attempt) {
+    tcp.reset();
+    udp = std::make_unique<UdpPrimary>(truncated, 1);
+    tcp = std::make_unique<TcpPrimary>(full, udp->port());
+    if (!tcp->bound()) {
+      // Wake the UDP side so it ends at once instead of waiting out its bound.
+      int wake = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+      auto to = udp->address();
+      (void)::sendto(wake, "x", 1, 0, reinterpret_cast<const sockaddr*>(&to.storage), to.length);
+      ::close(wake);
+    }
+  }
+  ASSERT_TRUE(tcp && tcp->bound());
+  base::Logger logger{nullptr, base::LogLevel::kError};
+  UpdateForwarder forwarder({{*dns::Name::from_text("example.test."), udp->address()}}, logger);
+  auto request = update_request();
+  auto response = forwarder.forward(request, base::Transport::kUdp, *forwarder.zone_of(request), "127.0.0.1#5");
+  ASSERT_FALSE(udp->received().empty());
+  const auto& over_tcp = tcp->received();
+  ASSERT_EQ(over_tcp.size(), request.size());
+  EXPECT_TRUE(std::equal(request.begin() + 2, request.end(), over_tcp.begin() + 2));
+  ASSERT_EQ(response.size(), full_reply.size());
+  EXPECT_EQ(dns::parse_header(response)->id, kClientId);
+  EXPECT_FALSE(dns::parse_header(response)->tc);
+  EXPECT_EQ(dns::parse_header(response)->rcode, static_cast<std::uint8_t>(dns::Rcode::kNxRrset));
 }
 
 TEST(UpdateForwarder, OnlyForwardedZonesAreForwarded) {

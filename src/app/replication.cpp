@@ -134,7 +134,10 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
   auto updates = std::make_shared<update::UpdateHandler>(
       config.writes.journal.empty() ? nullptr : service->store_.get(), keys, std::move(allow_update), logger);
   if (auto forwarded = forwarded_zones_of(config); !forwarded.empty()) {
-    service->forwarder_ = std::make_unique<replication::UpdateForwarder>(std::move(forwarded), logger);
+    // Half the listener threads at most wait for a primary (one with `threads: 1`), so a
+    // silent primary leaves the other half answering queries.
+    service->forwarder_ = std::make_unique<replication::UpdateForwarder>(
+        std::move(forwarded), logger, replication::kForwardTimeout, std::max<std::size_t>(1, config.threads / 2));
   }
   if (!secondary_zones.empty()) {
     service->secondary_ = std::make_unique<replication::Secondary>(std::move(secondary_zones), *service->store_, logger);

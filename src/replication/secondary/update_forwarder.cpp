@@ -1,6 +1,7 @@
 // Relaying UPDATE to the primary: a new ID out, the client's ID back, everything else as is.
 #include "replication/secondary/update_forwarder.h"
 
+#include <algorithm>
 #include <random>
 
 #include <fmt/format.h>
@@ -52,8 +53,9 @@ std::vector<std::uint8_t> forward_failure(const dns::Header& request, const dns:
   return dns::encode_message(response);
 }
 
-UpdateForwarder::UpdateForwarder(std::vector<ForwardedZone> zones, base::Logger& logger, std::chrono::milliseconds timeout)
-    : zones_(std::move(zones)), logger_(logger), timeout_(timeout) {
+UpdateForwarder::UpdateForwarder(std::vector<ForwardedZone> zones, base::Logger& logger, std::chrono::milliseconds timeout,
+                                 std::size_t max_in_flight)
+    : zones_(std::move(zones)), logger_(logger), timeout_(timeout), max_in_flight_(std::max<std::size_t>(1, max_in_flight)) {
   for (auto& zone : zones_) zone.origin = zone.origin.lowercased();
 }
 
@@ -79,6 +81,21 @@ std::vector<std::uint8_t> UpdateForwarder::forward(std::span<const std::uint8_t>
   sent.header.id = forward_id();
   sent.questions.push_back(*zone_section);
   std::vector<std::uint8_t> wire = with_message_id(request, sent.header.id);
+  std::string primary = net::format_address(zone.primary.storage);
+  std::string zone_text = zone.origin.to_text();
+
+  // One slot of max_in_flight_ for the exchange, given back however it ends.
+  if (in_flight_.fetch_add(1) >= max_in_flight_) {
+    in_flight_.fetch_sub(1);
+    logger_.warn("update.forward_failed", {{"zone", zone_text}, {"client", client}, {"primary", primary},
+                                           {"rcode", "SERVFAIL"},
+                                           {"reason", fmt::format("busy: {} forwarded updates at once already wait for a primary", max_in_flight_)}});
+    return forward_failure(*header, *zone_section);
+  }
+  struct Slot {
+    std::atomic<std::size_t>& count;
+    ~Slot() { count.fetch_sub(1); }
+  } slot{in_flight_};
 
   client::QueryOptions options;
   options.tries = 1;
@@ -87,8 +104,6 @@ std::vector<std::uint8_t> UpdateForwarder::forward(std::span<const std::uint8_t>
   // whole exchange stays within it.
   options.timeout = options.tcp ? timeout_ : timeout_ / 2;
   options.tcp_on_truncation = true;
-  std::string primary = net::format_address(zone.primary.storage);
-  std::string zone_text = zone.origin.to_text();
   auto reply = client::exchange(zone.primary, sent, wire, options);
   if (!reply) {
     logger_.warn("update.forward_failed", {{"zone", zone_text}, {"client", client}, {"primary", primary},

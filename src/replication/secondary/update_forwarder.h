@@ -3,7 +3,9 @@
 // secondary"). Read-only after construction; forward() may be called from any thread at once.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -46,8 +48,11 @@ std::vector<std::uint8_t> forward_failure(const dns::Header& request, const dns:
 class UpdateForwarder {
  public:
   // `logger` must outlive the forwarder. `timeout` bounds each forwarded exchange in all.
+  // `max_in_flight` (at least 1) caps the updates relayed at once: each holds the thread that
+  // received it until the primary answers, so the cap keeps a slow or silent primary from
+  // taking every listener thread; an update beyond it is SERVFAIL at once.
   UpdateForwarder(std::vector<ForwardedZone> zones, base::Logger& logger,
-                  std::chrono::milliseconds timeout = kForwardTimeout);
+                  std::chrono::milliseconds timeout = kForwardTimeout, std::size_t max_in_flight = 1);
 
   // The forwarded zone an UPDATE request names, or null when its zone is not one (or the
   // zone section does not parse): the server's own UPDATE handler answers those.
@@ -58,7 +63,8 @@ class UpdateForwarder {
   // the client verifies), or forward_failure() when the primary did not answer within the
   // timeout. Over TCP when the client used TCP (RFC 2136 §6.2) or the request is larger than
   // a classic UDP message; over UDP otherwise, then TCP when the reply is truncated. Blocks
-  // the calling thread for at most the timeout.
+  // the calling thread for at most the timeout; SERVFAIL without asking when max_in_flight
+  // updates are already waiting for a primary.
   std::vector<std::uint8_t> forward(std::span<const std::uint8_t> request, base::Transport transport,
                                     const ForwardedZone& zone, const std::string& client) const;
 
@@ -66,6 +72,8 @@ class UpdateForwarder {
   std::vector<ForwardedZone> zones_;
   base::Logger& logger_;
   std::chrono::milliseconds timeout_;
+  std::size_t max_in_flight_;
+  mutable std::atomic<std::size_t> in_flight_{0};
 };
 
 }  // namespace cutover::replication

@@ -9,7 +9,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <thread>
 
@@ -275,6 +277,53 @@ TEST(UpdateForwarder, ATruncatedReplyIsAskedAgainOverTcp) {
   EXPECT_EQ(dns::parse_header(response)->id, kClientId);
   EXPECT_FALSE(dns::parse_header(response)->tc);
   EXPECT_EQ(dns::parse_header(response)->rcode, static_cast<std::uint8_t>(dns::Rcode::kNxRrset));
+}
+
+// Each relayed update holds its thread until the primary answers; beyond max_in_flight the
+// next is SERVFAIL at once. Gated, not timed: the first update is known to wait at the
+// primary (it has received it and holds the reply) while the second is sent.
+TEST(UpdateForwarder, UpdatesBeyondTheCapAreServfailWithoutWaiting) {
+  std::promise<void> arrived;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  int calls = 0;  // the primary's thread only
+  UdpPrimary primary(
+      [&arrived, &calls, released](std::span<const std::uint8_t> datagram) {
+        if (calls++ == 0) {  // the first update waits at the primary until released
+          arrived.set_value();
+          released.wait();
+        }
+        return primary_reply(datagram, dns::Rcode::kNoError);
+      },
+      2);
+  std::FILE* log = std::tmpfile();
+  ASSERT_NE(log, nullptr);
+  base::Logger logger{log, base::LogLevel::kInfo};
+  UpdateForwarder forwarder({{*dns::Name::from_text("example.test."), primary.address()}}, logger,
+                            std::chrono::seconds(20), 1);
+  auto request = update_request();
+  const ForwardedZone& zone = *forwarder.zone_of(request);
+  std::vector<std::uint8_t> first;
+  std::thread first_client([&] { first = forwarder.forward(request, base::Transport::kUdp, zone, "127.0.0.1#5"); });
+  arrived.get_future().wait();
+
+  auto second = forwarder.forward(request, base::Transport::kUdp, zone, "127.0.0.1#6");
+  release.set_value();
+  first_client.join();
+  EXPECT_EQ(dns::parse_header(second)->rcode, static_cast<std::uint8_t>(dns::Rcode::kServFail));
+  EXPECT_EQ(dns::parse_header(first)->rcode, static_cast<std::uint8_t>(dns::Rcode::kNoError));
+  // The slot is free again once the first update has its answer.
+  auto third = forwarder.forward(request, base::Transport::kUdp, zone, "127.0.0.1#7");
+  EXPECT_EQ(dns::parse_header(third)->rcode, static_cast<std::uint8_t>(dns::Rcode::kNoError));
+
+  std::fflush(log);
+  std::rewind(log);
+  std::string text;
+  for (int c = std::fgetc(log); c != EOF; c = std::fgetc(log)) text.push_back(static_cast<char>(c));
+  std::fclose(log);
+  EXPECT_EQ(text.find("busy: 1 forwarded updates at once already wait for a primary"), text.rfind("busy: 1 forwarded updates at once already wait for a primary")) << text;
+  EXPECT_NE(text.find("client=127.0.0.1#6 primary=127.0.0.1:"), std::string::npos) << text;
+  EXPECT_NE(text.find("busy: 1 forwarded updates at once already wait for a primary"), std::string::npos) << text;
 }
 
 TEST(UpdateForwarder, OnlyForwardedZonesAreForwarded) {

@@ -56,9 +56,24 @@ std::vector<replication::SecondaryZone> secondary_zones_of(const config::Config&
   return zones;
 }
 
-server::Intercept answer_update(const update::UpdateHandler& handler, std::span<const std::uint8_t> query,
+// Zones with `forward-updates: true`: their UPDATEs go to the primary (RFC 2136 §6).
+std::vector<replication::ForwardedZone> forwarded_zones_of(const config::Config& config) {
+  std::vector<replication::ForwardedZone> zones;
+  for (const auto& zone : config.zones) {
+    const auto& r = zone.replication;
+    if (r.primary && r.forward_updates) zones.push_back({zone.origin, *r.primary});
+  }
+  return zones;
+}
+
+// An UPDATE for a forwarded zone is relayed (blocking this listener thread for at most
+// replication::kForwardTimeout); any other is the local handler's, as without forwarding.
+server::Intercept answer_update(const update::UpdateHandler& handler, const replication::UpdateForwarder* forwarder,
+                                std::span<const std::uint8_t> query, net::Transport transport,
                                 const sockaddr_storage& client, std::vector<std::vector<std::uint8_t>>& responses) {
-  auto response = handler.handle(query, net::format_address(client));
+  const replication::ForwardedZone* forwarded = forwarder != nullptr ? forwarder->zone_of(query) : nullptr;
+  auto response = forwarded != nullptr ? forwarder->forward(query, transport, *forwarded, net::format_address(client))
+                                       : handler.handle(query, net::format_address(client));
   if (response.empty()) return server::Intercept::kDrop;
   responses.push_back(std::move(response));
   return server::Intercept::kRespond;
@@ -118,13 +133,20 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
   // UPDATE needs the journal: without it there is no durable write to acknowledge (REFUSED).
   auto updates = std::make_shared<update::UpdateHandler>(
       config.writes.journal.empty() ? nullptr : service->store_.get(), keys, std::move(allow_update), logger);
+  if (auto forwarded = forwarded_zones_of(config); !forwarded.empty()) {
+    // Half the listener threads at most wait for a primary (one with `threads: 1`), so a
+    // silent primary leaves the other half answering queries.
+    service->forwarder_ = std::make_unique<replication::UpdateForwarder>(
+        std::move(forwarded), logger, replication::kForwardTimeout, std::max<std::size_t>(1, config.threads / 2));
+  }
   if (!secondary_zones.empty()) {
     service->secondary_ = std::make_unique<replication::Secondary>(std::move(secondary_zones), *service->store_, logger);
     service->responder_->set_notify_listener([raw = service->secondary_.get()](const dns::Name& zone) { raw->notified(zone); });
   }
-  server.add_request_handler([raw = service->responder_.get(), secondary = service->secondary_.get(), updates](
-                                 auto query, auto transport, const auto& client, auto& responses) {
-    if (update::is_update_request(query)) return answer_update(*updates, query, client, responses);
+  server.add_request_handler([raw = service->responder_.get(), secondary = service->secondary_.get(), updates,
+                              forwarder = service->forwarder_.get()](auto query, auto transport, const auto& client,
+                                                                     auto& responses) {
+    if (update::is_update_request(query)) return answer_update(*updates, forwarder, query, transport, client, responses);
     if (secondary != nullptr) {
       std::vector<std::uint8_t> servfail;
       if (secondary->unusable().answer(query, servfail)) {

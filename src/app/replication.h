@@ -2,7 +2,8 @@
 // With a journal (or a secondary zone) it owns the Store (journal replay on start, reloads as
 // writes), serves the zone write API on the control listener, writes materialized pools and
 // notifies secondaries after every change (RFC 1996); with or without one it answers AXFR/IXFR
-// (RFC 5936, RFC 1995), NOTIFY and DNS UPDATE (RFC 2136) through the server's request handler.
+// (RFC 5936, RFC 1995), NOTIFY and DNS UPDATE (RFC 2136) through the server's request handler,
+// relaying UPDATE for secondary zones with forward-updates to their primary (RFC 2136 §6).
 // Set up before Server::run(); the store, notifier and materializer are thread-safe.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include "base/log.h"
 #include "config/config.h"
 #include "replication/secondary/secondary.h"
+#include "replication/secondary/update_forwarder.h"
 #include "server/control_service.h"
 #include "server/server.h"
 #include "store/store.h"
@@ -58,6 +60,8 @@ class Replication : public server::Service {
   std::shared_ptr<pool::PoolMaterializer> pool_materializer_;
   std::unique_ptr<replication::Responder> responder_;
   std::unique_ptr<replication::Secondary> secondary_;  // zones with a primary; null when none
+  // Relays UPDATE for zones with forward-updates to their primary; null when none does.
+  std::unique_ptr<replication::UpdateForwarder> forwarder_;
 };
 
 }  // namespace cutover::app

@@ -135,6 +135,8 @@ class Reader : public YamlReader {
     bool has_file = false;
     YAML::Node order_names;
     std::string order_names_path;
+    YAML::Node forward_updates;
+    std::string forward_updates_path;
     each_entry(node, path, child_keys("zones[]"),
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "origin") {
@@ -151,8 +153,16 @@ class Reader : public YamlReader {
                    order_names = value;
                    order_names_path = key_path;
                  }
+                 if (key == "forward-updates") {
+                   forward_updates = value;
+                   forward_updates_path = key_path;
+                 }
                });
     if (!has_origin) fail(node.Mark(), path, "missing required key 'origin'");
+    if (zone.replication.forward_updates && !zone.replication.primary) {
+      fail(forward_updates.Mark(), forward_updates_path,
+           "forward-updates needs primary: only a secondary zone relays updates (a primary applies them: allow-update)");
+    }
     if (!has_file && !zone.replication.primary) fail(node.Mark(), path, "missing required key 'file'");
     if (!has_file) {  // a secondary starts empty and fills itself by zone transfer
       zone.text = secondary_placeholder_text();

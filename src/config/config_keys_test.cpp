@@ -74,6 +74,7 @@ std::string document_for(const KeySpec& key) {
     std::string zone = "{origin: example.test., file: x.zone, ";
     if (name == "origin") zone = "{file: x.zone, ";
     if (name == "file") zone = "{origin: example.test., ";
+    if (name == "forward-updates") zone = "{origin: example.test., primary: \"127.0.0.1:5355\", ";
     return tsig + "zones: [" + zone + name + ": " + value + "}]\n";
   }
   auto dot = path.find('.');

@@ -173,7 +173,8 @@ TEST(Config, ZoneKeyNamesMustBeDefinedTsigKeys) {
       {"zones:\n  - {origin: a.test., primary: \"127.0.0.1:5300\", primary-key: nokey}\n",
        "zone a.test.: TSIG key nokey. is not defined in writes.tsig-keys"},
       {"zones:\n  - {origin: a.test., primary: \"127.0.0.1:5300\", allow-update: [xfer-key]}\n",
-       "zone a.test.: allow-update on a secondary zone; send updates to its primary"},
+       "zone a.test.: allow-update on a secondary zone; its primary applies updates: set forward-updates: true to "
+       "relay them there (RFC 2136 §6), and allow-update on the primary"},
   };
   for (const auto& bad : cases) {
     EXPECT_EQ(error_of(keys + bad.yaml), bad.expected) << bad.yaml;
@@ -219,6 +220,30 @@ TEST(Config, AllowUpdateTakesKeyNamesOrPerKeyPolicies) {
        "zone a.test.: TSIG key nokey. is not defined in writes.tsig-keys"},
   };
   for (const auto& bad : cases) EXPECT_THAT(error_of(keys + bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
+}
+
+// forward-updates: a secondary zone relays DNS UPDATE to its primary (docs/replication.md,
+// "Updates sent to a secondary"); off unless set, strict true/false, only with primary.
+TEST(Config, ForwardUpdatesIsASecondaryZonesFlag) {
+  Config off = parse("zones:\n  - {origin: a.test., primary: \"127.0.0.1:5300\"}\n");
+  EXPECT_FALSE(off.zones[0].replication.forward_updates);
+  Config on = parse("zones:\n  - origin: a.test.\n    primary: \"127.0.0.1:5300\"\n    forward-updates: true\n");
+  EXPECT_TRUE(on.zones[0].replication.forward_updates);
+  EXPECT_FALSE(parse("zones:\n  - {origin: a.test., primary: \"127.0.0.1:5300\", forward-updates: false}\n")
+                   .zones[0]
+                   .replication.forward_updates);
+
+  const BadCase cases[] = {
+      {"zones:\n  - origin: a.test.\n    primary: \"127.0.0.1:5300\"\n    forward-updates: maybe\n",
+       "test.yaml:4:22: zones[0].forward-updates: expected true or false, got 'maybe'"},
+      {"zones:\n  - origin: a.test.\n    primary: \"127.0.0.1:5300\"\n    forward-updates: [true]\n",
+       "test.yaml:4:22: zones[0].forward-updates: expected a single value"},
+      {"zones:\n  - origin: a.test.\n    file: a\n    forward-updates: true\n",
+       "test.yaml:4:22: zones[0].forward-updates: forward-updates needs primary: only a secondary zone relays updates"},
+      {"zones:\n  - origin: a.test.\n    primary: \"127.0.0.1:5300\"\n    forward-update: true\n",
+       "test.yaml:4:5: zones[0].forward-update: unknown key"},
+  };
+  for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
 }
 
 TEST(Config, RelativePathsFollowTheConfigFile) {

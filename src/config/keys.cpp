@@ -61,6 +61,8 @@ const std::vector<KeySpec>& config_keys() {
        "this key's updates may delete a name's last address (controllers such as external-dns)", "true"},
       {"zones[].primary", "ADDRESS:PORT", "", "secondary role: pull the zone from this primary", "\"127.0.0.1:5355\""},
       {"zones[].primary-key", "TSIG key name", "", "key for pulling from the primary", "k1"},
+      {"zones[].forward-updates", "bool", "false",
+       "secondary role: relay DNS UPDATE to the primary and its answer back (RFC 2136 §6); off: refused here", "true"},
       {"zones[].max-transfer-bytes", "number >= 512", "268435456", "largest incoming zone transfer", "1048576"},
       {"pools", "mapping NAME: pool", "", "health-checked failover pools (read by src/pool; see docs/pools.md)", "{}", true},
   };

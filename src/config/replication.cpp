@@ -199,6 +199,10 @@ bool read_zone_replication(const std::string& key, const YAML::Node& value, cons
     out.primary = *address;
   } else if (key == "primary-key") {
     out.primary_key = absolute_name(label, value, path).to_text();
+  } else if (key == "forward-updates") {
+    std::string flag = scalar(label, value, path);
+    if (flag != "true" && flag != "false") fail(label, value, path, "expected true or false, got '" + flag + "'");
+    out.forward_updates = flag == "true";
   } else if (key == "max-transfer-bytes") {
     std::string text = scalar(label, value, path);
     std::size_t bytes = 0;
@@ -225,7 +229,9 @@ void check_zone_keys(const Config& config) {
     const auto& r = zone.replication;
     if (!r.transfer_key.empty()) check_known(zone_text, r.transfer_key);
     if (r.primary && !r.allow_update.empty()) {
-      throw ConfigError("zone " + zone_text + ": allow-update on a secondary zone; send updates to its primary");
+      throw ConfigError("zone " + zone_text +
+                        ": allow-update on a secondary zone; its primary applies updates: set forward-updates: true "
+                        "to relay them there (RFC 2136 §6), and allow-update on the primary");
     }
     for (const auto& policy : r.allow_update) check_known(zone_text, policy.key);
   }

@@ -52,6 +52,8 @@ struct ZoneReplicationConfig {
   std::vector<UpdateKeyPolicy> allow_update;  // TSIG keys that may send DNS UPDATE
   std::optional<net::SocketAddress> primary;  // secondary role: pull the zone from here
   std::string primary_key;                    // TSIG key for pulling from the primary
+  // Secondary role: relay DNS UPDATE to `primary` (RFC 2136 §6) instead of refusing it.
+  bool forward_updates = false;
   std::size_t max_transfer_bytes = 0;         // incoming transfer limit; 0: the default (256 MiB)
 };
 
@@ -64,7 +66,8 @@ std::string secondary_placeholder_text();
 void read_writes(const YAML::Node& node, const std::string& path, const std::string& label,
                  const std::string& base_dir, WritesConfig& out);
 // One replication key of a zone entry (notify, allow-transfer, transfer-key, allow-update,
-// primary, primary-key, max-transfer-bytes); false when `key` is not one of them.
+// primary, primary-key, forward-updates, max-transfer-bytes); false when `key` is not one of
+// them.
 bool read_zone_replication(const std::string& key, const YAML::Node& value, const std::string& path,
                            const std::string& label, ZoneReplicationConfig& out);
 }  // namespace cutover::config

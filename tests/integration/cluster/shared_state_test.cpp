@@ -188,6 +188,7 @@ TEST_F(SharedState, ADrainWrittenOnOneServerIsAnsweredByTheOthers) {
   }
   std::printf("drain on A answered by B after %s ms, by C after %s ms (request sent to answer seen, dig polling)\n",
               fmt::format("{:.0f}", fmt::join(ms_b, ", ")).c_str(), fmt::format("{:.0f}", fmt::join(ms_c, ", ")).c_str());
+  std::fflush(stdout);
   // Every server reads the same history, and undo works from any of them.
   Http history = call(control(2), "GET", "/pools/web/history");
   ASSERT_EQ(history.status, 200) << history.body.dump();
@@ -259,7 +260,14 @@ TEST_F(SharedState, KillingTheEtcdLeaderLosesNoAcknowledgedWrite) {
   }
   std::printf("burst: %zu writes acknowledged (%d after the leader, member %d, was killed), %zu refused\n",
               acknowledged.size(), acknowledged_after_kill, leader, refused.size());
+  std::fflush(stdout);
   EXPECT_GT(acknowledged_after_kill, 0) << "writes did not resume after the election\n" << logs();
+  // The watches reconnected to the remaining members: a drain on C is answered by A and B.
+  Http drained = call(control(2), "POST", fmt::format("/pools/web/endpoints/{}/drain", kFirst), "{}");
+  ASSERT_EQ(drained.status, 200) << drained.body.dump();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(eventually([&] { return answer(dns(i), "web.example.test") == only_second_; })) << "server " << i;
+  }
   etcd_->start(leader);
   ASSERT_TRUE(etcd_->wait_healthy()) << "etcd did not recover";
   for (int server = 0; server < 3; ++server) {
@@ -271,6 +279,26 @@ TEST_F(SharedState, KillingTheEtcdLeaderLosesNoAcknowledgedWrite) {
       EXPECT_EQ(answer(dns(server), name), only_first_) << "server " << server << " " << name;
     }
   }
+}
+
+// Losing one etcd member that is not the leader changes nothing a client sees: writes on
+// every server are acknowledged and answered by all.
+TEST_F(SharedState, LosingOneEtcdFollowerChangesNothing) {
+  int leader = etcd_->leader();
+  ASSERT_GE(leader, 0);
+  int follower = (leader + 1) % 3;
+  etcd_->stop(follower);
+  for (int writer = 0; writer < 3; ++writer) {
+    const char* verb = writer % 2 == 0 ? "drain" : "undrain";
+    Http write = call(control(writer), "POST", fmt::format("/pools/web/endpoints/{}/{}", kFirst, verb), "{}");
+    ASSERT_EQ(write.status, 200) << "writer " << writer << ": " << write.body.dump();
+    const auto& expect = writer % 2 == 0 ? only_second_ : only_first_;
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_TRUE(eventually([&] { return answer(dns(i), "web.example.test") == expect; })) << "server " << i;
+    }
+  }
+  etcd_->start(follower);
+  EXPECT_TRUE(etcd_->wait_healthy());
 }
 
 // Scenario 7: all of etcd stopped for 30 s and restarted.

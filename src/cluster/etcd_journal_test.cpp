@@ -16,7 +16,7 @@
 namespace cutover::cluster {
 namespace {
 
-constexpr int kEtcdPort = 27541;  // client 27541, peer 27542
+constexpr int kEtcdPort = 0;  // ports the kernel picks: ctest runs these tests side by side
 
 store::StoredEntry entry(const std::string& stream, std::uint64_t version, std::string body,
                          std::uint64_t plan_version = 0) {

@@ -3,7 +3,10 @@
 // included only by tests (docs/architecture.md, "The layer check"). Not thread-safe.
 #pragma once
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,14 +24,34 @@ namespace cutover::cluster::testing {
 
 inline bool have_etcd() { return std::system("command -v etcd >/dev/null 2>&1") == 0; }
 
-// `count` members; member i listens for clients on base_port + 2i and peers on base_port + 2i + 1,
-// on 127.0.0.1 and on each of `extra_client_hosts` (addresses of test namespaces' links).
+// A port on 127.0.0.1 that nothing listens on now (the kernel's pick for a socket bound to
+// port 0, closed again), for tests of one binary that ctest runs side by side.
+inline int free_loopback_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in where{};
+  where.sin_family = AF_INET;
+  where.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(where);
+  int port = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&where), sizeof(where)) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&where), &length) == 0) {
+    port = ntohs(where.sin_port);
+  }
+  ::close(fd);
+  return port;
+}
+
+// `count` members; member i listens for clients on base_port + 2i and peers on base_port + 2i + 1
+// (base_port 0: ports the kernel picks, so several tests can run at once), on 127.0.0.1 and
+// on each of `extra_client_hosts` (addresses of test namespaces' links).
 class EtcdCluster {
  public:
   EtcdCluster(int count, int base_port, std::vector<std::string> extra_client_hosts = {})
-      : base_port_(base_port), extra_hosts_(std::move(extra_client_hosts)) {
+      : extra_hosts_(std::move(extra_client_hosts)) {
+    for (int k = 0; k < 2 * count; ++k) ports_.push_back(base_port != 0 ? base_port + k : free_loopback_port());
+    base_port_ = ports_.front();
     dir_ = std::filesystem::temp_directory_path() /
-           fmt::format("cutover-etcd-{}-{}", ::getpid(), base_port);
+           fmt::format("cutover-etcd-{}-{}", ::getpid(), base_port_);
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     std::string initial;
@@ -48,8 +71,8 @@ class EtcdCluster {
   EtcdCluster(const EtcdCluster&) = delete;
   EtcdCluster& operator=(const EtcdCluster&) = delete;
 
-  int client_port(int i) const { return base_port_ + 2 * i; }
-  int peer_port(int i) const { return base_port_ + 2 * i + 1; }
+  int client_port(int i) const { return ports_[2 * i]; }
+  int peer_port(int i) const { return ports_[2 * i + 1]; }
   std::string urls(const std::string& host = "127.0.0.1") const {
     std::string out;
     for (std::size_t i = 0; i < pids_.size(); ++i) {
@@ -165,7 +188,8 @@ class EtcdCluster {
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
-  int base_port_;
+  int base_port_ = 0;
+  std::vector<int> ports_;  // client, peer, for each member
   std::vector<std::string> extra_hosts_;
   std::filesystem::path dir_;
   std::string initial_cluster_;

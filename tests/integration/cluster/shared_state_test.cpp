@@ -29,7 +29,7 @@
 namespace cutover::testing {
 namespace {
 
-constexpr int kEtcdBasePort = 27561;  // clients 27561, 27563, 27565; peers +1
+constexpr int kEtcdBasePort = 0;  // ports the kernel picks: ctest runs these tests side by side
 constexpr const char* kFirst = "127.0.0.71";
 constexpr const char* kSecond = "127.0.0.72";
 using Clock = std::chrono::steady_clock;

@@ -2,6 +2,7 @@
 // (Server::run starts them in order and stops them in reverse).
 #include "app/serve.h"
 
+#include "app/cluster_wiring.h"
 #include "app/console_panels.h"
 #include "app/demo_endpoints.h"
 #include "app/replication.h"
@@ -31,9 +32,12 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   server_.add_service(pools);
   // A cluster (docs/cluster.md): other vantages' verdicts reach the same monitor, after the
   // pools have started it.
+  std::shared_ptr<cluster::ClusterStatus> cluster_status;
   if (auto cluster = cluster::config_cluster(server_.config())) {
     pools->set_local_checker(cluster->local_checker);
-    server_.add_service(std::make_shared<cluster::VerdictWatcher>(*cluster, pools->monitor(), logger));
+    auto watcher = std::make_shared<cluster::VerdictWatcher>(*cluster, pools->monitor(), logger);
+    server_.add_service(watcher);
+    cluster_status = add_cluster_status(*pools, *cluster, watcher);
   }
   if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);
@@ -58,6 +62,7 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
     control::Console console(std::move(options));
     add_serve_panels(console, server_, *pools, replication.get(), server_.config(),
                      !server_.config().writes.journal.empty());
+    if (cluster_status) add_cluster_panel(console, cluster_status);
     console.mount(*api);
   }
 }

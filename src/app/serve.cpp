@@ -2,6 +2,7 @@
 // (Server::run starts them in order and stops them in reverse).
 #include "app/serve.h"
 
+#include "app/cluster_wiring.h"
 #include "app/console_panels.h"
 #include "app/demo_endpoints.h"
 #include "app/replication.h"
@@ -34,10 +35,13 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   server_.add_service(pools);
   // A cluster (docs/cluster.md): other vantages' verdicts reach the same monitor, after the
   // pools have started it.
+  std::shared_ptr<cluster::ClusterStatus> cluster_status;
   auto cluster = cluster::config_cluster(server_.config());
   if (cluster) {
     pools->set_local_checker(cluster->local_checker);
-    server_.add_service(std::make_shared<cluster::VerdictWatcher>(*cluster, pools->monitor(), logger));
+    auto watcher = std::make_shared<cluster::VerdictWatcher>(*cluster, pools->monitor(), logger);
+    server_.add_service(watcher);
+    cluster_status = add_cluster_status(*pools, *cluster, watcher);
     // ...and this server's own probes reach theirs.
     if (cluster->local_checker) {
       cluster::CheckerOptions options{cluster->etcd, cluster->vantage, cluster->prefix};
@@ -61,7 +65,13 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
     auto pool_writes = std::make_shared<pool::PoolWrites>(*pools, server_.config(), logger, storage);
     pool::add_pool_api_routes(control_->http(), *pool_writes);
     server_.add_service(pool_writes);
-    server_.add_service(std::make_shared<cluster::PoolStateWatcher>(*cluster, *pool_writes, logger));
+    auto state_watcher = std::make_shared<cluster::PoolStateWatcher>(*cluster, *pool_writes, logger);
+    server_.add_service(state_watcher);
+    if (cluster_status) {
+      cluster_status->set_pool_state_revision([state_watcher]() -> std::optional<std::int64_t> {
+        return state_watcher->applied_revision();
+      });
+    }
   } else if (control_ && !server_.config().writes.journal.empty()) {
     auto pool_writes = std::make_shared<pool::PoolWrites>(*pools, server_.config(), logger);
     pool::add_pool_api_routes(control_->http(), *pool_writes);
@@ -76,6 +86,7 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
     control::Console console(std::move(options));
     add_serve_panels(console, server_, *pools, replication.get(), server_.config(),
                      !server_.config().writes.journal.empty());
+    if (cluster_status) add_cluster_panel(console, cluster_status);
     console.mount(*api);
   }
 }

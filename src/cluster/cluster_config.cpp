@@ -15,7 +15,7 @@ ClusterConfig read_cluster(const config::YamlReader& reader, const YAML::Node& n
   ClusterConfig out;
   bool has_etcd = false;
   bool has_vantage = false;
-  reader.each_entry(node, path, {"etcd", "vantage", "local-checker", "prefix"},
+  reader.each_entry(node, path, {"etcd", "vantage", "local-checker", "prefix", "suspect-after"},
                     [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                       if (key == "etcd") {
                         has_etcd = true;
@@ -40,6 +40,7 @@ ClusterConfig read_cluster(const config::YamlReader& reader, const YAML::Node& n
                           reader.fail(value.Mark(), key_path, "expected 1 to 64 of A-Z a-z 0-9 . _ -");
                         }
                       }
+                      if (key == "suspect-after") out.suspect_after = reader.duration(value, key_path);
                       if (key == "local-checker") out.local_checker = reader.boolean(value, key_path);
                       if (key == "prefix") {
                         out.prefix = reader.scalar(value, key_path);

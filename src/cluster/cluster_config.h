@@ -1,8 +1,9 @@
 // The `cluster:` section of cutover.yaml (docs/cluster.md): etcd's client URLs, this
-// server's vantage name, whether it probes itself, and the key prefix. Registered with
+// server's vantage name, whether it probes itself, the key prefix and suspect-after. Registered with
 // config by cmd's main like `pools:`. Plain values; register_cluster_section is thread-safe.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "cluster/etcd_client.h"
 #include "cluster/verdict.h"
 #include "config/config.h"
+#include "health/vantage_suspicion.h"
 
 namespace cutover::cluster {
 
@@ -18,6 +20,9 @@ struct ClusterConfig {
   std::string vantage;
   bool local_checker = true;
   std::string prefix = kDefaultPrefix;
+  // A vantage that disagrees with the majority longer than this is reported suspect
+  // (health/vantage_suspicion.h).
+  std::chrono::milliseconds suspect_after = health::kDefaultSuspectAfter;
 };
 
 void register_cluster_section();

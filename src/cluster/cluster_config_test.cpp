@@ -29,7 +29,8 @@ TEST(ClusterConfig, ReadsTheSection) {
       "  etcd: [http://127.0.0.1:2379, 'http://127.0.0.2:2379,http://127.0.0.3:2379']\n"
       "  vantage: dns1\n"
       "  local-checker: false\n"
-      "  prefix: /prod/cutover/\n");
+      "  prefix: /prod/cutover/\n"
+      "  suspect-after: 90s\n");
   auto cluster = config_cluster(config);
   ASSERT_TRUE(cluster);
   ASSERT_EQ(cluster->etcd.size(), 3u);
@@ -37,11 +38,13 @@ TEST(ClusterConfig, ReadsTheSection) {
   EXPECT_EQ(cluster->vantage, "dns1");
   EXPECT_FALSE(cluster->local_checker);
   EXPECT_EQ(cluster->prefix, "/prod/cutover/");
+  EXPECT_EQ(cluster->suspect_after, std::chrono::seconds(90));
 
   auto defaults = config_cluster(parse("  etcd: http://127.0.0.1:2379\n  vantage: dns1\n"));
   ASSERT_TRUE(defaults);
   EXPECT_TRUE(defaults->local_checker);
   EXPECT_EQ(defaults->prefix, "/cutover/");
+  EXPECT_EQ(defaults->suspect_after, std::chrono::seconds(60));
   EXPECT_FALSE(config_cluster(config::parse_config("zones: []\n", "c.yaml", "/d")));
 }
 
@@ -61,6 +64,9 @@ TEST(ClusterConfig, RefusesBadValuesWithTheirPlace) {
       {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  local-checker: maybe\n", "cluster.local-checker: expected true or false"},
       {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  prefix: cutover\n", "cluster.prefix: expected a key prefix"},
       {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  members: 3\n", "cluster.members: unknown key"},
+      {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  suspect-after: soon\n",
+       "c.yaml:6:18: cluster.suspect-after: expected a positive duration like 10s or 500ms"},
+      {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  suspect-after: 0s\n", "cluster.suspect-after: expected a positive duration"},
   };
   for (const auto& test : cases) {
     std::string error = error_of(test.cluster);

@@ -2,6 +2,8 @@
 // while the stream was down is seen by the next full read).
 #include "cluster/verdict_watcher.h"
 
+#include <algorithm>
+
 namespace cutover::cluster {
 namespace {
 
@@ -34,6 +36,26 @@ void VerdictWatcher::stop() {
     wake_.notify_all();
   }
   if (thread_.joinable()) thread_.join();
+}
+
+WatchState VerdictWatcher::state() const {
+  std::lock_guard lock(state_mutex_);
+  WatchState out = state_;
+  out.member = etcd_.current_member();
+  return out;
+}
+
+void VerdictWatcher::reached(std::int64_t revision) {
+  std::lock_guard lock(state_mutex_);
+  state_.reached = true;
+  state_.last_reached = std::chrono::system_clock::now();
+  state_.revision = std::max(state_.revision, revision);
+}
+
+void VerdictWatcher::failed(const std::string& error) {
+  std::lock_guard lock(state_mutex_);
+  state_.reached = false;
+  state_.last_error = error;
 }
 
 bool VerdictWatcher::pause(std::chrono::milliseconds how_long) {
@@ -71,6 +93,7 @@ void VerdictWatcher::loop() {
   while (!stopping()) {
     auto range = etcd_.range_prefix(prefix);
     if (!range) {
+      failed(range.error().message);
       if (reachable) logger_.warn("cluster.etcd_unreachable", {{"error", range.error().message}});
       reachable = false;
       if (!pause(kRetryPause)) return;
@@ -84,9 +107,10 @@ void VerdictWatcher::loop() {
     for (const auto& [pool, endpoint, vantage] : previous) {
       if (known_.count({pool, endpoint, vantage}) == 0) (void)monitor_.forget_vantage(pool, endpoint, vantage);
     }
+    reached(range->revision);
     auto watched = etcd_.watch_prefix(
         prefix, range->revision + 1,
-        [this](const std::vector<WatchEvent>& events, std::int64_t) {
+        [this](const std::vector<WatchEvent>& events, std::int64_t revision) {
           for (const auto& event : events) {
             if (event.deleted) {
               apply_delete(event.kv.key);
@@ -94,9 +118,13 @@ void VerdictWatcher::loop() {
               apply_put(event.kv.key, event.kv.value);
             }
           }
+          reached(revision);
         },
         stopping, kWatchIdle);
-    if (!watched && !pause(kRetryPause)) return;
+    if (!watched) {
+      failed(watched.error().message);
+      if (!pause(kRetryPause)) return;
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // `cutover calc`: the cutover arithmetic of docs/tools.md ("cutover calc") from probe and cache settings.
 // Exit 0 with the result, 2 when the inputs are unusable.
+#include <chrono>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "cmd/commands.h"
 #include "cmd/lab_clients.h"
 #include "cmd/output.h"
+#include "health/detection.h"
 #include "tools/calc/client_profiles.h"
 #include "tools/calc/cutover_calc.h"
 #include "tools/report/finding.h"
@@ -25,6 +27,8 @@ struct CalcOptions {
   std::string origin_behaviour = "keep-open";
   std::optional<double> reuse;  // --reuse as typed; wins over a measured R
   double floor = -1, cap = -1;
+  std::optional<int> quorum;               // --quorum K
+  std::optional<double> publish_latency;  // --publish-latency L
   bool list_profiles = false;
   Output output{"calc"};
 };
@@ -104,6 +108,14 @@ void run_calc(CalcOptions& options) {
   } else {
     input.client_source = "client cache C not given (--client): " + tools::client_terms_source(measured);
   }
+  // Either flag says the verdicts come from remote checkers through etcd (docs/cluster.md).
+  if (options.quorum || options.publish_latency) {
+    input.quorum = options.quorum.value_or(1);
+    if (input.quorum < 1) output.fail(ExitCode::kCouldNotRun, "--quorum must be at least 1");
+    input.publish_latency = options.publish_latency.value_or(
+        std::chrono::duration<double>(health::kDefaultPublishLatency).count());
+    input.publish_latency_assumed = !options.publish_latency;
+  }
   if (options.floor >= 0) input.resolver_floor = options.floor;
   if (options.cap >= 0) input.resolver_cap = options.cap;
   if (auto problem = tools::validate(input)) output.fail(ExitCode::kCouldNotRun, *problem);
@@ -136,6 +148,10 @@ void add_calc_command(CLI::App& app) {
   command->add_option("--resolver-floor", options->floor, "Resolver TTL floor (cache-min-ttl), seconds");
   command->add_option("--resolver-cap", options->cap, "Resolver TTL cap (cache-max-ttl), seconds");
   command->add_option("--stale-window", input.stale_window, "Resolver serve-stale window, seconds");
+  command->add_option("--quorum", options->quorum,
+                      "Remote checkers: K vantages must say down (docs/cluster.md); adds the publish latency L to D");
+  command->add_option("--publish-latency", options->publish_latency,
+                      "Remote checkers: L, checker publish + server watch, seconds (default 0.05, above the 5-11 ms measured on loopback)");
   options->output.add_json_flag(*command, "Print the result (or the profiles) as one JSON document");
   command->add_flag("--profiles", options->list_profiles, "List the client profiles and their source");
   command->callback([options] { run_calc(*options); });

@@ -1,8 +1,10 @@
 // `cutover explain [NAME]`: the cutover arithmetic of each pool, from the configuration
 // alone: detection D in [(F-1)·I + T, F·I + T], the answer TTL (the worst resolver cache
 // term K) and the worst case D + K the server is responsible for; with --client the client
-// terms C and R too, from a lab run (--lab-results) or the paper's profiles. Exit 2 for a bad
+// terms C and R too, from a lab run (--lab-results) or the paper's profiles; for a pool with
+// `checkers:` the quorum rule and the publish-and-watch latency L. Exit 2 for a bad
 // config, an unknown pool or an unknown client.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -18,6 +20,7 @@
 #include "pool/answer_builder.h"
 #include "pool/config/pool_config.h"
 #include "pool/pool_detection.h"
+#include "health/detection.h"
 
 namespace cutover::cmd {
 namespace {
@@ -28,8 +31,32 @@ struct ExplainOptions {
   std::string client;
   std::string lab_results;
   std::string origin_behaviour = "keep-open";
+  std::optional<double> publish_latency;  // L in seconds; default health::kDefaultPublishLatency
   Output output{"explain"};
 };
+
+// The publish-and-watch latency L of a pool whose verdicts come from remote checkers
+// (`checkers:`; docs/cluster.md, "Detection with a quorum").
+struct Quorum {
+  bool remote = false;  // the pool has `checkers:`
+  std::chrono::milliseconds latency{0};
+  bool assumed = false;
+};
+
+Quorum quorum_of(const pool::PoolSpec& spec, const std::optional<double>& publish_latency) {
+  Quorum out;
+  out.remote = spec.checkers.kind != health::QuorumRule::Kind::kLocal;
+  if (!out.remote) return out;
+  out.assumed = !publish_latency;
+  out.latency = publish_latency ? std::chrono::milliseconds(std::llround(*publish_latency * 1000))
+                                : health::kDefaultPublishLatency;
+  return out;
+}
+
+health::DetectionWindow window_of(const pool::PoolSpec& spec, const Quorum& quorum) {
+  health::DetectionWindow window = pool::detection_window(spec);
+  return quorum.remote ? health::with_publish_latency(window, quorum.latency) : window;
+}
 
 std::string seconds_or_unbounded(double value) {
   return std::isfinite(value) ? fmt::format("{:.3g} s", value) : "unbounded";
@@ -40,18 +67,25 @@ nlohmann::json seconds_json(double value) { return std::isfinite(value) ? nlohma
 double seconds(std::chrono::milliseconds value) { return static_cast<double>(value.count()) / 1000.0; }
 
 void explain_pool(const pool::PoolSpec& spec, const std::optional<tools::ClientTerms>& client,
-                  const std::string& terms_source) {
-  health::DetectionWindow window = pool::detection_window(spec);
+                  const std::string& terms_source, const Quorum& quorum) {
+  health::DetectionWindow window = window_of(spec, quorum);
   const health::CheckSettings& check = spec.check;
   std::printf("pool %s (%s, %s, %zu endpoints)\n", spec.name.c_str(), spec.owner.to_text().c_str(), spec.shape.c_str(),
               spec.endpoints.size());
   std::printf("  check       %s every I = %.3g s, timeout T = %.3g s, down after F = %d failures, up after R = %d passes\n",
               check.type.c_str(), seconds(check.interval), seconds(check.timeout), check.fall, check.rise);
-  std::printf("  detection   D_min = (F-1)·I + T = %.3g s   D_max = F·I + T = %.3g s%s\n", seconds(window.d_min),
-              seconds(window.d_max), spec.endpoints.empty() ? "" : "   (slowest endpoint check)");
+  std::printf("  detection   D_min = (F-1)·I + T = %.4g s   D_max = F·I + T%s = %.4g s%s\n", seconds(window.d_min),
+              quorum.remote ? " + L" : "", seconds(window.d_max), spec.endpoints.empty() ? "" : "   (slowest endpoint check)");
+  if (quorum.remote) {
+    std::printf("  quorum      %s;\n"
+                "              L = %.3g s, checker publish to etcd + this server's watch (%s);\n"
+                "              the vantages' probe phases are not aligned, so D_min stays (F-1)·I + T (docs/cluster.md)\n",
+                health::quorum_detection_rule(spec.checkers).c_str(), seconds(quorum.latency),
+                quorum.assumed ? "the default, a margin above the loopback measurement: --publish-latency" : "given");
+  }
   std::printf("  answer TTL  %u s: a resolver that cached just before the change keeps the old answer that long (K)\n",
               spec.ttl);
-  std::printf("  worst case  D_max + TTL = %.3g s from failure until every resolver can see the change\n",
+  std::printf("  worst case  D_max + TTL = %.4g s from failure until every resolver can see the change\n",
               seconds(window.worst_d_plus_k));
   if (spec.suspicion_ttl) {
     std::printf("  suspicion   on: after a first failed probe answers carry TTL <= time until the endpoint could be\n"
@@ -87,8 +121,8 @@ void explain_pool(const pool::PoolSpec& spec, const std::optional<tools::ClientT
 }
 
 nlohmann::json pool_json(const pool::PoolSpec& spec, const std::optional<tools::ClientTerms>& client,
-                         const std::string& terms_source) {
-  health::DetectionWindow window = pool::detection_window(spec);
+                         const std::string& terms_source, const Quorum& quorum) {
+  health::DetectionWindow window = window_of(spec, quorum);
   const health::CheckSettings& check = spec.check;
   nlohmann::json client_json = nullptr;
   if (client) {
@@ -103,7 +137,14 @@ nlohmann::json pool_json(const pool::PoolSpec& spec, const std::optional<tools::
                    {"worst_with_client_ms",
                     seconds_json(static_cast<double>(window.worst_d_plus_k.count()) + 1000 * (client->cache + reuse))}};
   }
+  nlohmann::json quorum_json = nullptr;
+  if (quorum.remote) {
+    quorum_json = {{"rule", health::quorum_detection_rule(spec.checkers)},
+                   {"publish_latency_ms", quorum.latency.count()},
+                   {"publish_latency_assumed", quorum.assumed}};
+  }
   return {{"client", client_json},
+          {"quorum", quorum_json},
           {"client_terms", terms_source},
           {"pool", spec.name},
           {"name", spec.owner.to_text()},
@@ -150,19 +191,24 @@ void run_explain(const ExplainOptions& options) {
                  options.name + "." == spec.owner.to_text();
     if (named) chosen.push_back(spec);
   }
+  if (options.publish_latency && !(*options.publish_latency >= 0)) {
+    output.fail(ExitCode::kCouldNotRun, "--publish-latency must be zero or more seconds");
+  }
   if (chosen.empty()) {
     output.fail(ExitCode::kCouldNotRun,
                 options.name.empty() ? "the configuration has no pools" : "no pool named " + options.name);
   }
   if (output.json()) {
     nlohmann::json pools = nlohmann::json::array();
-    for (const auto& spec : chosen) pools.push_back(pool_json(spec, client, terms_source));
+    for (const auto& spec : chosen) {
+      pools.push_back(pool_json(spec, client, terms_source, quorum_of(spec, options.publish_latency)));
+    }
     output.document({{"command", output.command()}, {"pools", pools}});
     return;
   }
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     if (i > 0) std::printf("\n");
-    explain_pool(chosen[i], client, terms_source);
+    explain_pool(chosen[i], client, terms_source, quorum_of(chosen[i], options.publish_latency));
   }
 }
 
@@ -178,6 +224,8 @@ void add_explain_command(CLI::App& app) {
                       "Add the client terms C and R of a lab client id (with --lab-results) or a profile");
   command->add_option("--lab-results", options->lab_results, "results.json of cutover lab run --clients (E6, E11)");
   command->add_option("--origin-behaviour", options->origin_behaviour, kOriginBehaviourHelp);
+  command->add_option("--publish-latency", options->publish_latency,
+                      "For pools with checkers: L, checker publish + server watch, seconds (default 0.05, above the 5-11 ms measured on loopback)");
   options->output.add_json_flag(*command, "Print each pool's terms as JSON (milliseconds)");
   command->callback([options] { run_explain(*options); });
 }

@@ -83,11 +83,18 @@ void print_table(const nlohmann::json& status) {
       // A cluster's vantages (docs/cluster.md): who reports, and a lost quorum.
       if (endpoint.value("quorum_lost", false) || endpoint.value("quorum", std::string("local")) != "local") {
         std::string vantages;
-        for (const auto& [name, view] : endpoint.value("checkers", nlohmann::json::object()).items()) {
-          vantages += fmt::format(" {}={}", name, text_of(view["state"]));
+        for (const auto& view : endpoint.value("vantages", nlohmann::json::array())) {
+          vantages += fmt::format(" {}={}{}", text_of(view["name"]), text_of(view["state"]),
+                                  view.value("suspect", false) ? "(suspect)" : "");
         }
-        std::printf("    vantages:%s  quorum %s%s\n", vantages.empty() ? " none" : vantages.c_str(),
-                    text_of(endpoint.value("quorum", nlohmann::json("local"))).c_str(),
+        std::string votes;
+        if (endpoint.contains("quorum_votes")) {
+          const auto& counted = endpoint["quorum_votes"];
+          votes = fmt::format(" ({} up, {} down of {} reporting)", text_of(counted["up"]), text_of(counted["down"]),
+                              text_of(counted["reporting"]));
+        }
+        std::printf("    vantages:%s  quorum %s%s%s\n", vantages.empty() ? " none" : vantages.c_str(),
+                    text_of(endpoint.value("quorum", nlohmann::json("local"))).c_str(), votes.c_str(),
                     endpoint.value("quorum_lost", false) ? "  quorum_lost (the last verdict is held)" : "");
       }
       // An endpoint with several checks: one line per check under it.
@@ -101,6 +108,38 @@ void print_table(const nlohmann::json& status) {
                     text_of(one["state"]).c_str(), last.c_str());
       }
     }
+  }
+}
+
+// The cluster section (docs/cluster.md, "Status and suspect vantages"): this server's place
+// in it, etcd, and each vantage that reports; the quorum per endpoint is under each pool.
+void print_cluster(const nlohmann::json& cluster) {
+  const auto& etcd = cluster["etcd"];
+  std::string members;
+  for (const auto& url : etcd["endpoints"]) members += (members.empty() ? "" : ", ") + text_of(url);
+  std::printf("cluster  vantage %s  local-checker %s  suspect-after %.3g s  prefix %s\n", text_of(cluster["vantage"]).c_str(),
+              cluster.value("local_checker", true) ? "true" : "false",
+              cluster.value("suspect_after_ms", 0.0) / 1000, text_of(cluster["prefix"]).c_str());
+  std::string reach = etcd.value("reached", false)
+                          ? "reached " + text_of(etcd["member"]) + " at " + text_of(etcd["last_reached"])
+                          : "NOT reached (" + text_of(etcd["last_error"]) + "; last reached " +
+                                text_of(etcd["last_reached"]) + ")";
+  std::printf("  etcd %s: %s\n", members.c_str(), reach.c_str());
+  std::printf("  applied: verdicts revision %s, pool state revision %s\n", text_of(cluster["verdicts_revision"]).c_str(),
+              text_of(cluster["pool_state_revision"]).c_str());
+  std::printf("  %-20s %-6s %-26s %-9s %-9s %s\n", "VANTAGE", "REMOTE", "LAST VERDICT", "ENDPOINTS", "REPORTING",
+              "SUSPECT");
+  for (const auto& vantage : cluster.value("vantages", nlohmann::json::array())) {
+    std::string suspect = "no";
+    if (vantage.value("suspect", false)) {
+      suspect = "SUSPECT on";
+      for (const auto& where : vantage["suspect_on"]) {
+        suspect += " " + text_of(where["pool"]) + "/" + text_of(where["endpoint"]);
+      }
+    }
+    std::printf("  %-20s %-6s %-26s %-9s %-9s %s\n", text_of(vantage["name"]).c_str(),
+                vantage.value("remote", false) ? "yes" : "no", text_of(vantage["last_verdict"]).c_str(),
+                text_of(vantage["endpoints"]).c_str(), text_of(vantage["reporting"]).c_str(), suspect.c_str());
   }
 }
 
@@ -128,6 +167,7 @@ void run_status(const StatusOptions& options) {
   }
   if (status["pools"].empty()) std::printf("no pools configured\n");
   print_table(status);
+  if (status.contains("cluster") && status["cluster"].is_object()) print_cluster(status["cluster"]);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ struct HealthMonitor::Entry {
   EndpointCounters counters;
   std::vector<std::unique_ptr<Probe>> next_probes;  // handed to the checkers when they start
   ProbeHistory probes;  // the last hour, for the console
+  VantageSuspicion suspicion;  // used only once set_suspect_after was called
 };
 
 namespace {
@@ -95,7 +96,7 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
   std::vector<std::unique_ptr<Entry>> fresh;
   for (const auto& endpoint : endpoints) {
     auto entry = std::make_unique<Entry>(Entry{endpoint, {}, EndpointStateMachine(thresholds_of(endpoint)), {}, false, {},
-                                               {}, {}, {}, {}, {}, {}, {}, {}, {}});
+                                               {}, {}, {}, {}, {}, {}, {}, {}, {}, VantageSuspicion{}});
     std::vector<CheckSettings> single;
     for (const auto& check : checks_of(endpoint, single)) {
       auto probe = registry_.create(check);
@@ -199,6 +200,7 @@ void HealthMonitor::on_result(Entry& entry, std::size_t check, const ProbeResult
     changed(entry, fmt::format("{}{}: {}", which, outcome_to_text(result.outcome), result.detail));
     request_publish();
   }
+  track_suspicion(entry);
   if (verdict_observer_) {
     VantageVerdict verdict;
     verdict.pool = entry.spec.pool;
@@ -252,6 +254,29 @@ void HealthMonitor::changed(Entry& entry, const std::string& reason) {
                {"reason", reason}});
 }
 
+void HealthMonitor::set_suspect_after(std::chrono::milliseconds suspect_after) {
+  std::lock_guard lock(mutex_);
+  suspect_after_ = suspect_after;
+  for (auto& entry : entries_) entry->suspicion.set_suspect_after(suspect_after);
+}
+
+void HealthMonitor::track_suspicion(Entry& entry) {
+  if (!suspect_after_) return;
+  entry.suspicion.set_suspect_after(*suspect_after_);
+  std::map<std::string, HealthState> states;
+  for (const auto& [name, view] : entry.machine.checkers()) states.emplace(name, view.state);
+  for (const auto& change : entry.suspicion.update(states, clock_.now())) {
+    logger_.log(change.suspect ? base::LogLevel::kWarn : base::LogLevel::kInfo,
+                change.suspect ? "cluster.vantage_suspect" : "cluster.vantage_trusted",
+                {{"pool", entry.spec.pool},
+                 {"endpoint", entry.spec.address},
+                 {"vantage", change.vantage},
+                 {"state", state_to_text(change.state)},
+                 {"majority", state_to_text(change.majority)},
+                 {"suspect_after_ms", std::to_string(suspect_after_->count())}});
+  }
+}
+
 std::uint64_t HealthMonitor::request_publish() {
   if (!oldest_pending_) oldest_pending_ = std::chrono::steady_clock::now();
   publish_wake_.notify_one();
@@ -300,7 +325,10 @@ void HealthMonitor::tick_loop() {
     if (stopping_) return;
     bool any = false;
     for (auto& entry : entries_) {
-      if (!entry->machine.tick(clock_.now())) continue;
+      bool moved = entry->machine.tick(clock_.now());
+      // Every tick, so a disagreement is found suspect within one tick of suspect-after.
+      track_suspicion(*entry);
+      if (!moved) continue;
       changed(*entry, fmt::format("checker stalled: no probe result for {} intervals", kStallIntervals));
       any = true;
     }
@@ -330,6 +358,7 @@ base::Status HealthMonitor::report_vantage(const std::string& pool, const std::s
     changed(**it, fmt::format("vantage {} says {}: {}", vantage, state_to_text(state), reason));
     request_publish();
   }
+  track_suspicion(**it);
   return {};
 }
 
@@ -346,6 +375,7 @@ base::Status HealthMonitor::forget_vantage(const std::string& pool, const std::s
     changed(**it, fmt::format("vantage {}: verdict expired or deleted", vantage));
     request_publish();
   }
+  track_suspicion(**it);
   return {};
 }
 
@@ -406,6 +436,10 @@ std::vector<EndpointReport> HealthMonitor::reports() const {
     report.checkers = entry->machine.checkers();
     report.quorum = entry->spec.quorum;
     report.quorum_lost = entry->machine.quorum_lost();
+    report.suspicion_tracked = suspect_after_.has_value();
+    for (const auto& [name, view] : entry->machine.checkers()) {
+      if (entry->suspicion.suspect(name)) report.suspect_vantages.insert(name);
+    }
     report.last_result = entry->last_result;
     report.last_probe_at = entry->last_probe_at;
     report.cert_days_left = entry->cert_days_left;

@@ -28,6 +28,7 @@
 #include "health/probe_history.h"
 #include "health/quorum.h"
 #include "health/state_machine.h"
+#include "health/vantage_suspicion.h"
 
 namespace cutover::health {
 
@@ -99,6 +100,11 @@ class HealthMonitor {
   // false: configure() starts no checker here, verdicts come only through report_vantage
   // (`cluster.local-checker: false`). Call before the first configure().
   void set_local_probes(bool on) { local_probes_ = on; }
+  // Tracks, per endpoint, the vantages that disagree with the majority for longer than
+  // `suspect_after` (vantage_suspicion.h; `cluster.suspect-after`), logs each change
+  // (cluster.vantage_suspect, cluster.vantage_trusted) and puts the flags in reports().
+  // Report only: answers do not change. Off until called.
+  void set_suspect_after(std::chrono::milliseconds suspect_after);
 
   // kNotFound when the pool has no such endpoint.
   base::Status set_override(const std::string& pool, const std::string& address, Override value);
@@ -120,6 +126,7 @@ class HealthMonitor {
 
   void on_result(Entry& entry, std::size_t check, const ProbeResult& result);
   void changed(Entry& entry, const std::string& reason);  // with mutex_ held
+  void track_suspicion(Entry& entry);                      // with mutex_ held
   // Marks a change to publish (with mutex_ held); returns its sequence number.
   std::uint64_t request_publish();
   // Blocks until the change `sequence` has been published (without mutex_ held).
@@ -149,6 +156,7 @@ class HealthMonitor {
   std::chrono::milliseconds tick_period_{1000};
   bool stopping_ = false;
   bool local_probes_ = true;
+  std::optional<std::chrono::milliseconds> suspect_after_;  // guarded by mutex_; nullopt: not tracked
 
   std::vector<std::unique_ptr<Checker>> checkers_;  // touched only by configure/stop
   std::thread ticker_;

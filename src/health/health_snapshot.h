@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,10 @@ struct EndpointReport {
   std::map<std::string, VantageView> checkers;  // verdict inputs, by checker (vantage)
   QuorumRule quorum;
   bool quorum_lost = false;
+  // Whether the server tracks suspect vantages (a cluster: HealthMonitor::set_suspect_after),
+  // and the vantages that disagree with the majority for longer than suspect-after.
+  bool suspicion_tracked = false;
+  std::set<std::string> suspect_vantages;
   std::optional<ProbeResult> last_result;
   std::optional<std::chrono::system_clock::time_point> last_probe_at;
   std::optional<int> cert_days_left;

@@ -5,9 +5,8 @@
 #include "pool/status_report.h"
 
 namespace cutover::pool {
-namespace {
 
-std::string label_value(const std::string& text) {
+std::string metric_label_value(const std::string& text) {
   std::string out;
   for (char c : text) {
     if (c == '\\' || c == '"') out.push_back('\\');
@@ -20,8 +19,10 @@ std::string label_value(const std::string& text) {
   return out;
 }
 
+namespace {
+
 std::string endpoint_labels(const health::EndpointReport& report) {
-  return fmt::format("pool=\"{}\",endpoint=\"{}\"", label_value(report.pool), label_value(report.address));
+  return fmt::format("pool=\"{}\",endpoint=\"{}\"", metric_label_value(report.pool), metric_label_value(report.address));
 }
 
 void header(std::string& out, const char* name, const char* type, const char* help) {
@@ -99,14 +100,14 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
   header(out, "cutover_pool_queries_total", "counter", "Queries answered from a pool.");
   if (input.answers != nullptr) {
     for (const auto& pool : input.answers->pools()) {
-      out += fmt::format("cutover_pool_queries_total{{pool=\"{}\"}} {}\n", label_value(pool.pool),
+      out += fmt::format("cutover_pool_queries_total{{pool=\"{}\"}} {}\n", metric_label_value(pool.pool),
                          pool.counters ? pool.counters->queries.load() : 0);
     }
     header(out, "cutover_pool_all_down", "gauge", "1 while no endpoint of the pool's family is healthy.");
     for (const auto& pool : input.answers->pools()) {
       for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
         if (!family->configured) continue;
-        out += fmt::format("cutover_pool_all_down{{pool=\"{}\",type=\"{}\"}} {}\n", label_value(pool.pool),
+        out += fmt::format("cutover_pool_all_down{{pool=\"{}\",type=\"{}\"}} {}\n", metric_label_value(pool.pool),
                            dns::type_to_text(family->type), is_all_down(family->mode) ? 1 : 0);
       }
     }
@@ -115,7 +116,7 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
     for (const auto& pool : input.answers->pools()) {
       for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
         if (!family->configured) continue;
-        out += fmt::format("cutover_pool_panic{{pool=\"{}\",type=\"{}\"}} {}\n", label_value(pool.pool),
+        out += fmt::format("cutover_pool_panic{{pool=\"{}\",type=\"{}\"}} {}\n", metric_label_value(pool.pool),
                            dns::type_to_text(family->type), family->mode == AnswerMode::kPanic ? 1 : 0);
       }
     }
@@ -123,7 +124,7 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
     for (const auto& pool : input.answers->pools()) {
       for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
         if (!family->configured) continue;
-        out += fmt::format("cutover_pool_panics_total{{pool=\"{}\",type=\"{}\"}} {}\n", label_value(pool.pool),
+        out += fmt::format("cutover_pool_panics_total{{pool=\"{}\",type=\"{}\"}} {}\n", metric_label_value(pool.pool),
                            dns::type_to_text(family->type), family->panics);
       }
     }
@@ -131,7 +132,7 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
     for (const auto& pool : input.answers->pools()) {
       for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
         if (!family->configured) continue;
-        out += fmt::format("cutover_pool_endpoints_up{{pool=\"{}\",type=\"{}\"}} {}\n", label_value(pool.pool),
+        out += fmt::format("cutover_pool_endpoints_up{{pool=\"{}\",type=\"{}\"}} {}\n", metric_label_value(pool.pool),
                            dns::type_to_text(family->type), family->up);
       }
     }

@@ -59,8 +59,16 @@ json endpoint_json(const health::EndpointReport& report) {
   out["checkers"] = checkers;
   out["quorum"] = quorum_to_text(report.quorum);
   out["quorum_lost"] = report.quorum_lost;
-  // Each vantage's verdict on the endpoint: today only this server's own probes (the checker
-  // "local"); a cluster's other members add theirs to the same map (docs/console.md).
+  // The votes the quorum rule counted (health/quorum.h): vantages saying up, down, and both.
+  std::size_t up = 0;
+  std::size_t down = 0;
+  for (const auto& [name, view] : report.checkers) {
+    up += view.state == health::HealthState::kUp ? 1 : 0;
+    down += view.state == health::HealthState::kDown ? 1 : 0;
+  }
+  out["quorum_votes"] = {{"reporting", up + down}, {"up", up}, {"down", down}};
+  // Each vantage's verdict on the endpoint: this server's own probes (the checker "local")
+  // and, with a cluster, every checker's (docs/cluster.md).
   json vantages = json::array();
   for (const auto& [name, view] : report.checkers) {
     json checks = json::array();
@@ -69,7 +77,10 @@ json endpoint_json(const health::EndpointReport& report) {
                         {"consecutive_passes", check.consecutive_passes},
                         {"consecutive_failures", check.consecutive_failures}});
     }
-    vantages.push_back({{"name", name}, {"state", health::state_to_text(view.state)}, {"checks", checks}});
+    json vantage = {{"name", name}, {"state", health::state_to_text(view.state)}, {"checks", checks}};
+    // With a cluster: whether it disagrees with the majority past suspect-after (docs/cluster.md).
+    if (report.suspicion_tracked) vantage["suspect"] = report.suspect_vantages.count(name) != 0;
+    vantages.push_back(vantage);
   }
   out["vantages"] = vantages;
   out["combine"] = report.combine.to_text();
@@ -209,7 +220,9 @@ std::string render_status_json(const StatusInput& input) {
     pool["endpoints"] = endpoints;
     pools.push_back(pool);
   }
-  return json{{"pools", pools}}.dump(2) + "\n";
+  json document{{"pools", pools}};
+  for (const auto& [key, section] : input.sections) document[key] = section;
+  return document.dump(2) + "\n";
 }
 
 }  // namespace cutover::pool

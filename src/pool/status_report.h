@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "base/clock.h"
 #include "health/health_monitor.h"
 #include "health/health_snapshot.h"
@@ -45,6 +47,8 @@ struct StatusInput {
   std::function<std::optional<std::uint32_t>(const dns::Name&)> negative_ttl;
   const base::Clock* clock = nullptr;
   const LabRun* lab = nullptr;  // null or empty source: no lab run
+  // Top-level members /status adds beside "pools" (a cluster's "cluster": src/cluster/).
+  std::vector<std::pair<std::string, nlohmann::json>> sections;
 };
 
 // Queries answered, by response code (index: the rcode value, 0..15).
@@ -55,6 +59,8 @@ std::string render_status_json(const StatusInput& input);
 // LATENCY_MS, CHECK], ...]}]}, oldest tick first; empty for no probes.
 std::string render_probe_ticks_json(const std::vector<health::EndpointProbes>& probes);
 std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes);
+// A Prometheus label value with \\, " and newlines escaped.
+std::string metric_label_value(const std::string& text);
 
 // "2024-05-01T12:00:00.123Z".
 std::string format_utc(std::chrono::system_clock::time_point when);

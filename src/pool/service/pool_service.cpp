@@ -257,7 +257,9 @@ std::string PoolService::status_json() const {
   }
   auto reports = monitor_->reports();
   auto answers = answers_.load();
-  return render_status_json(status_input(specs, reports, answers.get()));
+  StatusInput input = status_input(specs, reports, answers.get());
+  for (const auto& [key, section] : status_sections_) input.sections.emplace_back(key, section());
+  return render_status_json(input);
 }
 
 std::string PoolService::probe_ticks_json(std::uint64_t after, std::uint64_t& next) const {
@@ -270,7 +272,9 @@ std::string PoolService::metrics_text() const {
   std::vector<PoolSpec> none;
   RcodeCounts rcodes{};
   for (std::size_t i = 0; i < rcodes.size(); ++i) rcodes[i] = rcodes_[i].load(std::memory_order_relaxed);
-  return render_metrics(status_input(none, reports, answers.get()), rcodes);
+  std::string out = render_metrics(status_input(none, reports, answers.get()), rcodes);
+  for (const auto& source : metrics_sources_) out += source();
+  return out;
 }
 
 base::Status PoolService::set_override(const std::string& pool, const std::string& address, health::Override value,

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -77,6 +78,14 @@ class PoolService : public server::Service, public PoolRuntime {
   base::Status reload(const config::Config& next) override;
 
   std::string status_json() const;
+  // A top-level member of /status beside "pools" (`key`: "cluster") and lines appended to
+  // /metrics, from a feature above pools (src/cluster/). Call before start(); the functions
+  // are called from API threads and must be thread-safe.
+  using StatusSection = std::function<nlohmann::json()>;
+  void add_status_section(std::string key, StatusSection section) {
+    status_sections_.emplace_back(std::move(key), std::move(section));
+  }
+  void add_metrics_source(std::function<std::string()> source) { metrics_sources_.push_back(std::move(source)); }
   // The lab run whose client terms /status shows beside each pool's D and K; call before
   // start() (read without a lock afterwards).
   void set_lab_run(LabRun lab) { lab_run_ = std::move(lab); }
@@ -94,6 +103,7 @@ class PoolService : public server::Service, public PoolRuntime {
   // The monitor a cluster's verdict watch reports remote vantages to (src/cluster/);
   // lives as long as the service.
   health::HealthMonitor& monitor() { return *monitor_; }
+  const health::HealthMonitor& monitor() const { return *monitor_; }
   // false: this server runs no probe itself (`cluster.local-checker: false`). Before start().
   void set_local_checker(bool on) { monitor_->set_local_probes(on); }
   // Materialized pools are handed to `sink` instead of the engine. Call before start();
@@ -137,6 +147,8 @@ class PoolService : public server::Service, public PoolRuntime {
   PolicyRegistry policies_;
   std::unique_ptr<health::HealthMonitor> monitor_;
   LabRun lab_run_;
+  std::vector<std::pair<std::string, StatusSection>> status_sections_;  // set before start()
+  std::vector<std::function<std::string()>> metrics_sources_;          // set before start()
 
   mutable std::mutex builder_mutex_;  // guards builder_
   std::unique_ptr<AnswerBuilder> builder_;

@@ -34,8 +34,9 @@ nlohmann::json seconds_json(double seconds) {
 
 std::optional<std::string> validate(const CalcInput& input) {
   if (input.fall < 1) return "--fall must be at least 1";
+  if (input.quorum < 0) return "--quorum must be at least 1";
   for (double value : {input.interval, input.timeout, input.ttl, input.propagation, input.client_cache,
-                       input.connection_reuse, input.stale_window}) {
+                       input.connection_reuse, input.stale_window, input.publish_latency}) {
     if (value < 0 || std::isnan(value)) return "durations must be zero or more seconds";
   }
   if (input.resolver_floor && *input.resolver_floor < 0) return "--resolver-floor must be zero or more";
@@ -49,6 +50,18 @@ CalcResult compute_cutover(const CalcInput& input) {
   // (F - 1) I after the first and fails T later (docs/pools.md, "Detection").
   using Seconds = std::chrono::duration<double>;
   auto detection = health::detection_range(Seconds(input.interval), Seconds(input.timeout), input.fall);
+  if (input.quorum > 0) {
+    // Remote checkers: the K-th fastest vantage's window, plus its verdict's way to the server.
+    detection = health::quorum_detection_range(detection, Seconds(input.publish_latency));
+    health::QuorumRule rule{health::QuorumRule::Kind::kQuorum, static_cast<std::size_t>(input.quorum), 0};
+    result.notes.push_back(health::quorum_detection_rule(rule) +
+                           "; the vantages' probe phases are not aligned, so D_min stays (F-1)*I+T");
+    result.notes.push_back(input.publish_latency_assumed
+                               ? fmt::format("L = {:g} s (checker publish + server watch) is the default, a margin above the "
+                                             "loopback measurement (max 11 ms, docs/cluster.md); give --publish-latency",
+                                             input.publish_latency)
+                               : fmt::format("L = {:g} s (checker publish + server watch) as given", input.publish_latency));
+  }
   result.detection_min = detection.min.count();
   result.detection_max = detection.max.count();
 
@@ -95,11 +108,16 @@ CalcResult compute_cutover(const CalcInput& input) {
 }
 
 std::string calc_to_text(const CalcInput& input, const CalcResult& result) {
-  std::string out = fmt::format("inputs: I={:g} s, F={}, T={:g} s, TTL={:g} s\n\n", input.interval, input.fall,
+  std::string out = fmt::format("inputs: I={:g} s, F={}, T={:g} s, TTL={:g} s", input.interval, input.fall,
                                 input.timeout, input.ttl);
+  if (input.quorum > 0) {
+    out += fmt::format(", quorum {} of the vantages, L={:g} s{}", input.quorum, input.publish_latency,
+                       input.publish_latency_assumed ? " (default)" : "");
+  }
+  out += "\n\n";
   TextTable table({"term", "", "range", "formula"});
   table.add_row({"detection", "D", range_text(result.detection_min, result.detection_max),
-                 "(F-1)*I+T .. F*I+T"});
+                 input.quorum > 0 ? "(F-1)*I+T .. F*I+T+L" : "(F-1)*I+T .. F*I+T"});
   table.add_row({"propagation", "P", seconds_text(input.propagation), "given"});
   table.add_row({"resolver cache", "K", range_text(0, result.cache_max), "0 .. TTL honoured (+ stale window)"});
   table.add_row({"client cache", "C", range_text(0, input.client_cache),
@@ -134,8 +152,14 @@ nlohmann::json calc_to_json(const CalcInput& input, const CalcResult& result) {
         {"client_source", input.client_source},
         {"connection_reuse", seconds_json(input.connection_reuse)},
         {"reuse_measured", input.reuse_measured},
-        {"stale_window", input.stale_window}}},
-      {"detection", {{"min", result.detection_min}, {"max", result.detection_max}}},
+        {"stale_window", input.stale_window},
+        {"quorum", input.quorum > 0 ? nlohmann::json(input.quorum) : nlohmann::json(nullptr)},
+        {"publish_latency", input.quorum > 0 ? nlohmann::json(input.publish_latency) : nlohmann::json(nullptr)},
+        {"publish_latency_assumed", input.quorum > 0 && input.publish_latency_assumed}}},
+      {"detection",
+       {{"min", result.detection_min},
+        {"max", result.detection_max},
+        {"publish_latency", input.quorum > 0 ? input.publish_latency : 0.0}}},
       {"cache_max", result.cache_max},
       {"detection_plus_cache", {{"min", result.detection_min}, {"max", result.detection_max + result.cache_max}}},
       {"terms", terms},

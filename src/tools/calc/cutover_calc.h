@@ -29,6 +29,12 @@ struct CalcInput {
   std::optional<double> resolver_floor;  // a resolver raises shorter TTLs to this
   std::optional<double> resolver_cap;    // and lowers longer ones to this
   double stale_window = 0;               // serve-stale: an expired copy may be served this long more
+  // Remote checkers with a quorum (docs/cluster.md, "Detection with a quorum"): K vantages
+  // must say down (0: one checker in the server, no publish term), and L, the checker's
+  // publish to etcd plus the server's watch, is added to D's upper bound.
+  int quorum = 0;
+  double publish_latency = 0;
+  bool publish_latency_assumed = false;  // L is the documented default, not a given value
 };
 
 struct Term {
@@ -40,7 +46,7 @@ struct Term {
 
 struct CalcResult {
   double detection_min = 0;  // (F - 1) I + T
-  double detection_max = 0;  // F I + T
+  double detection_max = 0;  // F I + T (+ L with a quorum)
   double cache_max = 0;      // K_max: the TTL the resolver honours, plus the stale window
   std::vector<Term> terms;   // D, P, K, C, R in that order
   double total_min = 0;      // every cache expired just before the change: D_min + P

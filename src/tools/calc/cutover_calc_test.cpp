@@ -164,5 +164,43 @@ TEST(ClientTermsTest, AnUnboundedReuseMakesTheTotalUnbounded) {
   EXPECT_TRUE(calc_to_json(input, result)["inputs"]["connection_reuse"].is_null());
 }
 
+// Remote checkers with a quorum (docs/cluster.md, "Detection with a quorum"): L adds to D's
+// upper bound and the total, never to the lower bound; the rule and whether L was assumed
+// are said.
+TEST(CalcQuorumTest, PublishLatencyAddsToTheUpperBoundOnly) {
+  CalcInput input = make_input(10, 3, 2, 60);
+  CalcResult single = compute_cutover(input);
+  input.quorum = 2;
+  input.publish_latency = 0.05;
+  input.publish_latency_assumed = true;
+  CalcResult result = compute_cutover(input);
+  EXPECT_DOUBLE_EQ(result.detection_min, 22);
+  EXPECT_DOUBLE_EQ(result.detection_max, 32.05);
+  EXPECT_DOUBLE_EQ(result.total_max, single.total_max + 0.05);
+  EXPECT_DOUBLE_EQ(result.total_min, single.total_min);
+  std::string text = calc_to_text(input, result);
+  EXPECT_NE(text.find("quorum 2 of the vantages, L=0.05 s (default)"), std::string::npos) << text;
+  EXPECT_NE(text.find("F*I+T+L"), std::string::npos) << text;
+  EXPECT_NE(text.find("2nd fastest"), std::string::npos) << text;
+  EXPECT_NE(text.find("is the default, a margin above the loopback measurement"), std::string::npos) << text;
+  auto json = calc_to_json(input, result);
+  EXPECT_EQ(json["inputs"]["quorum"], 2);
+  EXPECT_EQ(json["inputs"]["publish_latency_assumed"], true);
+  EXPECT_DOUBLE_EQ(json["detection"]["max"].get<double>(), 32.05);
+  EXPECT_DOUBLE_EQ(json["detection"]["publish_latency"].get<double>(), 0.05);
+
+  input.publish_latency = 0.2;
+  input.publish_latency_assumed = false;
+  EXPECT_NE(calc_to_text(input, compute_cutover(input)).find("L = 0.2 s (checker publish + server watch) as given"),
+            std::string::npos);
+  input.publish_latency = -1;
+  EXPECT_TRUE(validate(input).has_value());
+
+  // Without a quorum nothing changes.
+  CalcInput plain = make_input(10, 3, 2, 60);
+  EXPECT_TRUE(calc_to_json(plain, compute_cutover(plain))["inputs"]["quorum"].is_null());
+  EXPECT_EQ(calc_to_text(plain, compute_cutover(plain)).find("F*I+T+L"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cutover::tools

@@ -15,10 +15,13 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "cluster/etcd_test_support.h"
@@ -143,6 +146,27 @@ std::string http_get(std::uint16_t port, const std::string& path) {
       .out;
 }
 
+// The "cluster" member of /status (null when it cannot be read).
+nlohmann::json cluster_section(std::uint16_t port) {
+  auto status = nlohmann::json::parse(http_get(port, "/status"), nullptr, false);
+  if (status.is_discarded() || !status.contains("cluster")) return nullptr;
+  return status["cluster"];
+}
+
+// The cluster section's entry for `vantage` (null when it does not report).
+nlohmann::json vantage_row(const nlohmann::json& cluster, const std::string& vantage) {
+  if (!cluster.is_object()) return nullptr;
+  for (const auto& row : cluster["vantages"]) {
+    if (row["name"] == vantage) return row;
+  }
+  return nullptr;
+}
+
+bool suspect(std::uint16_t port, const std::string& vantage) {
+  auto row = vantage_row(cluster_section(port), vantage);
+  return row.is_object() && row["suspect"] == true;
+}
+
 TEST(Cluster, QuorumOverThreeVantagesInTheirOwnNamespaces) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root for network namespaces (ip netns, veth, nftables)";
   for (const char* program : {"ip", "nft", "etcd", "dig", "curl"}) {
@@ -173,7 +197,7 @@ TEST(Cluster, QuorumOverThreeVantagesInTheirOwnNamespaces) {
       kPrimary, kEndpointPort, kBackup, kEndpointPort);
   write_file(dir + "/cutover.yaml",
              fmt::format("control: {{listen: \"127.0.0.1:0\"}}\n"
-                         "cluster:\n  etcd: [{}]\n  vantage: dns1\n  local-checker: false\n"
+                         "cluster:\n  etcd: [{}]\n  vantage: dns1\n  local-checker: false\n  suspect-after: 2s\n"
                          "zones:\n  - {{origin: example.test., file: example.test.zone}}\n"
                          "pools:\n"
                          "  q1:\n    name: q1.example.test\n    checkers: {{quorum: 1}}\n{}"
@@ -215,12 +239,60 @@ TEST(Cluster, QuorumOverThreeVantagesInTheirOwnNamespaces) {
     EXPECT_EQ(answer(server.port(), "q2.example.test"), only_primary) << "round " << round;
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
+  // v0 has disagreed with v1 and v2 on the primary for longer than suspect-after (2 s): it is
+  // suspect in the log, /status, /metrics and `cutover status`; the answers above did not
+  // change for it (report only).
+  EXPECT_TRUE(eventually([&] { return suspect(server.control_port(), "v0"); }, std::chrono::seconds(15)))
+      << cluster_section(server.control_port()).dump(2);
+  EXPECT_TRUE(server.wait_for_log("cluster.vantage_suspect", 1, std::chrono::seconds(5))) << server.log();
+  {
+    auto cluster = cluster_section(server.control_port());
+    ASSERT_TRUE(cluster.is_object());
+    EXPECT_EQ(cluster["vantage"], "dns1");
+    EXPECT_EQ(cluster["local_checker"], false);
+    EXPECT_EQ(cluster["suspect_after_ms"], 2000);
+    EXPECT_EQ(cluster["etcd"]["endpoints"].size(), 3u);
+    EXPECT_EQ(cluster["etcd"]["reached"], true);
+    EXPECT_GT(cluster["verdicts_revision"].get<std::int64_t>(), 0);
+    EXPECT_TRUE(cluster["pool_state_revision"].is_null());
+    for (const char* name : {"v1", "v2"}) {
+      auto row = vantage_row(cluster, name);
+      ASSERT_TRUE(row.is_object()) << name;
+      EXPECT_EQ(row["suspect"], false) << name;
+      EXPECT_EQ(row["endpoints"], 4) << name << ": two endpoints in each of two pools";
+      EXPECT_TRUE(row["last_verdict"].is_string()) << name;
+    }
+    auto v0 = vantage_row(cluster, "v0");
+    std::set<std::string> where;
+    for (const auto& at : v0["suspect_on"]) where.insert(at["pool"].get<std::string>() + "/" + at["endpoint"].get<std::string>());
+    EXPECT_EQ(where, (std::set<std::string>{fmt::format("q1/{}", kPrimary), fmt::format("q2/{}", kPrimary)}))
+        << "suspect only where it disagrees: it still reaches the backup";
+  }
+  EXPECT_NE(http_get(server.control_port(), "/metrics")
+                .find(fmt::format("cutover_cluster_vantage_suspect{{pool=\"q2\",endpoint=\"{}\",vantage=\"v0\"}} 1", kPrimary)),
+            std::string::npos);
+  EXPECT_NE(http_get(server.control_port(), "/metrics")
+                .find(fmt::format("cutover_cluster_vantage_suspect{{pool=\"q2\",endpoint=\"{}\",vantage=\"v1\"}} 0", kPrimary)),
+            std::string::npos);
+  {
+    CommandResult text = run_command(
+        {CUTOVER_BINARY, "status", "--control", fmt::format("127.0.0.1:{}", server.control_port())}, std::chrono::seconds(10));
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("cluster  vantage dns1  local-checker false  suspect-after 2 s"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("v0=down(suspect)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("quorum 2 (2 up, 1 down of 3 reporting)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(fmt::format("SUSPECT on q1/{} q2/{}", kPrimary, kPrimary)), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("applied: verdicts revision "), std::string::npos) << text.out;
+  }
 
   // 2. The route comes back, then the primary really dies: every vantage sees it.
   auto flush = run_command({"ip", "netns", "exec", ns_name(0), "nft", "delete", "table", "inet", "cutover_test"},
                            std::chrono::seconds(10));
   ASSERT_EQ(flush.exit_code, 0) << flush.err;
   EXPECT_TRUE(eventually([&] { return answer(server.port(), "q1.example.test") == only_primary; }, std::chrono::seconds(30)));
+  // v0 agrees again: trusted at once.
+  EXPECT_TRUE(eventually([&] { return !suspect(server.control_port(), "v0"); }, std::chrono::seconds(15)));
+  EXPECT_TRUE(server.wait_for_log("cluster.vantage_trusted", 1, std::chrono::seconds(5))) << server.log();
   primary.reset();
   EXPECT_TRUE(eventually([&] { return answer(server.port(), "q2.example.test") == only_backup &&
                                       answer(server.port(), "q1.example.test") == only_backup; },

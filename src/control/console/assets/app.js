@@ -184,8 +184,8 @@
   // ---- panels ----
   const renderers = {};
   const titles = {pools: 'Pools and endpoint health', zones: 'Zones and writes', replication: 'Replication',
-                  monitor: 'Monitor: watched names'};
-  const order = ['pools', 'monitor', 'zones', 'replication'];
+                  monitor: 'Monitor: watched names', cluster: 'Cluster: vantages and etcd'};
+  const order = ['pools', 'cluster', 'monitor', 'zones', 'replication'];
 
   function setPanel(id, entry) {
     let panel = state.panels[id];

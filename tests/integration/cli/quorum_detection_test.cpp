@@ -1,7 +1,7 @@
 // The detection term with a quorum of remote checkers (docs/cluster.md, "Detection with a
 // quorum"), through the real binary: `cutover calc --quorum` and `cutover explain` on a
 // config whose pool has `checkers:` add the publish-and-watch latency L to D's upper bound
-// only, state the rule, and say when L is the assumed default; a pool without `checkers:`
+// only, state the rule, and say when L is the default; a pool without `checkers:`
 // and calc without the flags are unchanged.
 #include <string>
 
@@ -46,7 +46,7 @@ TEST(QuorumDetection, CalcAddsThePublishLatencyToTheUpperBound) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("3rd fastest"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("22 to 32.05 s"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("assumed default"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("is the default, a margin above the loopback measurement"), std::string::npos) << text.out;
 
   EXPECT_EQ(run_command(with(kCalc, {"--quorum", "0"}), 10s).exit_code, 2);
   EXPECT_EQ(run_command(with(kCalc, {"--publish-latency", "-1"}), 10s).exit_code, 2);

@@ -146,7 +146,10 @@ TEST_F(SharedState, EachServersOwnProbesAreVantagesOfTheOthers) {
     ASSERT_TRUE(eventually(
         [&] {
           status = call(control(i), "GET", "/status");
-          std::string text = status.body.dump();
+          // The pools' vantages: the cluster section names this server's own vantage too.
+          nlohmann::json pools = status.body;
+          if (pools.is_object()) pools.erase("cluster");
+          std::string text = pools.dump();
           for (int other = 0; other < 3; ++other) {
             bool listed = text.find(fmt::format("\"dns{}\"", other + 1)) != std::string::npos;
             if (listed != (other != i)) return false;

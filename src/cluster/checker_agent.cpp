@@ -30,6 +30,14 @@ base::Status CheckerAgent::start() {
   return {};
 }
 
+nlohmann::json CheckerAgent::status_json() const {
+  nlohmann::json cluster = publisher_->status_json();
+  cluster["role"] = "checker";
+  cluster["etcd"]["members"] =
+      member_statuses_json(member_statuses(publisher_->options().members, std::chrono::milliseconds(500)));
+  return {{"role", "checker"}, {"cluster", std::move(cluster)}};
+}
+
 void CheckerAgent::stop() {
   if (monitor_) monitor_->stop();
   publisher_->stop();

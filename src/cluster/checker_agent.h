@@ -36,6 +36,11 @@ class CheckerAgent {
   std::chrono::seconds lease_ttl() const { return publisher_->lease_ttl(); }
   // Verdicts published since start (counted for the tests and the log).
   std::uint64_t published() const { return publisher_->published(); }
+  // The checker's /status document: {"role": "checker", "cluster": {...}} with its vantage,
+  // lease, etcd (and each member's own status) and the latest verdict of every endpoint
+  // (docs/cluster.md, "Status and suspect vantages"). Asks the etcd members, so it can take
+  // up to half a second.
+  nlohmann::json status_json() const;
 
  private:
   const config::Config& config_;

@@ -14,6 +14,9 @@ namespace {
 
 using nlohmann::json;
 
+// How long /status waits for each etcd member's own status (asked in parallel).
+constexpr std::chrono::milliseconds kMemberStatusTimeout{500};
+
 struct VantageRow {
   bool remote = false;
   std::optional<base::SteadyTime> last_verdict;
@@ -78,7 +81,8 @@ json cluster_status_json(const ClusterStatusInput& input) {
             {"member", watch.member},
             {"reached", watch.reached},
             {"last_reached", time_json(watch.last_reached)},
-            {"last_error", watch.last_error}}},
+            {"last_error", watch.last_error},
+            {"members", member_statuses_json(input.members)}}},
           {"verdicts_revision", watch.revision},
           {"pool_state_revision", input.pool_state_revision ? json(*input.pool_state_revision) : json(nullptr)},
           {"vantages", vantages}};
@@ -127,7 +131,9 @@ ClusterStatusInput ClusterStatus::input(const std::vector<health::EndpointReport
 
 json ClusterStatus::to_json() const {
   auto reports = monitor_.reports();
-  return cluster_status_json(input(reports));
+  ClusterStatusInput in = input(reports);
+  in.members = member_statuses(config_.etcd, kMemberStatusTimeout);
+  return cluster_status_json(in);
 }
 
 std::string ClusterStatus::metrics() const {

@@ -37,6 +37,8 @@ struct ClusterStatusInput {
   // The etcd revision of the shared pool state this server has applied; nullopt while no
   // shared pool state is wired (ClusterStatus::set_pool_state_revision).
   std::optional<std::int64_t> pool_state_revision;
+  // Each etcd member's own status, asked when /status is (not for /metrics).
+  std::vector<MemberStatus> members;
 };
 
 nlohmann::json cluster_status_json(const ClusterStatusInput& input);

@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <charconv>
+#include <future>
 #include <optional>
 
 #include <fmt/format.h>
@@ -310,6 +311,68 @@ base::Result<std::int64_t> EtcdClient::watch_prefix(const std::string& prefix, s
                       : fmt::format("{}: {}", member.url(), httplib::to_string(error));
   }
   return base::make_error(base::ErrorCode::kIo, fmt::format("no etcd member accepted the watch (last: {})", last_error));
+}
+
+}  // namespace cutover::cluster
+
+namespace cutover::cluster {
+
+base::Result<nlohmann::json> EtcdClient::maintenance_status() { return call("/v3/maintenance/status", nlohmann::json::object()); }
+
+std::vector<MemberStatus> member_statuses(const std::vector<EtcdMember>& members, std::chrono::milliseconds timeout) {
+  std::vector<std::future<MemberStatus>> asked;
+  for (const auto& member : members) {
+    asked.push_back(std::async(std::launch::async, [member, timeout] {
+      MemberStatus out;
+      out.url = member.url();
+      EtcdClient one({member}, timeout);
+      auto reply = one.maintenance_status();
+      if (!reply) {
+        out.error = reply.error().message;
+        return out;
+      }
+      const auto& body = *reply;
+      const auto header = body.value("header", nlohmann::json::object());
+      auto text = [](const nlohmann::json& object, const char* name) {
+        if (!object.contains(name)) return std::string();
+        return object[name].is_string() ? object[name].get<std::string>() : object[name].dump();
+      };
+      out.reached = true;
+      out.member_id = text(header, "member_id");
+      out.leader_id = text(body, "leader");
+      out.leader = !out.member_id.empty() && out.member_id == out.leader_id;
+      out.revision = number(header, "revision");
+      out.raft_term = number(body, "raftTerm");
+      out.raft_index = number(body, "raftIndex");
+      out.db_size = number(body, "dbSize");
+      out.version = text(body, "version");
+      return out;
+    }));
+  }
+  std::vector<MemberStatus> out;
+  for (auto& one : asked) out.push_back(one.get());
+  return out;
+}
+
+nlohmann::json member_statuses_json(const std::vector<MemberStatus>& statuses) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& one : statuses) {
+    if (!one.reached) {
+      out.push_back({{"url", one.url}, {"reached", false}, {"error", one.error}});
+      continue;
+    }
+    out.push_back({{"url", one.url},
+                   {"reached", true},
+                   {"member_id", one.member_id},
+                   {"leader", one.leader},
+                   {"leader_id", one.leader_id},
+                   {"revision", one.revision},
+                   {"raft_term", one.raft_term},
+                   {"raft_index", one.raft_index},
+                   {"db_size", one.db_size},
+                   {"version", one.version}});
+  }
+  return out;
 }
 
 }  // namespace cutover::cluster

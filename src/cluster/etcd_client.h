@@ -68,6 +68,26 @@ struct WatchEvent {
 // The key just past every key that starts with `prefix` (etcd's range_end for a prefix).
 std::string prefix_end(std::string_view prefix);
 
+// One etcd member's own view (etcd's Maintenance/Status): what `cutover status` shows for
+// each member (docs/cluster.md, "Status and suspect vantages").
+struct MemberStatus {
+  std::string url;
+  bool reached = false;
+  std::string error;      // why it was not reached
+  std::string member_id;  // etcd's 64-bit IDs, as the gateway gives them (decimal strings)
+  std::string leader_id;
+  bool leader = false;  // this member is the raft leader
+  std::int64_t revision = 0;
+  std::int64_t raft_term = 0;
+  std::int64_t raft_index = 0;
+  std::int64_t db_size = 0;
+  std::string version;
+};
+
+// Asks every member for its status at once, each bounded by `timeout`; in `members` order.
+std::vector<MemberStatus> member_statuses(const std::vector<EtcdMember>& members, std::chrono::milliseconds timeout);
+nlohmann::json member_statuses_json(const std::vector<MemberStatus>& statuses);
+
 class EtcdClient {
  public:
   // `members` must not be empty; `timeout` bounds each connect and each reply.
@@ -99,6 +119,8 @@ class EtcdClient {
 
   // The member calls go to first.
   std::string current_member() const;
+  // The status of the member that answers (with one member: that member's).
+  base::Result<nlohmann::json> maintenance_status();
 
  private:
   base::Result<nlohmann::json> call(const std::string& path, const nlohmann::json& body);

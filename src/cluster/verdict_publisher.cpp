@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "pool/config/pool_config.h"
+#include "pool/status_report.h"
 
 namespace cutover::cluster {
 namespace {
@@ -57,6 +58,31 @@ void VerdictPublisher::stop() {
 std::uint64_t VerdictPublisher::published() const {
   std::lock_guard lock(mutex_);
   return published_;
+}
+
+nlohmann::json VerdictPublisher::status_json() const {
+  nlohmann::json members = nlohmann::json::array();
+  for (const auto& member : options_.members) members.push_back(member.url());
+  std::lock_guard lock(mutex_);
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (const auto& [key, value] : latest_) {
+    auto verdict = nlohmann::json::parse(value, nullptr, false);
+    if (verdict.is_discarded()) continue;
+    verdict["published"] = dirty_.count(key) == 0;
+    verdicts.push_back(std::move(verdict));
+  }
+  return {{"vantage", options_.vantage},
+          {"prefix", options_.prefix},
+          {"lease_ttl_s", lease_ttl_.count()},
+          {"lease", lease_ == 0 ? nlohmann::json(nullptr) : nlohmann::json(std::to_string(lease_))},
+          {"published", published_},
+          {"etcd",
+           {{"endpoints", members},
+            {"member", etcd_.current_member()},
+            {"reached", reached_},
+            {"last_reached", last_reached_ ? nlohmann::json(pool::format_utc(*last_reached_)) : nlohmann::json(nullptr)},
+            {"last_error", last_error_}}},
+          {"verdicts", verdicts}};
 }
 
 void VerdictPublisher::on_verdict(const health::VantageVerdict& verdict) {
@@ -125,6 +151,13 @@ void VerdictPublisher::loop() {
 
     lock.lock();
     published_ += written;
+    lease_ = lease;
+    reached_ = failure.empty();
+    if (failure.empty()) {
+      last_reached_ = std::chrono::system_clock::now();
+    } else {
+      last_error_ = failure;
+    }
     if (!failure.empty()) {
       // Whatever was not written goes again with the next round (the latest value by then).
       for (std::size_t i = written; i < batch.size(); ++i) dirty_[batch[i].first] = true;

@@ -11,8 +11,11 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "base/log.h"
 #include "cluster/etcd_client.h"
@@ -49,6 +52,10 @@ class VerdictPublisher {
   std::uint64_t published() const;
   const CheckerOptions& options() const { return options_; }
   std::string current_member() const { return etcd_.current_member(); }
+  // What `cutover checker`'s /status shows (docs/cluster.md, "Status and suspect vantages"):
+  // the vantage, its lease, whether the last round reached etcd, and the latest verdict of
+  // each endpoint (as published, or waiting to be).
+  nlohmann::json status_json() const;
 
  private:
   void loop();
@@ -64,6 +71,11 @@ class VerdictPublisher {
   std::map<std::string, bool> dirty_;          // keys not yet written since their last change
   bool stopping_ = false;
   std::uint64_t published_ = 0;
+  // The last round: whether it reached etcd, when a round last did, and the error if not.
+  bool reached_ = false;
+  std::optional<std::chrono::system_clock::time_point> last_reached_;
+  std::string last_error_;
+  std::int64_t lease_ = 0;
   std::thread thread_;
 };
 

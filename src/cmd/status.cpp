@@ -1,5 +1,6 @@
 // `cutover status`: asks a running server's control API for GET /status and prints every
-// pool and endpoint as a readable table (or the /status document with --json). Exit 2 when
+// pool and endpoint as a readable table (or the /status document with --json); pointed at
+// a `cutover checker --control`, its vantage, etcd and verdicts. Exit 2 when
 // the server cannot be reached or gives no status.
 #include <cstdio>
 #include <memory>
@@ -111,6 +112,46 @@ void print_table(const nlohmann::json& status) {
   }
 }
 
+// Each etcd member's own view: leader or follower, its revision and raft index.
+void print_etcd_members(const nlohmann::json& etcd) {
+  for (const auto& member : etcd.value("members", nlohmann::json::array())) {
+    if (!member.value("reached", false)) {
+      std::printf("    member %s  NOT reached (%s)\n", text_of(member["url"]).c_str(), text_of(member["error"]).c_str());
+      continue;
+    }
+    std::printf("    member %s  %s  id %s  revision %s  raft term %s index %s  db %s bytes  etcd %s\n",
+                text_of(member["url"]).c_str(), member.value("leader", false) ? "leader" : "follower",
+                text_of(member["member_id"]).c_str(), text_of(member["revision"]).c_str(),
+                text_of(member["raft_term"]).c_str(), text_of(member["raft_index"]).c_str(),
+                text_of(member["db_size"]).c_str(), text_of(member["version"]).c_str());
+  }
+}
+
+// A checker's /status (`cutover checker --control`): its vantage, lease, etcd and the latest
+// verdict it has on each endpoint.
+void print_checker(const nlohmann::json& cluster) {
+  const auto& etcd = cluster["etcd"];
+  std::string members;
+  for (const auto& url : etcd["endpoints"]) members += (members.empty() ? "" : ", ") + text_of(url);
+  std::printf("checker  vantage %s  prefix %s  lease %s (ttl %s s)  published %s\n", text_of(cluster["vantage"]).c_str(),
+              text_of(cluster["prefix"]).c_str(), text_of(cluster["lease"]).c_str(),
+              text_of(cluster["lease_ttl_s"]).c_str(), text_of(cluster["published"]).c_str());
+  std::string reach = etcd.value("reached", false)
+                          ? "reached " + text_of(etcd["member"]) + " at " + text_of(etcd["last_reached"])
+                          : "NOT reached (" + text_of(etcd["last_error"]) + "; last reached " +
+                                text_of(etcd["last_reached"]) + ")";
+  std::printf("  etcd %s: %s\n", members.c_str(), reach.c_str());
+  print_etcd_members(etcd);
+  std::printf("  %-16s %-28s %-8s %-10s %-26s %s\n", "POOL", "ENDPOINT", "STATE", "LATENCY", "PROBED", "REASON");
+  for (const auto& verdict : cluster.value("verdicts", nlohmann::json::array())) {
+    std::string latency = verdict.contains("latency_ms") ? fmt::format("{:.1f} ms", verdict.value("latency_ms", 0.0)) : "-";
+    std::printf("  %-16s %-28s %-8s %-10s %-26s %s%s\n", text_of(verdict["pool"]).c_str(),
+                text_of(verdict["endpoint"]).c_str(), text_of(verdict["state"]).c_str(), latency.c_str(),
+                text_of(verdict["probe_time"]).c_str(), text_of(verdict["reason"]).c_str(),
+                verdict.value("published", true) ? "" : "  (not yet published)");
+  }
+}
+
 // The cluster section (docs/cluster.md, "Status and suspect vantages"): this server's place
 // in it, etcd, and each vantage that reports; the quorum per endpoint is under each pool.
 void print_cluster(const nlohmann::json& cluster) {
@@ -125,6 +166,7 @@ void print_cluster(const nlohmann::json& cluster) {
                           : "NOT reached (" + text_of(etcd["last_error"]) + "; last reached " +
                                 text_of(etcd["last_reached"]) + ")";
   std::printf("  etcd %s: %s\n", members.c_str(), reach.c_str());
+  print_etcd_members(etcd);
   std::printf("  applied: verdicts revision %s, pool state revision %s\n", text_of(cluster["verdicts_revision"]).c_str(),
               text_of(cluster["pool_state_revision"]).c_str());
   std::printf("  %-20s %-6s %-26s %-9s %-9s %s\n", "VANTAGE", "REMOTE", "LAST VERDICT", "ENDPOINTS", "REPORTING",
@@ -158,6 +200,15 @@ void run_status(const StatusOptions& options) {
                                             (reply ? "HTTP " + std::to_string(reply->status) : httplib::to_string(reply.error())));
   }
   auto status = nlohmann::json::parse(reply->body, nullptr, false);
+  if (!status.is_discarded() && status.is_object() && status.value("role", "") == "checker" &&
+      status.contains("cluster") && status["cluster"].is_object()) {
+    if (output.json()) {
+      output.document(status);
+    } else {
+      print_checker(status["cluster"]);
+    }
+    return;
+  }
   if (status.is_discarded() || !status.is_object() || !status.contains("pools")) {
     output.fail(ExitCode::kCouldNotRun, "the reply is not a cutover status document");
   }

@@ -108,6 +108,23 @@ TEST(CheckerAgent, PublishesVerdictsUnderALeaseAndSurvivesAnEtcdRestart) {
   EXPECT_GE(up->checks[0].passes, 1);
   EXPECT_EQ(up->probe_time.size(), 24u) << up->probe_time;
 
+  // Its /status document (`cutover checker --control`): the vantage, the lease, etcd reached
+  // and the verdict as published.
+  auto status = agent.status_json();
+  EXPECT_EQ(status["role"], "checker");
+  const auto& section = status["cluster"];
+  EXPECT_EQ(section["vantage"], "fra");
+  EXPECT_EQ(section["lease_ttl_s"], 3);
+  EXPECT_TRUE(section["lease"].is_string()) << section.dump();
+  EXPECT_EQ(section["etcd"]["reached"], true) << section.dump();
+  EXPECT_TRUE(section["etcd"]["last_reached"].is_string()) << section.dump();
+  ASSERT_EQ(section["etcd"]["members"].size(), 1u);
+  EXPECT_EQ(section["etcd"]["members"][0]["leader"], true) << section.dump();
+  ASSERT_EQ(section["verdicts"].size(), 1u) << section.dump();
+  EXPECT_EQ(section["verdicts"][0]["pool"], "web");
+  EXPECT_EQ(section["verdicts"][0]["state"], "up");
+  EXPECT_GE(section["published"].get<int>(), 1);
+
   listener.reset();  // connection refused from now on
   ASSERT_TRUE(wait_for(reader, key, health::HealthState::kDown, std::chrono::seconds(20)));
   auto down = read_verdict(reader, key);
@@ -120,6 +137,12 @@ TEST(CheckerAgent, PublishesVerdictsUnderALeaseAndSurvivesAnEtcdRestart) {
   listener = std::make_unique<Listener>(kEndpointPort);
   ASSERT_TRUE(listener->ok());
   std::this_thread::sleep_for(std::chrono::seconds(4));
+  {
+    auto away = agent.status_json()["cluster"];
+    EXPECT_EQ(away["etcd"]["reached"], false) << away.dump();
+    EXPECT_FALSE(away["etcd"]["last_error"].get<std::string>().empty()) << away.dump();
+    EXPECT_EQ(away["etcd"]["members"][0]["reached"], false) << away.dump();
+  }
   etcd.start(0);
   ASSERT_TRUE(etcd.wait_healthy());
   ASSERT_TRUE(wait_for(reader, key, health::HealthState::kUp, std::chrono::seconds(30)));

@@ -3,6 +3,8 @@
 // member, and the URL list's errors.
 #include "cluster/etcd_client.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -94,6 +96,29 @@ TEST_F(EtcdClientTest, PutRangeLeaseWatchAndFailover) {
   auto late = client.put("/t/late", "v", *lease);
   ASSERT_FALSE(late);
   EXPECT_EQ(late.error().code, base::ErrorCode::kNotFound) << late.error().message;
+
+  // Each member's own status: one leader, the same leader for all, the store's revision.
+  auto statuses = member_statuses(*members, std::chrono::milliseconds(2000));
+  ASSERT_EQ(statuses.size(), 4u);
+  EXPECT_FALSE(statuses[0].reached);  // nothing listens there
+  EXPECT_FALSE(statuses[0].error.empty());
+  int leaders = 0;
+  for (std::size_t i = 1; i < statuses.size(); ++i) {
+    ASSERT_TRUE(statuses[i].reached) << statuses[i].url << ": " << statuses[i].error;
+    EXPECT_FALSE(statuses[i].member_id.empty());
+    EXPECT_EQ(statuses[i].leader_id, statuses[1].leader_id);
+    EXPECT_GE(statuses[i].raft_index, 1);
+    EXPECT_FALSE(statuses[i].version.empty());
+    leaders += statuses[i].leader ? 1 : 0;
+  }
+  EXPECT_EQ(leaders, 1);
+  auto leader = std::find_if(statuses.begin(), statuses.end(), [](const MemberStatus& one) { return one.leader; });
+  ASSERT_NE(leader, statuses.end());
+  EXPECT_GE(leader->revision, *put);
+  auto json = member_statuses_json(statuses);
+  ASSERT_EQ(json.size(), 4u);
+  EXPECT_EQ(json[0]["reached"], false);
+  EXPECT_TRUE(json[1]["member_id"].is_string());
 
   // One member down: calls go on to the others.
   etcd_->stop(0);

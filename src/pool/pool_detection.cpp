@@ -11,4 +11,11 @@ health::DetectionWindow detection_window(const PoolSpec& spec) {
   return window;
 }
 
+bool has_remote_checkers(const PoolSpec& spec) { return spec.checkers.kind != health::QuorumRule::Kind::kLocal; }
+
+health::DetectionWindow served_detection_window(const PoolSpec& spec) {
+  health::DetectionWindow window = detection_window(spec);
+  return has_remote_checkers(spec) ? health::with_publish_latency(window, health::kDefaultPublishLatency) : window;
+}
+
 }  // namespace cutover::pool

@@ -199,11 +199,13 @@ std::string render_status_json(const StatusInput& input) {
       auto negative = input.negative_ttl(spec.owner);
       pool["nodata_negative_ttl"] = negative ? json(*negative) : json(nullptr);
     }
-    health::DetectionWindow window = detection_window(spec);
+    health::DetectionWindow window = served_detection_window(spec);
     pool["detection"] = {{"d_min_ms", window.d_min.count()},
                          {"d_max_ms", window.d_max.count()},
                          {"ttl_s", window.ttl},
                          {"worst_d_plus_k_ms", window.worst_d_plus_k.count()}};
+    // Remote checkers: the default L that d_max includes (docs/cluster.md).
+    if (has_remote_checkers(spec)) pool["detection"]["publish_latency_ms"] = health::kDefaultPublishLatency.count();
     pool["client_terms"] = client_terms_json(input.lab, window);
     const PoolAnswer* answer = input.answers ? input.answers->find(spec.owner) : nullptr;
     json current = json::object();

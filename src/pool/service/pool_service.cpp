@@ -79,7 +79,7 @@ base::Status PoolService::start() {
   }
   std::chrono::milliseconds first_round{0};
   for (const auto& spec : specs) {
-    health::DetectionWindow window = detection_window(spec);
+    health::DetectionWindow window = served_detection_window(spec);
     logger_.info("pool.configured", {{"pool", spec.name},
                                      {"name", spec.owner.to_text()},
                                      {"shape", spec.shape},

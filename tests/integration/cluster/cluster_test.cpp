@@ -332,6 +332,21 @@ TEST(Cluster, QuorumOverThreeVantagesInTheirOwnNamespaces) {
     EXPECT_EQ(leaders, 1) << reply.out;
   }
   {
+    // The window /status reports for a pool with checkers includes L at its default, as
+    // `cutover explain` does: F·I + T + L = 2·1 s + 0.5 s + 0.05 s.
+    auto status = nlohmann::json::parse(http_get(server.control_port(), "/status"), nullptr, false);
+    ASSERT_TRUE(status.is_object());
+    for (const auto& pool : status["pools"]) {
+      EXPECT_EQ(pool["detection"]["d_min_ms"], 1500) << pool["detection"].dump();
+      EXPECT_EQ(pool["detection"]["d_max_ms"], 2550) << pool["detection"].dump();
+      EXPECT_EQ(pool["detection"]["publish_latency_ms"], 50) << pool["detection"].dump();
+    }
+    CommandResult explain = run_command({CUTOVER_BINARY, "explain", "--config", dir + "/cutover1.yaml", "--json"},
+                                        std::chrono::seconds(10));
+    ASSERT_EQ(explain.exit_code, 0) << explain.err;
+    for (const auto& pool : nlohmann::json::parse(explain.out)["pools"]) EXPECT_EQ(pool["d_max_ms"], 2550) << explain.out;
+  }
+  {
     auto members = cluster_section(server.control_port())["etcd"]["members"];
     ASSERT_EQ(members.size(), 3u) << members.dump(2);
     int leaders = 0;

@@ -4,7 +4,8 @@ Chromium on the console page, driven through the DevTools protocol (python3-webs
 demo endpoint is stopped from the page's own button and the page must show the failover, as
 the event stream delivers it, without a reload, within the pool's detection window; then the
 server is stopped and the page must mark its data stale. Last, a server with control.token:
-a drain from the page is refused until the token is entered in the page, then applied.
+a drain from the page is refused until the token is entered in the page, then applied; and
+a server with a cluster section (one etcd member it starts): the cluster panel's tables.
 
 Exit 0 on success, 1 on a failure (python3-websocket missing included: scripts/install-deps.sh
 installs it), 77 (ctest's SKIP_RETURN_CODE) only when chromium is not installed. Everything it starts is stopped by PID; --limit bounds the run.
@@ -328,6 +329,105 @@ def token_phase(args, browser, workdir, deadline):
             endpoint.close()
 
 
+def free_port():
+    """A loopback port the kernel picks (free now; etcd binds it a moment later)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Etcd:
+    """One etcd member on loopback ports the kernel picked, with its own data directory."""
+
+    def __init__(self, workdir, deadline):
+        self.client = free_port()
+        peer = free_port()
+        self.url = f"http://127.0.0.1:{self.client}"
+        self.log_path = os.path.join(workdir, "etcd.log")
+        with open(self.log_path, "w") as log_file:
+            self.process = subprocess.Popen(
+                ["etcd", "--name", "c0", "--data-dir", os.path.join(workdir, "etcd"),
+                 "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
+                 "--listen-peer-urls", f"http://127.0.0.1:{peer}",
+                 "--initial-advertise-peer-urls", f"http://127.0.0.1:{peer}",
+                 "--initial-cluster", f"c0=http://127.0.0.1:{peer}", "--initial-cluster-state", "new"],
+                stdout=log_file, stderr=subprocess.STDOUT)
+
+        def healthy():
+            try:
+                with urllib.request.urlopen(f"{self.url}/health", timeout=1) as reply:
+                    return '"true"' in reply.read().decode()
+            except OSError:
+                return False
+        wait_for("etcd to be healthy", healthy, deadline, step=0.2)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class ClusterServe(Serve):
+    """`cutover serve` with a cluster section (one etcd member) and a failover pool over two
+    HealthEndpoints: its probes are its own vantage, published to etcd."""
+
+    def __init__(self, binary, workdir, deadline, endpoints, etcd_url):
+        self.log_path = os.path.join(workdir, "cluster-serve.log")
+        self.process = None
+        with open(os.path.join(workdir, "cluster.db"), "w") as f:
+            f.write("$ORIGIN cluster.test.\n$TTL 300\n@ IN SOA ns1 admin 1 3600 600 86400 60\n@ IN NS ns1\n"
+                    "ns1 IN A 127.0.0.1\n")
+        lines = "".join(f"      - {{address: {e.address}, port: {e.port}}}\n" for e in endpoints)
+        config = os.path.join(workdir, "cluster.yaml")
+        with open(config, "w") as f:
+            f.write("control: {listen: \"127.0.0.1:0\"}\n"
+                    f"cluster:\n  etcd: [{etcd_url}]\n  vantage: dns1\n"
+                    f"zones:\n  - origin: cluster.test.\n    file: {workdir}/cluster.db\n"
+                    "pools:\n  web:\n    name: www.cluster.test\n    shape: failover\n"
+                    "    check: {type: http, path: /health, interval: 200ms, timeout: 150ms, fall: 2, rise: 1}\n"
+                    f"    endpoints:\n{lines}")
+        self.start(binary, ["--config", config])
+        wait_for("the cluster server's control port", self.control_port, deadline)
+
+
+def cluster_phase(args, browser, workdir, deadline):
+    """With a cluster section, the cluster panel shows where the server stands as tables: the
+    etcd member as reached and leader, this server's own vantage with its endpoints."""
+    if shutil.which("etcd") is None:
+        raise Failure("etcd is not installed (Debian etcd-server; scripts/install-deps.sh installs it)")
+    endpoints = [HealthEndpoint("127.0.0.23"), HealthEndpoint("127.0.0.24")]
+    etcd = serve = None
+    try:
+        etcd = Etcd(workdir, deadline)
+        serve = ClusterServe(args.cutover, workdir, deadline, endpoints, etcd.url)
+        browser.call("Page.navigate", url=f"http://127.0.0.1:{serve.control_port()}/")
+        member = wait_for("the etcd member as leader in the cluster panel", lambda: browser.evaluate(f"""(() => {{
+          const row = document.querySelector('#panel-cluster tr[data-member="{etcd.url}"]');
+          return row && row.textContent.includes('leader') ? row.textContent : null;
+        }})()"""), deadline)
+        vantage = wait_for("this server's vantage with both endpoints reporting", lambda: browser.evaluate("""(() => {
+          const row = document.querySelector('#panel-cluster tr[data-vantage]');
+          return row && row.textContent.includes('2 of 2') ? row.textContent : null;
+        })()"""), deadline)
+        head = browser.evaluate("document.querySelector('#panel-cluster .body p').textContent")
+        if "vantage dns1" not in head or "reached" not in head:
+            raise Failure(f"the cluster panel's first line says {head!r}")
+        log(f"cluster panel: {head!r}; member {member!r}; vantage {vantage!r}")
+        if args.screenshots:
+            browser.screenshot(os.path.join(args.screenshots, "console-cluster.png"))
+    finally:
+        if serve:
+            serve.stop()
+        if etcd:
+            etcd.stop()
+        for endpoint in endpoints:
+            endpoint.close()
+
+
 def run(args):
     deadline = time.monotonic() + args.limit
     workdir = tempfile.mkdtemp(prefix="cutover-console-")
@@ -402,9 +502,10 @@ def run(args):
             raise Failure(f"the stale pools panel says {stale!r}")
         log(f"server stopped: the page says {stale!r}")
         token_phase(args, browser, workdir, deadline)
+        cluster_phase(args, browser, workdir, deadline)
         return 0
     except Failure:
-        for name in ("serve.log", "chromium.log"):
+        for name in ("serve.log", "chromium.log", "cluster-serve.log", "etcd.log"):
             path = os.path.join(workdir, name)
             if os.path.exists(path):
                 with open(path, errors="replace") as f:

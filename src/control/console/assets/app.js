@@ -426,6 +426,35 @@
             el('h3', {}, 'Alerts'), alerts];
   };
 
+  // ---- cluster (docs/cluster.md, "Status and suspect vantages") ----
+  renderers.cluster = (data) => {
+    const etcd = data.etcd || {};
+    const since = (text) => (text ? ago(serverNow() - Date.parse(text)) + ' ago' : 'never');
+    const head = el('p', {}, `vantage ${data.vantage}, local checker ${data.local_checker ? 'on' : 'off'}, ` +
+                    `suspect after ${(data.suspect_after_ms / 1000).toFixed(1)} s; etcd `,
+                    etcd.reached ? badge('reached', 'up') : badge('unreachable', 'down'),
+                    ` ${etcd.reached ? etcd.member : (etcd.last_error || '')} (last reached ${since(etcd.last_reached)}); ` +
+                    `applied: verdicts revision ${data.verdicts_revision ?? '-'}, pool state revision ${data.pool_state_revision ?? '-'}`);
+    const members = (etcd.members || []).map((m) => el('tr', {'data-member': m.url},
+        el('td', {}, m.url),
+        el('td', {}, m.reached ? badge(m.leader ? 'leader' : 'follower', 'up') : badge('unreachable', 'down')),
+        el('td', {}, m.reached ? String(m.revision) : '-'),
+        el('td', {}, m.reached ? `${m.raft_term} / ${m.raft_index}` : '-'),
+        el('td', {}, m.reached ? m.version : el('small', {}, m.error || ''))));
+    const vantages = (data.vantages || []).map((v) => el('tr', {'data-vantage': v.name},
+        el('td', {}, v.name, ' ', el('small', {}, v.remote ? 'remote' : 'this server')),
+        el('td', {}, since(v.last_verdict)),
+        el('td', {}, `${v.reporting} of ${v.endpoints}`),
+        el('td', {}, v.suspect ? [badge('suspect', 'down'), ' on ',
+                                   v.suspect_on.map((at) => `${at.pool}/${at.endpoint}`).join(' ')]
+                               : badge('trusted', 'up'))));
+    return [head,
+            el('table', {class: 'members'}, el('tr', {}, ['etcd member', 'role', 'revision', 'raft term / index', 'version']
+                .map((h) => el('th', {}, h))), members),
+            el('table', {class: 'vantages'}, el('tr', {}, ['vantage', 'last verdict', 'endpoints reporting', 'suspect']
+                .map((h) => el('th', {}, h))), vantages)];
+  };
+
   showToken();
   streamLoop();
 })();

@@ -69,4 +69,15 @@ std::optional<ClusterConfig> config_cluster(const config::Config& config) {
   return std::any_cast<const ClusterConfig&>(found->second);
 }
 
+bool same_cluster(const std::optional<ClusterConfig>& a, const std::optional<ClusterConfig>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  if (a->etcd.size() != b->etcd.size()) return false;
+  for (std::size_t i = 0; i < a->etcd.size(); ++i) {
+    if (a->etcd[i].url() != b->etcd[i].url()) return false;
+  }
+  return a->vantage == b->vantage && a->local_checker == b->local_checker && a->prefix == b->prefix &&
+         a->suspect_after == b->suspect_after;
+}
+
 }  // namespace cutover::cluster

@@ -25,6 +25,9 @@ struct ClusterConfig {
   std::chrono::milliseconds suspect_after = health::kDefaultSuspectAfter;
 };
 
+// Whether two sections say the same (every key; the etcd URLs in order).
+bool same_cluster(const std::optional<ClusterConfig>& a, const std::optional<ClusterConfig>& b);
+
 void register_cluster_section();
 // The section when the config has one.
 std::optional<ClusterConfig> config_cluster(const config::Config& config);

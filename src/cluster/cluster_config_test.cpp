@@ -48,6 +48,21 @@ TEST(ClusterConfig, ReadsTheSection) {
   EXPECT_FALSE(config_cluster(config::parse_config("zones: []\n", "c.yaml", "/d")));
 }
 
+TEST(ClusterConfig, SameClusterComparesEveryKey) {
+  const std::string base = "  etcd: [http://127.0.0.1:2379, http://127.0.0.2:2379]\n  vantage: dns1\n";
+  auto first = config_cluster(parse(base));
+  EXPECT_TRUE(same_cluster(first, config_cluster(parse(base))));
+  EXPECT_TRUE(same_cluster(std::nullopt, std::nullopt));
+  EXPECT_FALSE(same_cluster(first, std::nullopt));
+  EXPECT_FALSE(same_cluster(first, config_cluster(parse("  etcd: [http://127.0.0.2:2379, http://127.0.0.1:2379]\n"
+                                                          "  vantage: dns1\n"))));
+  EXPECT_FALSE(same_cluster(first, config_cluster(parse(base + "  local-checker: false\n"))));
+  EXPECT_FALSE(same_cluster(first, config_cluster(parse(base + "  prefix: /other/\n"))));
+  EXPECT_FALSE(same_cluster(first, config_cluster(parse(base + "  suspect-after: 5s\n"))));
+  EXPECT_FALSE(same_cluster(first, config_cluster(parse("  etcd: [http://127.0.0.1:2379, http://127.0.0.2:2379]\n"
+                                                          "  vantage: dns2\n"))));
+}
+
 TEST(ClusterConfig, RefusesBadValuesWithTheirPlace) {
   struct Case {
     std::string cluster;

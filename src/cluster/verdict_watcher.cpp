@@ -29,6 +29,14 @@ base::Status VerdictWatcher::start() {
   return {};
 }
 
+base::Status VerdictWatcher::reload(const config::Config& next) {
+  if (!same_cluster(config_, config_cluster(next))) {
+    logger_.warn("reload.restart_needed",
+                 {{"reason", "the cluster section changes only on restart; still using the one read at start"}});
+  }
+  return {};
+}
+
 void VerdictWatcher::stop() {
   {
     std::lock_guard lock(mutex_);

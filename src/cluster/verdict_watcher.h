@@ -44,6 +44,9 @@ class VerdictWatcher : public server::Service {
   std::string name() const override { return "cluster"; }
   base::Status start() override;
   void stop() override;
+  // The section is read at start only: a reload whose `cluster:` differs is logged as
+  // reload.restart_needed and changes nothing (docs/cluster.md, "Configuration").
+  base::Status reload(const config::Config& next) override;
 
   // Thread-safe.
   WatchState state() const;

@@ -159,6 +159,19 @@ TEST_F(SharedState, EachServersOwnProbesAreVantagesOfTheOthers) {
         std::chrono::seconds(15)))
         << "server " << i << ": " << status.body.dump();
   }
+  // The cluster section is read at start: a reload that changes it says a restart is needed
+  // and keeps serving with the section it has.
+  const std::string config = dir_ + "/dns1.yaml";
+  std::string text = read_file(config);
+  auto at = text.find("  vantage: dns1\n");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.insert(at, "  suspect-after: 5s\n");
+  write_file(config, text);
+  servers_[0]->reload();
+  EXPECT_TRUE(servers_[0]->wait_for_log("reload.restart_needed", 1, std::chrono::seconds(10))) << servers_[0]->log();
+  EXPECT_TRUE(servers_[0]->wait_for_log("reload.ok", 1, std::chrono::seconds(10))) << servers_[0]->log();
+  EXPECT_EQ(call(control(0), "GET", "/status").body["cluster"]["suspect_after_ms"], 60000);
+  EXPECT_EQ(answer(dns(0), "web.example.test"), only_first_);
 }
 
 // Scenario 4: a drain written on A is answered by B and C; and history and undo from C.

@@ -138,7 +138,10 @@ bool below_cut(const FastQuery& query, const ServedZone& served) {
   if (!served.zone->has_cuts()) return false;
   for (std::size_t label = 0; label + served.origin_labels < query.labels; ++label) {
     auto suffix = query.name().subspan(query.label_starts[label]);
-    const std::uint8_t* found = served.fast.find(suffix, zone::hash_lower_wire(suffix));
+    // The whole name's hash is the query's, already computed: a pool owner right below the
+    // origin costs one probe and no hashing.
+    std::uint64_t hash = label == 0 ? query.hash : zone::hash_lower_wire(suffix);
+    const std::uint8_t* found = served.fast.find(suffix, hash);
     if (found != nullptr && FastEntry(found).kind() == FastEntry::Kind::kDelegated) return true;
   }
   return false;

@@ -11,12 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace cutover::testing {
 namespace {
@@ -141,22 +144,43 @@ bool have_program(std::string_view program) {
   return false;
 }
 
+namespace {
+
+// Ports from the kernel's ephemeral range are handed out again to any client socket (every dig,
+// every probe) the moment they are released, so a port picked there and bound a little later
+// can be taken by then. Tests' ports come from above that range instead (or below it when it
+// reaches the top), never from 25300 to 25400.
+std::pair<int, int> test_port_range() {
+  int low = 32768;
+  int high = 60999;
+  std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+  range >> low >> high;
+  if (high <= 64000) return {high + 1, 65535};
+  return {10000, std::max(10001, low - 1)};
+}
+
+bool bindable(int type, std::uint16_t port) {
+  int fd = ::socket(AF_INET, type | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw_errno("socket");
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(port);
+  bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
 std::uint16_t free_port() {
-  for (int attempt = 0; attempt < 50; ++attempt) {
-    int udp = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    int tcp = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (udp < 0 || tcp < 0) throw_errno("socket");
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    bool ok = ::bind(udp, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-              ::getsockname(udp, reinterpret_cast<sockaddr*>(&address), &length) == 0 &&
-              ::bind(tcp, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-    std::uint16_t port = ntohs(address.sin_port);
-    ::close(udp);
-    ::close(tcp);
-    if (ok) return port;
+  static std::mt19937 random(std::random_device{}() ^ static_cast<unsigned>(::getpid()));
+  auto [low, high] = test_port_range();
+  std::uniform_int_distribution<int> pick(low, high);
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    auto port = static_cast<std::uint16_t>(pick(random));
+    if (port >= 25300 && port <= 25400) continue;
+    if (bindable(SOCK_DGRAM, port) && bindable(SOCK_STREAM, port)) return port;
   }
   throw std::runtime_error("free_port: no port free for both UDP and TCP");
 }

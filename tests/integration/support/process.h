@@ -36,8 +36,9 @@ std::string read_file(const std::string& path);
 // or /bin (BIND's and NSD's daemons live in sbin, which a non-root PATH may lack).
 bool have_program(std::string_view program);
 
-// A port on 127.0.0.1 that was free for both UDP and TCP a moment ago. The kernel picks it
-// (bind to port 0), so parallel test processes do not collide on a fixed list.
+// A port on 127.0.0.1 that was free for both UDP and TCP a moment ago, picked at random
+// outside the kernel's ephemeral range (whose released ports any client socket may take
+// before the test binds it), so parallel test processes do not collide on a fixed list.
 std::uint16_t free_port();
 
 // A running child whose stdout and stderr go to a log file. The destructor stops it.

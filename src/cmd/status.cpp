@@ -127,21 +127,25 @@ void print_etcd_members(const nlohmann::json& etcd) {
   }
 }
 
-// A checker's /status (`cutover checker --control`): its vantage, lease, etcd and the latest
-// verdict it has on each endpoint.
-void print_checker(const nlohmann::json& cluster) {
-  const auto& etcd = cluster["etcd"];
+// The etcd line (the URLs, whether the last call reached one) and each member's own view.
+void print_etcd(const nlohmann::json& etcd) {
   std::string members;
   for (const auto& url : etcd["endpoints"]) members += (members.empty() ? "" : ", ") + text_of(url);
-  std::printf("checker  vantage %s  prefix %s  lease %s (ttl %s s)  published %s\n", text_of(cluster["vantage"]).c_str(),
-              text_of(cluster["prefix"]).c_str(), text_of(cluster["lease"]).c_str(),
-              text_of(cluster["lease_ttl_s"]).c_str(), text_of(cluster["published"]).c_str());
   std::string reach = etcd.value("reached", false)
                           ? "reached " + text_of(etcd["member"]) + " at " + text_of(etcd["last_reached"])
                           : "NOT reached (" + text_of(etcd["last_error"]) + "; last reached " +
                                 text_of(etcd["last_reached"]) + ")";
   std::printf("  etcd %s: %s\n", members.c_str(), reach.c_str());
   print_etcd_members(etcd);
+}
+
+// A checker's /status (`cutover checker --control`): its vantage, lease, etcd and the latest
+// verdict it has on each endpoint.
+void print_checker(const nlohmann::json& cluster) {
+  std::printf("checker  vantage %s  prefix %s  lease %s (ttl %s s)  published %s\n", text_of(cluster["vantage"]).c_str(),
+              text_of(cluster["prefix"]).c_str(), text_of(cluster["lease"]).c_str(),
+              text_of(cluster["lease_ttl_s"]).c_str(), text_of(cluster["published"]).c_str());
+  print_etcd(cluster["etcd"]);
   std::printf("  %-16s %-28s %-8s %-10s %-26s %s\n", "POOL", "ENDPOINT", "STATE", "LATENCY", "PROBED", "REASON");
   for (const auto& verdict : cluster.value("verdicts", nlohmann::json::array())) {
     std::string latency = verdict.contains("latency_ms") ? fmt::format("{:.1f} ms", verdict.value("latency_ms", 0.0)) : "-";
@@ -155,18 +159,10 @@ void print_checker(const nlohmann::json& cluster) {
 // The cluster section (docs/cluster.md, "Status and suspect vantages"): this server's place
 // in it, etcd, and each vantage that reports; the quorum per endpoint is under each pool.
 void print_cluster(const nlohmann::json& cluster) {
-  const auto& etcd = cluster["etcd"];
-  std::string members;
-  for (const auto& url : etcd["endpoints"]) members += (members.empty() ? "" : ", ") + text_of(url);
   std::printf("cluster  vantage %s  local-checker %s  suspect-after %.3g s  prefix %s\n", text_of(cluster["vantage"]).c_str(),
               cluster.value("local_checker", true) ? "true" : "false",
               cluster.value("suspect_after_ms", 0.0) / 1000, text_of(cluster["prefix"]).c_str());
-  std::string reach = etcd.value("reached", false)
-                          ? "reached " + text_of(etcd["member"]) + " at " + text_of(etcd["last_reached"])
-                          : "NOT reached (" + text_of(etcd["last_error"]) + "; last reached " +
-                                text_of(etcd["last_reached"]) + ")";
-  std::printf("  etcd %s: %s\n", members.c_str(), reach.c_str());
-  print_etcd_members(etcd);
+  print_etcd(cluster["etcd"]);
   std::printf("  applied: verdicts revision %s, pool state revision %s\n", text_of(cluster["verdicts_revision"]).c_str(),
               text_of(cluster["pool_state_revision"]).c_str());
   std::printf("  %-20s %-6s %-26s %-9s %-9s %s\n", "VANTAGE", "REMOTE", "LAST VERDICT", "ENDPOINTS", "REPORTING",

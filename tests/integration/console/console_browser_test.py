@@ -166,26 +166,34 @@ class HealthEndpoint:
 TOKEN = "console-browser-s3cret"
 
 
-class TokenServe(Serve):
-    """`cutover serve` from a config with control.token and a failover pool over two
-    HealthEndpoints: the console's actions need the token there."""
+class PoolServe(Serve):
+    """`cutover serve` from a config of its own: `head` (control, cluster ...) and a failover
+    pool `web` over the given HealthEndpoints, in zone `origin`."""
 
-    def __init__(self, binary, workdir, deadline, endpoints):
-        self.log_path = os.path.join(workdir, "token-serve.log")
+    def __init__(self, binary, workdir, deadline, endpoints, label, origin, head):
+        self.log_path = os.path.join(workdir, f"{label}-serve.log")
         self.process = None
-        with open(os.path.join(workdir, "pool.db"), "w") as f:
-            f.write("$ORIGIN pool.test.\n$TTL 300\n@ IN SOA ns1 admin 1 3600 600 86400 60\n@ IN NS ns1\n"
+        zone = os.path.join(workdir, f"{label}.db")
+        with open(zone, "w") as f:
+            f.write(f"$ORIGIN {origin}\n$TTL 300\n@ IN SOA ns1 admin 1 3600 600 86400 60\n@ IN NS ns1\n"
                     "ns1 IN A 127.0.0.1\n")
         lines = "".join(f"      - {{address: {e.address}, port: {e.port}}}\n" for e in endpoints)
-        config = os.path.join(workdir, "cutover.yaml")
+        config = os.path.join(workdir, f"{label}.yaml")
         with open(config, "w") as f:
-            f.write(f"control: {{listen: \"127.0.0.1:0\", token: {TOKEN}}}\n"
-                    f"zones:\n  - origin: pool.test.\n    file: {workdir}/pool.db\n"
-                    "pools:\n  web:\n    name: www.pool.test\n    shape: failover\n"
+            f.write(f"{head}zones:\n  - origin: {origin}\n    file: {zone}\n"
+                    f"pools:\n  web:\n    name: www.{origin}\n    shape: failover\n"
                     "    check: {type: http, path: /health, interval: 200ms, timeout: 150ms, fall: 2, rise: 1}\n"
                     f"    endpoints:\n{lines}")
         self.start(binary, ["--config", config])
-        wait_for("the token server's control port", self.control_port, deadline)
+        wait_for(f"the {label} server's control port", self.control_port, deadline)
+
+
+class TokenServe(PoolServe):
+    """With control.token: the console's actions need the token there."""
+
+    def __init__(self, binary, workdir, deadline, endpoints):
+        super().__init__(binary, workdir, deadline, endpoints, "token", "pool.test.",
+                         f"control: {{listen: \"127.0.0.1:0\", token: {TOKEN}}}\n")
 
 
 class Browser:
@@ -371,27 +379,13 @@ class Etcd:
                 self.process.wait()
 
 
-class ClusterServe(Serve):
-    """`cutover serve` with a cluster section (one etcd member) and a failover pool over two
-    HealthEndpoints: its probes are its own vantage, published to etcd."""
+class ClusterServe(PoolServe):
+    """With a cluster section (one etcd member): its probes are its own vantage, published to etcd."""
 
     def __init__(self, binary, workdir, deadline, endpoints, etcd_url):
-        self.log_path = os.path.join(workdir, "cluster-serve.log")
-        self.process = None
-        with open(os.path.join(workdir, "cluster.db"), "w") as f:
-            f.write("$ORIGIN cluster.test.\n$TTL 300\n@ IN SOA ns1 admin 1 3600 600 86400 60\n@ IN NS ns1\n"
-                    "ns1 IN A 127.0.0.1\n")
-        lines = "".join(f"      - {{address: {e.address}, port: {e.port}}}\n" for e in endpoints)
-        config = os.path.join(workdir, "cluster.yaml")
-        with open(config, "w") as f:
-            f.write("control: {listen: \"127.0.0.1:0\"}\n"
-                    f"cluster:\n  etcd: [{etcd_url}]\n  vantage: dns1\n"
-                    f"zones:\n  - origin: cluster.test.\n    file: {workdir}/cluster.db\n"
-                    "pools:\n  web:\n    name: www.cluster.test\n    shape: failover\n"
-                    "    check: {type: http, path: /health, interval: 200ms, timeout: 150ms, fall: 2, rise: 1}\n"
-                    f"    endpoints:\n{lines}")
-        self.start(binary, ["--config", config])
-        wait_for("the cluster server's control port", self.control_port, deadline)
+        super().__init__(binary, workdir, deadline, endpoints, "cluster", "cluster.test.",
+                         "control: {listen: \"127.0.0.1:0\"}\n"
+                         f"cluster:\n  etcd: [{etcd_url}]\n  vantage: dns1\n")
 
 
 def cluster_phase(args, browser, workdir, deadline):

@@ -34,7 +34,7 @@ nlohmann::json CheckerAgent::status_json() const {
   nlohmann::json cluster = publisher_->status_json();
   cluster["role"] = "checker";
   cluster["etcd"]["members"] =
-      member_statuses_json(member_statuses(publisher_->options().members, std::chrono::milliseconds(500)));
+      member_statuses_json(member_statuses(publisher_->options().members, kMemberStatusTimeout));
   return {{"role", "checker"}, {"cluster", std::move(cluster)}};
 }
 

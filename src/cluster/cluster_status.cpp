@@ -14,9 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-// How long /status waits for each etcd member's own status (asked in parallel).
-constexpr std::chrono::milliseconds kMemberStatusTimeout{500};
-
 struct VantageRow {
   bool remote = false;
   std::optional<base::SteadyTime> last_verdict;

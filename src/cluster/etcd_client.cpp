@@ -313,10 +313,6 @@ base::Result<std::int64_t> EtcdClient::watch_prefix(const std::string& prefix, s
   return base::make_error(base::ErrorCode::kIo, fmt::format("no etcd member accepted the watch (last: {})", last_error));
 }
 
-}  // namespace cutover::cluster
-
-namespace cutover::cluster {
-
 base::Result<nlohmann::json> EtcdClient::maintenance_status() { return call("/v3/maintenance/status", nlohmann::json::object()); }
 
 std::vector<MemberStatus> member_statuses(const std::vector<EtcdMember>& members, std::chrono::milliseconds timeout) {

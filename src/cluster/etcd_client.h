@@ -84,6 +84,9 @@ struct MemberStatus {
   std::string version;
 };
 
+// How long /status (a server's or a checker's) waits for each member's own status.
+inline constexpr std::chrono::milliseconds kMemberStatusTimeout{500};
+
 // Asks every member for its status at once, each bounded by `timeout`; in `members` order.
 std::vector<MemberStatus> member_statuses(const std::vector<EtcdMember>& members, std::chrono::milliseconds timeout);
 nlohmann::json member_statuses_json(const std::vector<MemberStatus>& statuses);

@@ -153,12 +153,8 @@ void VerdictPublisher::loop() {
     published_ += written;
     lease_ = lease;
     reached_ = failure.empty();
-    if (failure.empty()) {
-      last_reached_ = std::chrono::system_clock::now();
-    } else {
-      last_error_ = failure;
-    }
     if (!failure.empty()) {
+      last_error_ = failure;
       // Whatever was not written goes again with the next round (the latest value by then).
       for (std::size_t i = written; i < batch.size(); ++i) dirty_[batch[i].first] = true;
       if (reachable) logger_.warn("checker.etcd_unreachable", {{"vantage", options_.vantage}, {"error", failure}});
@@ -166,6 +162,7 @@ void VerdictPublisher::loop() {
       wake_.wait_for(lock, kRetryPause, [this] { return stopping_; });
       continue;
     }
+    last_reached_ = std::chrono::system_clock::now();
     if (!reachable) {
       logger_.info("checker.etcd_back", {{"vantage", options_.vantage}, {"etcd", etcd_.current_member()}});
     }

@@ -45,7 +45,7 @@ struct Quorum {
 
 Quorum quorum_of(const pool::PoolSpec& spec, const std::optional<double>& publish_latency) {
   Quorum out;
-  out.remote = spec.checkers.kind != health::QuorumRule::Kind::kLocal;
+  out.remote = pool::has_remote_checkers(spec);
   if (!out.remote) return out;
   out.assumed = !publish_latency;
   out.latency = publish_latency ? std::chrono::milliseconds(std::llround(*publish_latency * 1000))

@@ -15,7 +15,7 @@ namespace {
 constexpr std::size_t kChunk = 32;
 
 void answer_chunk(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const BatchQuery> chunk,
-                  std::span<QueryOutcome> outcomes, const dns::CookieSecrets* cookies, std::uint32_t now) {
+                  std::span<QueryOutcome> outcomes, const ClientContext& context) {
   std::array<FastQuery, kChunk> questions;
   std::array<const ServedZone*, kChunk> served{};
   for (std::size_t i = 0; i < chunk.size(); ++i) {
@@ -26,7 +26,7 @@ void answer_chunk(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     if (served[i] != nullptr) served[i]->fast.prefetch_entry(questions[i].hash);
   }
-  ClientContext client{{}, cookies, now};
+  ClientContext client = context;
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     const BatchQuery& query = chunk[i];
     outcomes[i] = QueryOutcome{};
@@ -41,10 +41,12 @@ void answer_chunk(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span
 }  // namespace
 
 void answer_batch(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const BatchQuery> batch,
-                  std::span<QueryOutcome> outcomes, const dns::CookieSecrets* cookies, std::uint32_t now) {
+                  std::span<QueryOutcome> outcomes, const dns::CookieSecrets* cookies, std::uint32_t now,
+                  const base::NetworkTable* subnet_trust) {
+  ClientContext context{{}, cookies, now, subnet_trust};
   for (std::size_t start = 0; start < batch.size(); start += kChunk) {
     std::size_t size = std::min(kChunk, batch.size() - start);
-    answer_chunk(zones, dynamic, batch.subspan(start, size), outcomes.subspan(start, size), cookies, now);
+    answer_chunk(zones, dynamic, batch.subspan(start, size), outcomes.subspan(start, size), context);
   }
 }
 

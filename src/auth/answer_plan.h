@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "dns/message.h"
@@ -32,6 +33,9 @@ struct AnswerPlan {
   std::vector<PlannedRRset> authority;
   std::vector<PlannedRRset> additional;
   const DynamicAnswer* dynamic = nullptr;  // set when a dynamic answer (a pool) answered
+  // Set when the answer was chosen by the client's network: the leading bits that chose it,
+  // sent back as the Client Subnet scope (RFC 7871 §7.2.1); unset answers are the same for all.
+  std::optional<std::uint8_t> subnet_scope;
 };
 
 }  // namespace cutover::auth

@@ -37,6 +37,23 @@ const DynamicFamily* DynamicAnswer::family(dns::RRType type) const {
   return nullptr;
 }
 
+const DynamicFamily* DynamicGroup::family(dns::RRType type) const {
+  if (type == dns::RRType::A) return &a;
+  if (type == dns::RRType::AAAA) return &aaaa;
+  return nullptr;
+}
+
+GroupChoice DynamicAnswer::choose(const ClientNetwork& network) const {
+  base::NetworkMatch match = networks->lookup(network.address, network.bits);
+  std::size_t group = match.found && match.value < groups.size() ? match.value : std::min(default_group, groups.size() - 1);
+  return GroupChoice{group, match.scope};
+}
+
+const DynamicFamily* DynamicAnswer::family(dns::RRType type, const ClientNetwork* network) const {
+  if (network == nullptr || network->address.empty() || !steered()) return family(type);
+  return groups[choose(*network).group].family(type);
+}
+
 std::uint32_t DynamicAnswer::ttl_at(const DynamicFamily& family, base::SteadyTime now) const {
   return capped_ttl(ttl, suspicion_ttl, family, now);
 }
@@ -55,7 +72,11 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
   for (std::size_t i = 0; i < answers_.size(); ++i) {
     const DynamicAnswer& answer = answers_[i];
     lower_wires_.push_back(answer.owner.lowercased().wire());
-    encoded_.push_back(EncodedAnswer{encode_family(answer.a, answer.ttl), encode_family(answer.aaaa, answer.ttl)});
+    EncodedAnswer encoded{encode_family(answer.a, answer.ttl), encode_family(answer.aaaa, answer.ttl), {}};
+    for (const auto& group : answer.groups) {
+      encoded.groups.push_back(EncodedAnswer{encode_family(group.a, answer.ttl), encode_family(group.aaaa, answer.ttl), {}});
+    }
+    encoded_.push_back(std::move(encoded));
     index_.insert(zone::hash_lower_wire(lower_wires_.back()), static_cast<std::uint32_t>(i));
   }
 }
@@ -99,8 +120,9 @@ DynamicRecords pick_records(const DynamicFamily& family, std::uint32_t ttl) {
   return records;
 }
 
-base::Result<DynamicRecords> select_records(const DynamicAnswer& answer, dns::RRType type, base::SteadyTime now) {
-  const DynamicFamily* family = answer.family(type);
+base::Result<DynamicRecords> select_records(const DynamicAnswer& answer, dns::RRType type, base::SteadyTime now,
+                                            const ClientNetwork* network) {
+  const DynamicFamily* family = answer.family(type, network);
   if (family == nullptr) return base::make_error(base::ErrorCode::kInvalidArgument, "dynamic answers hold only A and AAAA");
   return pick_records(*family, answer.ttl_at(*family, now));
 }

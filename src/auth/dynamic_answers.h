@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/network_table.h"
 #include "base/result.h"
 #include "dns/name.h"
 #include "dns/rdata.h"
@@ -43,16 +44,50 @@ struct AnswerCounters {
   std::atomic<std::uint64_t> queries{0};
 };
 
+// Where a query comes from, as steering sees it: the network a trusted resolver passed on in
+// its Client Subnet option (RFC 7871), or the query's source address with all its bits.
+struct ClientNetwork {
+  std::span<const std::uint8_t> address;  // 4 or 16 bytes; empty: unknown
+  unsigned bits = 128;                    // leading bits of `address` that count
+};
+
+// The answer one group of client networks gets (a pool's region).
+struct DynamicGroup {
+  std::string name;
+  DynamicFamily a;
+  DynamicFamily aaaa;
+
+  const DynamicFamily* family(dns::RRType type) const;
+};
+
+// A group chosen for a client, and the leading bits of its network that chose it (the scope an
+// answer carries back to a resolver that sent Client Subnet, RFC 7871 §7.2.1).
+struct GroupChoice {
+  std::size_t group = 0;
+  std::uint8_t scope = 0;
+};
+
 struct DynamicAnswer {
   std::string source;  // who answers this name (a pool's id), for outcomes and logs
   dns::Name owner;
   std::uint32_t ttl = 0;
   bool suspicion_ttl = false;  // cap the TTL at the family's suspicion_deadline
+  // Unsteered: every client's answer. Steered: the default group's, for callers that know no client.
   DynamicFamily a;
   DynamicFamily aaaa;
   std::shared_ptr<AnswerCounters> counters;
+  // Steering by client network: set, a client whose network `networks` maps to value V is
+  // answered from groups[V], one no prefix covers from groups[default_group].
+  std::shared_ptr<const base::NetworkTable> networks;
+  std::vector<DynamicGroup> groups;
+  std::size_t default_group = 0;
 
+  bool steered() const { return networks != nullptr && !groups.empty(); }
+  // The group for a client network (steered entries only).
+  GroupChoice choose(const ClientNetwork& network) const;
   const DynamicFamily* family(dns::RRType type) const;
+  // The family to answer a client with: its group's when steered and the network is known.
+  const DynamicFamily* family(dns::RRType type, const ClientNetwork* network) const;
   // The TTL to send now: `ttl`, capped by the suspicion deadline when enabled.
   std::uint32_t ttl_at(const DynamicFamily& family, base::SteadyTime now) const;
 };
@@ -71,6 +106,7 @@ struct EncodedFamily {
 struct EncodedAnswer {
   EncodedFamily a;
   EncodedFamily aaaa;
+  std::vector<EncodedAnswer> groups;  // parallel to DynamicAnswer::groups
 
   const EncodedFamily* family(dns::RRType type) const;
 };
@@ -115,9 +151,10 @@ std::uint32_t capped_ttl(std::uint32_t ttl, bool cap, const DynamicFamily& famil
 // `family` lives) or a fresh weighted draw.
 DynamicRecords pick_records(const DynamicFamily& family, std::uint32_t ttl);
 
-// The records of `type` to answer now. Weighted draws use draw_generator().
+// The records of `type` to answer now, for a client in `network` when given (steered entries).
+// Weighted draws use draw_generator().
 [[nodiscard]] base::Result<DynamicRecords> select_records(const DynamicAnswer& answer, dns::RRType type,
-                                                          base::SteadyTime now);
+                                                          base::SteadyTime now, const ClientNetwork* network = nullptr);
 
 // Draws `count` distinct indexes with probability proportional to `weights` (all > 0),
 // using `random` as a source of uniform 64-bit values.

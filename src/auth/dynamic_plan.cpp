@@ -5,17 +5,24 @@
 #include "auth/engine.h"
 #include "auth/fast_answer.h"
 
+#include <algorithm>
+
 namespace cutover::auth {
 
-bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns::RRType qtype, AnswerPlan& plan) {
+bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns::RRType qtype, AnswerPlan& plan,
+                         const ClientNetwork* network) {
   plan.dynamic = &entry;
+  if (entry.steered() && network != nullptr && !network->address.empty()) {
+    std::uint8_t scope = entry.choose(*network).scope;
+    plan.subnet_scope = std::max(plan.subnet_scope.value_or(0), scope);
+  }
   bool any = qtype == dns::RRType::ANY;
   if (!any && qtype != dns::RRType::A && qtype != dns::RRType::AAAA) return false;
   auto now = std::chrono::steady_clock::now();
   bool answered = false;
   for (dns::RRType type : {dns::RRType::A, dns::RRType::AAAA}) {
     if (!any && type != qtype) continue;
-    auto records = select_records(entry, type, now);
+    auto records = select_records(entry, type, now, network);
     if (!records || records->empty()) continue;
     PlannedRRset planned;
     planned.owner = owner;

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "auth/encode.h"
+#include "auth/dynamic_answers.h"
 #include "auth/lookup.h"
 #include "dns/message.h"
 
@@ -105,6 +106,29 @@ CookieStep answer_cookies(const dns::Edns& query, const ClientContext* client, T
   return verdict == dns::CookieVerdict::kNew && required ? CookieStep::kBadCookie : CookieStep::kAnswered;
 }
 
+// RFC 7871 §7.2.1 for the ECS options of a trusted client's query: none, one well-formed
+// (returned), or FORMERR (malformed, or more than one).
+enum class SubnetStep { kNone, kMalformed, kFound };
+
+SubnetStep read_client_subnet(const dns::Edns& query, std::optional<dns::ClientSubnet>& subnet, std::string& error) {
+  SubnetStep step = SubnetStep::kNone;
+  for (const auto& option : query.options) {
+    if (option.code != dns::kClientSubnetOption) continue;
+    if (step == SubnetStep::kFound) {
+      error = "more than one client subnet option";
+      return SubnetStep::kMalformed;
+    }
+    auto parsed = dns::parse_client_subnet(option.data);
+    if (!parsed) {
+      error = parsed.error().message;
+      return SubnetStep::kMalformed;
+    }
+    subnet = *parsed;
+    step = SubnetStep::kFound;
+  }
+  return step;
+}
+
 }  // namespace
 
 dns::CookieCache& cookie_cache() {
@@ -153,6 +177,18 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
         break;
     }
   }
+  // The network steering sees: a trusted resolver's client subnet, else the source address.
+  std::optional<dns::ClientSubnet> subnet;
+  ClientNetwork network;
+  if (client != nullptr) network.address = client->address;
+  if (message->edns && message->edns->version == 0 && trusts_client_subnet(client)) {
+    std::string error;
+    if (read_client_subnet(*message->edns, subnet, error) == SubnetStep::kMalformed) {
+      return reply_error(std::move(outcome), Rcode::kFormErr, dns::ExtendedError::kOther, error, std::move(frame), response);
+    }
+    // A /0 asks for no tailoring (RFC 7871 §7.1.2): steered by the resolver, answered with scope 0.
+    if (subnet && subnet->source > 0) network = ClientNetwork{subnet->bytes(), subnet->source};
+  }
   using dns::ExtendedError;
   if (header->opcode != dns::Opcode::kQuery) {
     return reply_error(std::move(outcome), Rcode::kNotImp, ExtendedError::kNotSupported,
@@ -192,7 +228,8 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   if (question.type == dns::RRType::DS) zone = &zone_for_ds(zones, *zone, question.name);
 
   bool minimal_any = transport == Transport::kUdp;
-  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, dynamic);
+  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, dynamic, &network);
+  if (subnet) dns::add_client_subnet(*frame.edns, *subnet, subnet->source == 0 ? 0 : plan.subnet_scope.value_or(0));
   return finish(std::move(outcome), plan, std::move(frame), response);
 }
 

@@ -10,6 +10,7 @@
 
 #include "auth/fast_index.h"
 #include "auth/negative_template.h"
+#include "base/network_table.h"
 #include "base/transport.h"
 #include "dns/edns_options.h"
 #include "dns/name.h"
@@ -69,7 +70,15 @@ struct ClientContext {
   std::span<const std::uint8_t> address;  // the client's IPv4 (4 bytes) or IPv6 (16) address
   const dns::CookieSecrets* cookies = nullptr;
   std::uint32_t now = 0;  // unix seconds, for server cookie timestamps (RFC 9018 §4.3)
+  // Resolvers whose Client Subnet option (RFC 7871) is used and answered; from anyone else,
+  // or with none set, the option is ignored as by a server that does not implement it.
+  const base::NetworkTable* subnet_trust = nullptr;
 };
+
+// True when the option of `client`'s queries is used (ClientContext::subnet_trust).
+inline bool trusts_client_subnet(const ClientContext* client) {
+  return client != nullptr && client->subnet_trust != nullptr && client->subnet_trust->contains(client->address);
+}
 
 // The secrets to answer COOKIE options with, or nullptr when cookies are off for this query
 // (no client context, no secrets): both answer paths ask here, so they cannot disagree.

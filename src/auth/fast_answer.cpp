@@ -160,15 +160,23 @@ void put_dynamic_records(const EncodedFamily& encoded, std::size_t first, std::s
 // A dynamic name: the snapshot's pre-encoded answer (rotated, or drawn per query), NODATA for
 // other types and empty answers, as plan_dynamic_answer decides on the general path.
 bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
-                    const DynamicAnswers& dynamic, std::size_t position, std::vector<std::uint8_t>& response) {
+                    const DynamicAnswers& dynamic, std::size_t position, const ClientContext* client,
+                    std::vector<std::uint8_t>& response) {
   if (below_cut(query, served)) return false;
   const DynamicAnswer& entry = dynamic.answers()[position];
   auto type = static_cast<RRType>(query.qtype);
   const DynamicFamily* family = entry.family(type);
+  const EncodedAnswer* encoded_answer = &dynamic.encoded(position);
+  if (entry.steered() && client != nullptr && !client->address.empty()) {
+    // Steered by the source address: a query with a Client Subnet option went the general way.
+    std::size_t group = entry.choose(ClientNetwork{client->address}).group;
+    family = entry.groups[group].family(type);
+    encoded_answer = &encoded_answer->groups[group];
+  }
   if (family == nullptr || (family->per_query == 0 ? family->fixed.rdatas : family->draw).empty()) {
     return write_negative(packet, query, served, dns::Rcode::kNoError, response);
   }
-  const EncodedFamily& encoded = *dynamic.encoded(position).family(type);
+  const EncodedFamily& encoded = *encoded_answer->family(type);
   if (encoded.record_size == 0) return false;
   std::uint32_t ttl = entry.suspicion_ttl && family->suspicion_deadline
                           ? entry.ttl_at(*family, std::chrono::steady_clock::now())
@@ -210,7 +218,7 @@ bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, 
   if (position == DynamicAnswers::kNone) {
     if (!answer(packet, query, served, response, rcode)) return false;
   } else {
-    if (!answer_dynamic(packet, query, served, *dynamic, position, response)) return false;
+    if (!answer_dynamic(packet, query, served, *dynamic, position, client, response)) return false;
     outcome.dynamic = &dynamic->answers()[position];
   }
   outcome.respond = true;

@@ -123,7 +123,7 @@ bool is_alias_companion(const zone::Node& node, RRType qtype) {
 }  // namespace
 
 AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, bool minimal_any,
-                       const DynamicAnswers* dynamic) {
+                       const DynamicAnswers* dynamic, const ClientNetwork* network) {
   AnswerPlan plan;
   plan.authoritative = true;
   Name name = qname;
@@ -141,7 +141,7 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
       return plan;
     }
     if (const DynamicAnswer* entry = dynamic != nullptr ? dynamic->find(name) : nullptr) {
-      if (!plan_dynamic_answer(*entry, name, qtype, plan)) add_negative_soa(zone, plan);  // never NXDOMAIN
+      if (!plan_dynamic_answer(*entry, name, qtype, plan, network)) add_negative_soa(zone, plan);  // never NXDOMAIN
       return plan;
     }
 

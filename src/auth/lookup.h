@@ -4,6 +4,7 @@
 #pragma once
 
 #include "auth/answer_plan.h"
+#include "auth/dynamic_answers.h"
 #include "auth/engine.h"
 
 namespace cutover::auth {
@@ -12,8 +13,9 @@ namespace cutover::auth {
 constexpr int kMaxChainLength = 16;
 
 // `minimal_any`: answer QTYPE ANY with a single RRset (RFC 8482 §4.2).
-// `dynamic`: names it holds (pools) are answered from it (dynamic_plan.h).
+// `dynamic`: names it holds (pools) are answered from it (dynamic_plan.h), steered ones for
+// `network` when given.
 AnswerPlan plan_answer(const zone::Zone& zone, const dns::Name& qname, dns::RRType qtype, bool minimal_any,
-                       const DynamicAnswers* dynamic = nullptr);
+                       const DynamicAnswers* dynamic = nullptr, const ClientNetwork* network = nullptr);
 
 }  // namespace cutover::auth

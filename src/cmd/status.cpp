@@ -50,6 +50,21 @@ void print_table(const nlohmann::json& status) {
                 text_of(pool.value("min_healthy", nlohmann::json("off"))).c_str(), text_of(pool["when_all_down"]).c_str(),
                 text_of(pool.value("queries", nlohmann::json(0))).c_str());
     std::printf("  answer: %s\n", answer_text(pool["answer"]).c_str());
+    // Steered pools: each region's clients' answer and where it comes from (docs/steering.md).
+    if (pool.contains("steering")) {
+      const auto& steering = pool["steering"];
+      std::printf("  steering: %s prefixes from %s, default region %s\n", text_of(steering["prefixes"]).c_str(),
+                  text_of(steering["networks"]).c_str(), text_of(steering["default_region"]).c_str());
+      for (const auto& region : steering["regions"]) {
+        std::string from;
+        for (const auto& [type, family] : region["answer"].items()) {
+          std::string source = text_of(family.value("region", nlohmann::json("")));
+          if (source != text_of(region["name"])) from = source.empty() ? " (from the whole pool)" : " (from " + source + ")";
+        }
+        std::printf("    region %s%s: %s\n", text_of(region["name"]).c_str(), from.c_str(),
+                    answer_text(region["answer"]).c_str());
+      }
+    }
     std::printf("  detection D %.1f-%.1f s, ttl %s s, worst D+K %.1f s\n",
                 detection["d_min_ms"].get<double>() / 1000, detection["d_max_ms"].get<double>() / 1000,
                 text_of(detection["ttl_s"]).c_str(), detection["worst_d_plus_k_ms"].get<double>() / 1000);

@@ -83,6 +83,39 @@ class Reader : public YamlReader {
     if (config.cookies.rotate.count() <= 0) fail(node.Mark(), path + ".rotate", "must be longer than zero");
   }
 
+  void client_subnet(const YAML::Node& node, const std::string& path, Config& config) const {
+    each_entry(node, path, child_keys("client-subnet"),
+               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                 if (key == "trust") config.client_subnet.trust = prefixes(value, key_path);
+               });
+  }
+
+  // One prefix or a list of them; host bits must be clear so that the range is the one meant.
+  std::vector<base::NetworkPrefix> prefixes(const YAML::Node& node, const std::string& path) const {
+    std::vector<YAML::Node> items;
+    if (node.IsScalar()) {
+      items.push_back(node);
+    } else if (node.IsSequence()) {
+      for (const auto& item : node) items.push_back(item);
+    } else {
+      fail(node.Mark(), path, "expected an address/prefix or a list of them");
+    }
+    std::vector<base::NetworkPrefix> out;
+    base::NetworkTable seen;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::string item_path = node.IsScalar() ? path : fmt::format("{}[{}]", path, i);
+      std::string text = scalar(items[i], item_path);
+      auto prefix = base::parse_network_prefix(text);
+      if (!prefix) fail(items[i].Mark(), item_path, "expected an address or address/prefix, e.g. 192.0.2.0/24");
+      if (!prefix->host_bits_clear()) {
+        fail(items[i].Mark(), item_path, fmt::format("{} has bits set past /{}", text, prefix->bits));
+      }
+      if (auto added = seen.add(*prefix, 0); !added) fail(items[i].Mark(), item_path, added.error().message);
+      out.push_back(*prefix);
+    }
+    return out;
+  }
+
   // A list of 128-bit secrets written as 32 hex digits each (as BIND's cookie-secret).
   std::vector<std::array<std::uint8_t, 16>> cookie_secrets(const YAML::Node& node, const std::string& path) const {
     if (!node.IsSequence() || node.size() == 0) fail(node.Mark(), path, "expected a non-empty list of 32-hex-digit secrets");
@@ -217,6 +250,7 @@ class Reader : public YamlReader {
       if (key == "pid-file") config.pid_file = path_value(value, key_path);
       if (key == "control") control(value, key_path, config);
       if (key == "cookies") cookies(value, key_path, config);
+      if (key == "client-subnet") client_subnet(value, key_path, config);
       if (key == "writes") read_writes(value, key_path, label_, base_dir_, config.writes);
       if (key == "zones") zones(value, key_path, config);
       if (std::any_of(sections.begin(), sections.end(), [&](const Section& s) { return s.key == key; })) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "base/network_table.h"
 #include "config/replication.h"
 #include "dns/name.h"
 #include "net/address.h"
@@ -73,6 +74,12 @@ struct CookieConfig {
   std::chrono::milliseconds rotate{std::chrono::hours(24)};
 };
 
+// EDNS Client Subnet (RFC 7871; docs/steering.md#client-subnet): the resolvers whose option is
+// used to steer and is answered with a scope. Empty: the option is ignored from everyone.
+struct ClientSubnetConfig {
+  std::vector<base::NetworkPrefix> trust;
+};
+
 struct Config {
   std::string source;  // the config file, or "<embedded>"
   std::vector<ListenConfig> listen;
@@ -82,6 +89,7 @@ struct Config {
   std::string pid_file;
   ControlConfig control;
   CookieConfig cookies;
+  ClientSubnetConfig client_subnet;
   WritesConfig writes;  // journal and TSIG keys
   std::vector<ZoneConfig> zones;
   // The values of the keys owned by feature modules (config/section.h), by key; a key the

@@ -156,6 +156,31 @@ TEST(Config, ReadsCookies) {
 
 // The key names zones use must be writes.tsig-keys' (config/replication.cpp, check_zone_keys),
 // whether or not a journal is configured; names compare as DNS names (case-insensitively).
+TEST(Config, ReadsClientSubnetTrust) {
+  EXPECT_TRUE(parse("").client_subnet.trust.empty());  // off: every ECS option is ignored
+  Config one = parse("client-subnet: {trust: 127.0.0.0/8}\n");
+  ASSERT_EQ(one.client_subnet.trust.size(), 1u);
+  EXPECT_EQ(one.client_subnet.trust[0].to_text(), "127.0.0.0/8");
+  Config list = parse("client-subnet:\n  trust: [192.0.2.53, '2001:db8::/32']\n");
+  ASSERT_EQ(list.client_subnet.trust.size(), 2u);
+  EXPECT_EQ(list.client_subnet.trust[0].bits, 32u);
+  EXPECT_TRUE(list.client_subnet.trust[1].v6);
+  struct Case {
+    const char* yaml;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"client-subnet:\n  trust: 10.0.0/8\n",
+       "test.yaml:2:10: client-subnet.trust: expected an address or address/prefix, e.g. 192.0.2.0/24"},
+      {"client-subnet:\n  trust: [10.0.0.0/8, 10.1.0.0/8]\n",
+       "test.yaml:2:23: client-subnet.trust[1]: 10.1.0.0/8 has bits set past /8"},
+      {"client-subnet:\n  trust: [10.0.0.0/8, 10.0.0.0/8]\n", "client-subnet.trust[1]:"},
+      {"client-subnet:\n  trust: {a: b}\n", "client-subnet.trust: expected an address/prefix or a list of them"},
+      {"client-subnet:\n  trusted: 10.0.0.0/8\n", "test.yaml:2:3: client-subnet.trusted: unknown key"},
+  };
+  for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
+}
+
 TEST(Config, ZoneKeyNamesMustBeDefinedTsigKeys) {
   const std::string keys = "writes:\n  tsig-keys:\n    - {name: Xfer-Key, algorithm: hmac-sha256, secret: c2VjcmV0}\n";
   Config ok = parse(keys +

@@ -1,4 +1,4 @@
-// DNS Cookies (RFC 7873 §5.2, RFC 9018 §4) and Extended DNS Errors (RFC 8914 §2).
+// DNS Cookies (RFC 7873 §5.2, RFC 9018 §4), Extended DNS Errors (RFC 8914 §2) and Client Subnet (RFC 7871 §6).
 //
 // SipHash is written here rather than taken from OpenSSL: OpenSSL 3 offers it only through
 // EVP_MAC, whose per-call context set-up costs more than the hash of the 24 to 36 bytes a
@@ -130,6 +130,35 @@ CookieVerdict CookieCache::miss(const CookieSecrets& secrets, std::span<const st
   entry->stamp = base::load_u32(answer.reply.data() + kClientCookieSize + 4);
   std::memcpy(entry->server, answer.reply.data() + kClientCookieSize, kServerCookieSize);
   return answer.verdict;
+}
+
+base::Result<ClientSubnet> parse_client_subnet(std::span<const std::uint8_t> data) {
+  auto malformed = [](const char* what) { return base::make_error(base::ErrorCode::kMalformed, what); };
+  if (data.size() < 4) return malformed("a client subnet option holds family, two prefix lengths and an address");
+  ClientSubnet subnet;
+  subnet.family = static_cast<std::uint16_t>((data[0] << 8) | data[1]);
+  subnet.source = data[2];
+  subnet.scope = data[3];
+  if (subnet.family != 1 && subnet.family != 2) return malformed("client subnet family is neither IPv4 (1) nor IPv6 (2)");
+  unsigned limit = subnet.family == 1 ? 32 : 128;
+  if (subnet.source > limit) return malformed("client subnet source prefix is longer than the address");
+  if (subnet.scope != 0) return malformed("client subnet scope prefix must be 0 in a query");
+  std::size_t octets = (subnet.source + 7u) / 8u;
+  if (data.size() - 4 != octets) return malformed("client subnet address is not ceil(source / 8) octets long");
+  std::copy(data.begin() + 4, data.end(), subnet.address.begin());
+  if (subnet.source % 8 != 0 && (subnet.address[octets - 1] & (0xFFu >> (subnet.source % 8))) != 0) {
+    return malformed("client subnet address has bits set past the source prefix");
+  }
+  return subnet;
+}
+
+void add_client_subnet(Edns& edns, const ClientSubnet& query, std::uint8_t scope) {
+  EdnsOption option;
+  option.code = kClientSubnetOption;
+  std::size_t octets = (query.source + 7u) / 8u;
+  option.data = {static_cast<std::uint8_t>(query.family >> 8), static_cast<std::uint8_t>(query.family), query.source, scope};
+  option.data.insert(option.data.end(), query.address.begin(), query.address.begin() + static_cast<std::ptrdiff_t>(octets));
+  edns.options.push_back(std::move(option));
 }
 
 void add_extended_error(Edns& edns, ExtendedError code, std::string_view text) {

@@ -1,6 +1,6 @@
 // EDNS options the server answers with: DNS Cookies (RFC 7873, server cookies built the
-// interoperable way of RFC 9018, so servers sharing a secret accept each other's) and Extended
-// DNS Errors (RFC 8914). Pure functions over values; thread-safe.
+// interoperable way of RFC 9018, so servers sharing a secret accept each other's), Extended
+// DNS Errors (RFC 8914) and Client Subnet (RFC 7871). Pure functions over values; thread-safe.
 #pragma once
 
 #include <array>
@@ -17,6 +17,7 @@ namespace cutover::dns {
 
 constexpr std::uint16_t kCookieOption = 10;   // RFC 7873 §4
 constexpr std::uint16_t kExtendedErrorOption = 15;  // RFC 8914 §2
+constexpr std::uint16_t kClientSubnetOption = 8;    // RFC 7871 §6
 constexpr std::size_t kClientCookieSize = 8;
 constexpr std::size_t kServerCookieSize = 16;  // RFC 9018 §4: version, reserved, timestamp, hash
 // The COOKIE option this server sends: client cookie then server cookie.
@@ -143,6 +144,24 @@ enum class ExtendedError : std::uint16_t {
   kNotSupported = 21,
   kInvalidData = 24,
 };
+
+// An EDNS Client Subnet option (RFC 7871 §6): the client's network as its resolver passes it on.
+struct ClientSubnet {
+  std::uint16_t family = 1;  // 1: IPv4, 2: IPv6 (the IANA address family numbers)
+  std::uint8_t source = 0;   // SOURCE PREFIX-LENGTH: leading bits of `address` that count
+  std::uint8_t scope = 0;    // SCOPE PREFIX-LENGTH: 0 in queries; in answers, the bits the answer is for
+  std::array<std::uint8_t, 16> address{};  // the network, zero past `source` bits
+  // The address as 4 or 16 bytes, for lookups.
+  std::span<const std::uint8_t> bytes() const { return {address.data(), family == 1 ? 4u : 16u}; }
+};
+
+// Reads the option data of a query's ECS; an error (answered FORMERR, RFC 7871 §7.2.1) for an
+// unknown family, a prefix longer than the family's address, a non-zero scope, an ADDRESS of
+// other than ceil(source / 8) octets (§6), or bits set past the source prefix (§6).
+base::Result<ClientSubnet> parse_client_subnet(std::span<const std::uint8_t> data);
+// Appends the answer's ECS: family, source prefix and address copied from the query, and `scope`
+// (RFC 7871 §7.2.1).
+void add_client_subnet(Edns& edns, const ClientSubnet& query, std::uint8_t scope);
 
 // Appends an Extended DNS Error option (info code, then the UTF-8 text without a terminator).
 void add_extended_error(Edns& edns, ExtendedError code, std::string_view text = {});

@@ -1,5 +1,5 @@
-// DNS Cookies and Extended DNS Errors: SipHash and RFC 9018 vectors, and RFC 7873 §5.2's
-// verdicts for every shape of COOKIE option.
+// DNS Cookies, Extended DNS Errors and Client Subnet: SipHash and RFC 9018 vectors, RFC 7873
+// §5.2's verdicts for every shape of COOKIE option, and RFC 7871 §6's rules for ECS.
 #include "dns/edns_options.h"
 
 #include <gtest/gtest.h>
@@ -156,6 +156,44 @@ TEST(ExtendedError, IsCodeThenText) {
   ASSERT_EQ(edns.options.size(), 1u);
   EXPECT_EQ(edns.options[0].code, kExtendedErrorOption);
   EXPECT_EQ(hex_encode(edns.options[0].data), "00146E6F742068657265");
+}
+
+TEST(ClientSubnet, ReadsBothFamiliesAndEchoesWithTheScope) {
+  auto v4 = parse_client_subnet(hex("00011800C63364"));  // 198.51.100.0/24
+  ASSERT_TRUE(v4) << v4.error().message;
+  EXPECT_EQ(v4->family, 1);
+  EXPECT_EQ(v4->source, 24);
+  EXPECT_EQ(hex_encode(v4->bytes()), "C6336400");
+  Edns edns;
+  add_client_subnet(edns, *v4, 20);
+  ASSERT_EQ(edns.options.size(), 1u);
+  EXPECT_EQ(edns.options[0].code, kClientSubnetOption);
+  EXPECT_EQ(hex_encode(edns.options[0].data), "00011814C63364");
+  auto v6 = parse_client_subnet(hex("0002380020010DB8000001"));  // 2001:db8:0:1::/56
+  ASSERT_TRUE(v6) << v6.error().message;
+  EXPECT_EQ(v6->bytes().size(), 16u);
+  auto none = parse_client_subnet(hex("00010000"));  // /0: no address octets at all
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->source, 0);
+  auto odd = parse_client_subnet(hex("00011400C63360"));  // 198.51.96.0/20: the bits past 20 are clear
+  ASSERT_TRUE(odd);
+}
+
+TEST(ClientSubnet, RefusesWhatSection6Forbids) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"0001", "a client subnet option holds family, two prefix lengths and an address"},
+      {"00031800C63364", "client subnet family is neither IPv4 (1) nor IPv6 (2)"},
+      {"00012100C6336400FF", "client subnet source prefix is longer than the address"},
+      {"00011818C63364", "client subnet scope prefix must be 0 in a query"},
+      {"00011800C6336400", "client subnet address is not ceil(source / 8) octets long"},
+      {"00011800C633", "client subnet address is not ceil(source / 8) octets long"},
+      {"00011400C63364", "client subnet address has bits set past the source prefix"},
+  };
+  for (const auto& [data, message] : cases) {
+    auto subnet = parse_client_subnet(hex(data));
+    ASSERT_FALSE(subnet) << data;
+    EXPECT_EQ(subnet.error().message, message) << data;
+  }
 }
 
 }  // namespace

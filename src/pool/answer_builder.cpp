@@ -55,12 +55,13 @@ void AnswerBuilder::adopt_state_from(const AnswerBuilder& previous) {
     if (it != previous.counters_.end()) counters = it->second;
   }
   all_down_ = previous.all_down_;
+  served_from_ = previous.served_from_;
   panic_ = previous.panic_;
   panics_ = previous.panics_;
 }
 
-FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
-                                         const health::HealthSnapshot& health) const {
+FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,
+                                         const std::string* region) const {
   FamilyAnswer family;
   family.type = type;
   family.fixed = zone::RRset(type, spec.ttl);
@@ -69,11 +70,13 @@ FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
   for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
     const EndpointSpec& endpoint = spec.endpoints[i];
     if (is_ipv6_address(endpoint.address) != (type == dns::RRType::AAAA)) continue;
+    if (region != nullptr && endpoint.region != *region) continue;
     const health::EndpointView* view = health.find(spec.name, endpoint.address);
     candidates.push_back(Candidate{i, endpoint.priority, endpoint.weight, view == nullptr || view->serving});
   }
   family.configured = !candidates.empty();
   if (!family.configured) return family;
+  if (region != nullptr) family.region = *region;
   family.endpoints = candidates.size();
   family.up = static_cast<std::size_t>(
       std::count_if(candidates.begin(), candidates.end(), [](const Candidate& c) { return c.serving; }));
@@ -142,6 +145,61 @@ FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
   return family;
 }
 
+FamilyAnswer AnswerBuilder::build_region(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,
+                                         std::size_t index) const {
+  for (const std::string& region : spec.steering.regions[index].order) {
+    FamilyAnswer family = build_family(spec, type, health, &region);
+    // Healthy or in panic, a region with endpoints up answers; one with none gives way.
+    if (family.configured && family.up > 0 && !is_all_down(family.mode)) return family;
+  }
+  // Nothing serves in the order: any endpoint of the pool that does, else when-all-down.
+  FamilyAnswer family = build_family(spec, type, health);
+  if (!is_all_down(family.mode) && family.configured) {
+    // Name the region answered from when the answer is one region's.
+    std::string only;
+    for (const auto& address : family.addresses) {
+      for (const auto& endpoint : spec.endpoints) {
+        if (endpoint.address != address) continue;
+        only = only.empty() || only == endpoint.region ? endpoint.region : "*";
+      }
+    }
+    if (only != "*") family.region = only;
+  }
+  return family;
+}
+
+void AnswerBuilder::track(const PoolSpec& spec, FamilyAnswer& family, const std::string& region,
+                          std::vector<AllDownEvent>& events) {
+  if (!family.configured) return;
+  std::string key = fmt::format("{}/{}", spec.name, dns::type_to_text(family.type));
+  if (!region.empty()) key += "@" + region;
+  std::size_t threshold = spec.min_healthy.threshold(family.endpoints);
+  // A steered pool panics per region; its pool-wide answer (region "") only tracks all-down.
+  bool panic = family.mode == AnswerMode::kPanic && (region.empty() == !spec.steering.enabled());
+  bool& was_panic = panic_[key];
+  if (panic && !was_panic) ++panics_[key];
+  family.panics = panics_[key];
+  if (panic != was_panic) {
+    events.push_back(AllDownEvent{spec.name, family.type, panic, spec.when_all_down, true, family.up, threshold, region, false, {}});
+  }
+  was_panic = panic;
+  if (!region.empty()) {
+    auto [it, first] = served_from_.try_emplace(key, family.region);
+    if (!first && it->second != family.region) {
+      events.push_back(AllDownEvent{spec.name, family.type, false, spec.when_all_down, false, family.up,
+                                    threshold, region, true, family.region});
+    }
+    it->second = family.region;
+    return;
+  }
+  bool down = is_all_down(family.mode);
+  bool& was_down = all_down_[key];
+  if (down != was_down) {
+    events.push_back(AllDownEvent{spec.name, family.type, down, spec.when_all_down, false, family.up, threshold, region, false, {}});
+  }
+  was_down = down;
+}
+
 std::shared_ptr<const PoolAnswers> AnswerBuilder::build(const health::HealthSnapshot& health,
                                                         std::vector<AllDownEvent>& events) {
   std::vector<PoolAnswer> answers;
@@ -156,27 +214,31 @@ std::shared_ptr<const PoolAnswers> AnswerBuilder::build(const health::HealthSnap
       const health::EndpointView* view = health.find(spec.name, endpoint.address);
       return view != nullptr && view->effective != health::HealthState::kUnknown;
     });
-    answer.a = build_family(spec, dns::RRType::A, health);
-    answer.aaaa = build_family(spec, dns::RRType::AAAA, health);
     answer.counters = counters_[spec.name];
-    for (FamilyAnswer* family : {&answer.a, &answer.aaaa}) {
-      if (!family->configured) continue;
-      std::string key = fmt::format("{}/{}", spec.name, dns::type_to_text(family->type));
-      std::size_t threshold = spec.min_healthy.threshold(family->endpoints);
-      bool panic = family->mode == AnswerMode::kPanic;
-      bool& was_panic = panic_[key];
-      if (panic && !was_panic) ++panics_[key];
-      family->panics = panics_[key];
-      if (panic != was_panic) {
-        events.push_back(AllDownEvent{spec.name, family->type, panic, spec.when_all_down, true, family->up, threshold});
+    if (spec.steering.enabled()) {
+      answer.networks = spec.steering.networks;
+      answer.default_region = spec.steering.default_region;
+      for (std::size_t i = 0; i < spec.steering.regions.size(); ++i) {
+        RegionAnswer region;
+        region.region = spec.steering.regions[i].name;
+        region.a = build_region(spec, dns::RRType::A, health, i);
+        region.aaaa = build_region(spec, dns::RRType::AAAA, health, i);
+        track(spec, region.a, region.region, events);
+        track(spec, region.aaaa, region.region, events);
+        answer.regions.push_back(std::move(region));
       }
-      was_panic = panic;
-      bool down = is_all_down(family->mode);
-      bool& was_down = all_down_[key];
-      if (down != was_down) {
-        events.push_back(AllDownEvent{spec.name, family->type, down, spec.when_all_down, false, family->up, threshold});
-      }
-      was_down = down;
+      answer.a = answer.regions[answer.default_region].a;
+      answer.aaaa = answer.regions[answer.default_region].aaaa;
+      // All down is pool-wide: every region falls back to the whole pool at once.
+      FamilyAnswer pool_a = build_family(spec, dns::RRType::A, health);
+      FamilyAnswer pool_aaaa = build_family(spec, dns::RRType::AAAA, health);
+      track(spec, pool_a, "", events);
+      track(spec, pool_aaaa, "", events);
+    } else {
+      answer.a = build_family(spec, dns::RRType::A, health);
+      answer.aaaa = build_family(spec, dns::RRType::AAAA, health);
+      track(spec, answer.a, "", events);
+      track(spec, answer.aaaa, "", events);
     }
     answers.push_back(std::move(answer));
   }

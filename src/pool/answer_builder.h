@@ -26,6 +26,11 @@ struct AllDownEvent {
   bool panic = false;
   std::size_t up = 0;         // endpoints of the family up at the change
   std::size_t threshold = 0;  // min-healthy as a number of endpoints (panic events)
+  std::string region;         // steered pools: the region whose clients' answer changed
+  // With `moved`: the region's clients are now answered from `served_from` (another region,
+  // "" for the whole pool, or their own region again).
+  bool moved = false;
+  std::string served_from;
 };
 
 class AnswerBuilder {
@@ -40,13 +45,24 @@ class AnswerBuilder {
   void adopt_state_from(const AnswerBuilder& previous);
 
  private:
-  FamilyAnswer build_family(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health) const;
+  // The family's answer from the endpoints of `region` (nullptr: every endpoint).
+  FamilyAnswer build_family(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,
+                            const std::string* region = nullptr) const;
+  // A steered pool's answer for the clients of spec.steering.regions[index]: the first region
+  // of its order with an endpoint serving, else the whole pool's answer.
+  FamilyAnswer build_region(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,
+                            std::size_t index) const;
+  // Counts panics and reports entries into and exits from panic and all-down for one family.
+  // With a region, all-down is left to the caller (a region is all down only when the whole pool
+  // is) and a change of the region answered from is reported instead.
+  void track(const PoolSpec& spec, FamilyAnswer& family, const std::string& region, std::vector<AllDownEvent>& events);
 
   const PolicyRegistry& registry_;
   std::vector<PoolSpec> specs_;
   std::map<std::string, bool> all_down_;  // by "pool/TYPE"
   std::map<std::string, bool> panic_;     // by "pool/TYPE"
   std::map<std::string, std::uint64_t> panics_;  // entries into panic, by "pool/TYPE"
+  std::map<std::string, std::string> served_from_;  // steered pools: by "pool/TYPE@region"
   std::map<std::string, std::shared_ptr<PoolCounters>> counters_;
 };
 

@@ -2,7 +2,11 @@
 // family; select_records and the suspicion TTL.
 #include "pool/answer_builder.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
 
 #include "base/clock.h"
 #include "dns/rdata.h"
@@ -19,7 +23,7 @@ PoolSpec two_endpoint_pool(const std::string& shape, AllDownPolicy policy = AllD
   spec.shape = shape;
   spec.when_all_down = policy;
   spec.fallback = {"192.0.2.99"};
-  spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}, {}, {}}, {"198.51.100.30", 80, 2, 1, {}, {}, {}}, {"2001:db8::30", 80, 1, 1, {}, {}, {}}};
+  spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}, {}, {}, {}}, {"198.51.100.30", 80, 2, 1, {}, {}, {}, {}}, {"2001:db8::30", 80, 1, 1, {}, {}, {}, {}}};
   return spec;
 }
 
@@ -136,9 +140,6 @@ TEST_F(AnswerBuilderTest, SuspicionTtlCountsDownToTheDeadline) {
   EXPECT_EQ(pool.ttl_at(pool.a, now + std::chrono::seconds(30)), 0u);
   EXPECT_EQ(pool.ttl_at(pool.a, now - std::chrono::seconds(100)), kDefaultPoolTtl);
 }
-
-}  // namespace
-}  // namespace cutover::pool
 
 namespace cutover::pool {
 namespace {
@@ -295,6 +296,136 @@ TEST_F(PanicThresholdTest, ACountThresholdIsCappedAtTheFamilySizeAndOffByDefault
   FamilyAnswer family = off.build(snapshot(), events_)->pools().front().a;
   EXPECT_EQ(family.mode, AnswerMode::kHealthy);
   EXPECT_EQ(family.addresses, std::vector<std::string>{"192.0.2.4"});
+}
+
+}  // namespace
+}  // namespace cutover::pool
+
+// Steering by client network (docs/steering.md): each region's clients get their own region's
+// endpoints, then the next region of their order with one up, then the whole pool; all down is
+// decided pool-wide and reported once.
+class SteeredBuilderTest : public AnswerBuilderTest {
+ protected:
+  static PoolSpec steered_pool(AllDownPolicy policy = AllDownPolicy::kFailOpen) {
+    PoolSpec spec;
+    spec.name = "app";
+    spec.owner = *dns::Name::from_text("app.example.test.");
+    spec.shape = "all-healthy";
+    spec.when_all_down = policy;
+    spec.fallback = {"192.0.2.99"};
+    spec.endpoints = {{"192.0.2.1", 80, 1, 1, {}, {}, {}, "eu"},
+                      {"192.0.2.2", 80, 1, 1, {}, {}, {}, "eu"},
+                      {"198.51.100.1", 80, 1, 1, {}, {}, {}, "us"},
+                      {"203.0.113.1", 80, 1, 1, {}, {}, {}, "ap"}};
+    spec.steering.regions = {{"eu", {"eu", "us", "ap"}}, {"us", {"us", "eu"}}, {"ap", {"ap", "us"}}};
+    base::NetworkTable table;
+    EXPECT_TRUE(table.add(*base::parse_network_prefix("10.1.0.0/16"), 0).ok());
+    EXPECT_TRUE(table.add(*base::parse_network_prefix("10.2.0.0/16"), 1).ok());
+    EXPECT_TRUE(table.add(*base::parse_network_prefix("10.3.0.0/16"), 2).ok());
+    spec.steering.networks = std::make_shared<const base::NetworkTable>(std::move(table));
+    spec.steering.default_region = 1;
+    return spec;
+  }
+
+  static health::HealthSnapshot up_except(std::initializer_list<const char*> down) {
+    std::vector<std::pair<std::string, bool>> serving;
+    for (const char* address : {"192.0.2.1", "192.0.2.2", "198.51.100.1", "203.0.113.1"}) {
+      serving.emplace_back(address, std::find_if(down.begin(), down.end(), [&](const char* d) {
+                                      return std::string(d) == address;
+                                    }) == down.end());
+    }
+    return health_of(serving);
+  }
+
+  static const RegionAnswer& region(const PoolAnswer& pool, const std::string& name) {
+    for (const auto& one : pool.regions) {
+      if (one.region == name) return one;
+    }
+    ADD_FAILURE() << "no region " << name;
+    return pool.regions.front();
+  }
+
+  // What the engine answers a client of `address` (IPv4 text).
+  static std::vector<std::string> engine_answer(const PoolAnswers& answers, const char* address) {
+    std::array<std::uint8_t, 4> bytes{};
+    EXPECT_EQ(::inet_pton(AF_INET, address, bytes.data()), 1);
+    auth::ClientNetwork network{bytes, 32};
+    const auth::DynamicAnswer* entry = answers.dynamic()->find(*dns::Name::from_text("app.example.test."));
+    EXPECT_NE(entry, nullptr);
+    auto records = auth::select_records(*entry, dns::RRType::A, base::SteadyTime{}, &network);
+    EXPECT_TRUE(records);
+    std::vector<std::string> out;
+    for (const auto& rdata : records->fixed->rdatas) out.push_back(dns::rdata_to_text(dns::RRType::A, rdata));
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+TEST_F(SteeredBuilderTest, EachRegionFailsOverInItsOwnOrder) {
+  AnswerBuilder builder(registry_, {steered_pool()});
+  auto answers = builder.build(up_except({}), events_);
+  const PoolAnswer& pool = answers->pools().front();
+  ASSERT_EQ(pool.regions.size(), 3u);
+  EXPECT_EQ(texts(region(pool, "eu").a), (std::vector<std::string>{"192.0.2.1", "192.0.2.2"}));
+  EXPECT_EQ(region(pool, "eu").a.region, "eu");
+  EXPECT_EQ(texts(region(pool, "us").a), std::vector<std::string>{"198.51.100.1"});
+  EXPECT_FALSE(region(pool, "us").aaaa.configured);
+  EXPECT_EQ(texts(pool.a), std::vector<std::string>{"198.51.100.1"});  // the default region's
+  EXPECT_EQ(engine_answer(*answers, "10.1.9.9"), (std::vector<std::string>{"192.0.2.1", "192.0.2.2"}));
+  EXPECT_EQ(engine_answer(*answers, "10.3.0.1"), std::vector<std::string>{"203.0.113.1"});
+  EXPECT_EQ(engine_answer(*answers, "172.16.0.1"), std::vector<std::string>{"198.51.100.1"});  // default
+  EXPECT_TRUE(events_.empty());
+
+  // One eu endpoint down: eu keeps the other; nobody moves.
+  answers = builder.build(up_except({"192.0.2.1"}), events_);
+  EXPECT_EQ(texts(region(answers->pools().front(), "eu").a), std::vector<std::string>{"192.0.2.2"});
+  EXPECT_TRUE(events_.empty());
+
+  // eu all down: eu's clients go to us (next in eu's order); the move is reported once.
+  answers = builder.build(up_except({"192.0.2.1", "192.0.2.2"}), events_);
+  EXPECT_EQ(texts(region(answers->pools().front(), "eu").a), std::vector<std::string>{"198.51.100.1"});
+  EXPECT_EQ(region(answers->pools().front(), "eu").a.region, "us");
+  EXPECT_EQ(engine_answer(*answers, "10.1.0.1"), std::vector<std::string>{"198.51.100.1"});
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_TRUE(events_[0].moved);
+  EXPECT_EQ(events_[0].region, "eu");
+  EXPECT_EQ(events_[0].served_from, "us");
+  EXPECT_FALSE(events_[0].all_down);
+  events_.clear();
+  builder.build(up_except({"192.0.2.1", "192.0.2.2"}), events_);
+  EXPECT_TRUE(events_.empty());
+
+  // us down too: eu's next is ap; us's order (us, eu) has nothing left, so us's clients get
+  // the whole pool's serving endpoints, which are ap's alone.
+  answers = builder.build(up_except({"192.0.2.1", "192.0.2.2", "198.51.100.1"}), events_);
+  EXPECT_EQ(texts(region(answers->pools().front(), "eu").a), std::vector<std::string>{"203.0.113.1"});
+  EXPECT_EQ(region(answers->pools().front(), "eu").a.region, "ap");
+  EXPECT_EQ(texts(region(answers->pools().front(), "us").a), std::vector<std::string>{"203.0.113.1"});
+  EXPECT_EQ(region(answers->pools().front(), "us").a.region, "ap");
+  EXPECT_EQ(events_.size(), 2u);  // eu: us -> ap, us: us -> ap
+  events_.clear();
+
+  // Back up: every region serves itself again, each return reported.
+  answers = builder.build(up_except({}), events_);
+  EXPECT_EQ(texts(region(answers->pools().front(), "eu").a), (std::vector<std::string>{"192.0.2.1", "192.0.2.2"}));
+  EXPECT_EQ(events_.size(), 2u);
+  for (const auto& event : events_) EXPECT_EQ(event.served_from, event.region);
+}
+
+TEST_F(SteeredBuilderTest, AllDownIsPoolWideAndReportedOnce) {
+  AnswerBuilder builder(registry_, {steered_pool(AllDownPolicy::kFallback)});
+  builder.build(up_except({}), events_);
+  events_.clear();
+  auto answers = builder.build(up_except({"192.0.2.1", "192.0.2.2", "198.51.100.1", "203.0.113.1"}), events_);
+  for (const auto& one : answers->pools().front().regions) {
+    EXPECT_EQ(one.a.mode, AnswerMode::kFallback) << one.region;
+    EXPECT_EQ(texts(one.a), std::vector<std::string>{"192.0.2.99"});
+    EXPECT_EQ(one.a.region, "");
+  }
+  std::size_t all_down = 0;
+  for (const auto& event : events_) all_down += event.all_down ? 1 : 0;
+  EXPECT_EQ(all_down, 1u);  // one pool-wide entry event, not one per region
+  EXPECT_EQ(engine_answer(*answers, "10.2.0.1"), std::vector<std::string>{"192.0.2.99"});
 }
 
 }  // namespace

@@ -26,6 +26,12 @@ const FamilyAnswer* PoolAnswer::family(dns::RRType type) const {
   return nullptr;
 }
 
+const FamilyAnswer* RegionAnswer::family(dns::RRType type) const {
+  if (type == dns::RRType::A) return &a;
+  if (type == dns::RRType::AAAA) return &aaaa;
+  return nullptr;
+}
+
 std::uint32_t PoolAnswer::ttl_at(const FamilyAnswer& family, base::SteadyTime now) const {
   return auth::capped_ttl(ttl, suspicion_ttl, family, now);
 }
@@ -39,6 +45,11 @@ auth::DynamicAnswer PoolAnswer::dynamic() const {
   answer.a = a;  // the engine's part of each family
   answer.aaaa = aaaa;
   answer.counters = counters;
+  if (networks != nullptr) {
+    answer.networks = networks;
+    answer.default_group = default_region;
+    for (const RegionAnswer& region : regions) answer.groups.push_back(auth::DynamicGroup{region.region, region.a, region.aaaa});
+  }
   return answer;
 }
 

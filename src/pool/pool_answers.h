@@ -30,6 +30,18 @@ struct FamilyAnswer : auth::DynamicFamily {
   std::size_t up = 0;                  // endpoints of the family serving (up or unknown)
   std::size_t endpoints = 0;           // endpoints of the family configured
   std::uint64_t panics = 0;            // times the family entered panic since the pool was made
+  // Steered pools: the region whose endpoints are answered; empty when the answer came from
+  // the whole pool (no region of the order had one serving).
+  std::string region;
+};
+
+// A steered pool's answer for the clients of one region (SteeringSpec).
+struct RegionAnswer {
+  std::string region;
+  FamilyAnswer a;
+  FamilyAnswer aaaa;
+
+  const FamilyAnswer* family(dns::RRType type) const;
 };
 
 using PoolCounters = auth::AnswerCounters;
@@ -41,9 +53,14 @@ struct PoolAnswer {
   bool suspicion_ttl = false;
   // Every endpoint has a verdict (or an override): the answer no longer rests on `unknown`.
   bool settled = false;
+  // Unsteered: every client's answer. Steered: the default region's.
   FamilyAnswer a;
   FamilyAnswer aaaa;
   std::shared_ptr<PoolCounters> counters;
+  // Steered pools: client prefix -> index into `regions`, and the answer of each region.
+  std::shared_ptr<const base::NetworkTable> networks;
+  std::vector<RegionAnswer> regions;
+  std::size_t default_region = 0;
 
   const FamilyAnswer* family(dns::RRType type) const;
   // The TTL to send now: the pool's, capped by the suspicion deadline when enabled

@@ -11,6 +11,7 @@
 #include "health/check_settings.h"
 #include "health/combine.h"
 #include "health/quorum.h"
+#include "pool/steering/steering.h"
 
 namespace cutover::pool {
 
@@ -62,6 +63,7 @@ struct EndpointSpec {
   // pool's check; empty: `check` alone. The health layer combines them per vantage.
   std::vector<health::CheckSettings> checks;
   health::Combine combine;  // `combine: all | any | at-least-K`
+  std::string region;       // steered pools: the region it serves (SteeringSpec)
 };
 
 // Every check of an endpoint: `checks`, or `check` alone.
@@ -89,6 +91,8 @@ struct PoolSpec {
   ServeMode serve = ServeMode::kPerQuery;
   health::CheckSettings check;
   std::vector<EndpointSpec> endpoints;
+  // `networks:`, `regions:`, `default-region:`: answers per client network (docs/steering.md).
+  SteeringSpec steering;
 };
 
 }  // namespace cutover::pool

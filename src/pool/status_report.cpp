@@ -26,6 +26,8 @@ json family_json(const PoolAnswer& pool, const FamilyAnswer& family, base::Stead
   out["endpoints"] = family.endpoints;
   out["panics"] = family.panics;
   out["ttl"] = pool.ttl_at(family, now);
+  // Steered pools: the region whose endpoints are answered ("" = the whole pool).
+  if (pool.networks) out["region"] = family.region;
   return out;
 }
 
@@ -215,6 +217,30 @@ std::string render_status_json(const StatusInput& input) {
       pool["queries"] = answer->counters ? answer->counters->queries.load() : 0;
     }
     pool["answer"] = current;
+    // Steered pools: each region's answer, in the order the regions are listed
+    // (docs/steering.md); `answer` above is the default region's.
+    if (spec.steering.enabled()) {
+      json steering = {{"networks", spec.steering.networks_file},
+                       {"prefixes", spec.steering.networks ? spec.steering.networks->size() : 0},
+                       {"default_region", spec.steering.default_region < spec.steering.regions.size()
+                                                ? spec.steering.regions[spec.steering.default_region].name
+                                                : std::string()}};
+      json regions = json::array();
+      if (answer != nullptr) {
+        for (const auto& region : answer->regions) {
+          json one = {{"name", region.region}};
+          json families = json::object();
+          if (region.a.configured) families["A"] = family_json(*answer, region.a, now);
+          if (region.aaaa.configured) families["AAAA"] = family_json(*answer, region.aaaa, now);
+          one["answer"] = families;
+          std::size_t index = spec.steering.find(region.region);
+          if (index < spec.steering.regions.size()) one["order"] = spec.steering.regions[index].order;
+          regions.push_back(one);
+        }
+      }
+      steering["regions"] = regions;
+      pool["steering"] = steering;
+    }
     json endpoints = json::array();
     for (const auto& report : *input.reports) {
       if (report.pool == spec.name) endpoints.push_back(endpoint_json(report));

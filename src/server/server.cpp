@@ -46,6 +46,15 @@ net::NetOptions net_options(const config::Config& config) {
   return options;
 }
 
+// The trusted resolvers of client-subnet.trust, or nullptr when none are (the reader has
+// already refused a prefix listed twice).
+std::shared_ptr<const base::NetworkTable> subnet_trust_table(const config::ClientSubnetConfig& config) {
+  if (config.trust.empty()) return nullptr;
+  auto table = std::make_shared<base::NetworkTable>();
+  for (const auto& prefix : config.trust) (void)table->add(prefix, 0);
+  return table;
+}
+
 }  // namespace
 
 Server::Server(ConfigSource source, config::Config initial, base::Logger& logger)
@@ -53,7 +62,9 @@ Server::Server(ConfigSource source, config::Config initial, base::Logger& logger
       config_(std::move(initial)),
       logger_(logger),
       query_log_(config_.log.queries),
-      cookies_(std::make_unique<CookieJar>(config_.cookies)) {}
+      cookies_(std::make_unique<CookieJar>(config_.cookies)) {
+  subnet_trust_.publish(subnet_trust_table(config_.client_subnet));
+}
 
 void Server::add_service(std::shared_ptr<Service> service) { services_.push_back(std::move(service)); }
 
@@ -184,7 +195,7 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
   std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
   std::shared_ptr<const auth::DynamicAnswers> dynamic = dynamic_.load();  // held until the outcome is used
   bool log_query = query_log_.load(std::memory_order_relaxed);
-  auth::ClientContext context{net::address_bytes(client), cookies_->current(), unix_seconds()};
+  auth::ClientContext context{net::address_bytes(client), cookies_->current(), unix_seconds(), subnet_trust_.read()};
   auth::QueryOutcome outcome = auth::answer_query(*zones, dynamic.get(), query, transport,
                                                   response, log_query, &context);
   if (log_query) {
@@ -214,7 +225,7 @@ void Server::answer_batch(std::span<net::Datagram> batch) const {
     std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
     std::shared_ptr<const auth::DynamicAnswers> dynamic = dynamic_.load();  // held until the outcomes are used
     auth::answer_batch(*zones, dynamic.get(), std::span<const auth::BatchQuery>(queries.data(), part.size()), answered,
-                       cookies_->current(), unix_seconds());
+                       cookies_->current(), unix_seconds(), subnet_trust_.read());
     for (std::size_t i = 0; i < part.size(); ++i) part[i].reply = answered[i].respond;
     if (!observers_.empty()) observe(answered);
   }
@@ -256,6 +267,7 @@ void Server::reload() {
   }
   query_log_.store(next.log.queries, std::memory_order_relaxed);
   cookies_->reload(next.cookies);
+  subnet_trust_.publish(subnet_trust_table(next.client_subnet));
   for (const auto& service : services_) {
     auto reloaded = service->reload(next);
     if (!reloaded) {

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "base/network_table.h"
+#include "base/published.h"
 #include "auth/dynamic_answers.h"
 #include "auth/engine.h"
 #include "base/log.h"
@@ -129,6 +131,8 @@ class Server {
   std::atomic<std::shared_ptr<const auth::DynamicAnswers>> dynamic_;
   std::atomic<bool> query_log_;
   std::unique_ptr<CookieJar> cookies_;
+  // client-subnet.trust as a table; empty (no option is trusted) when unset.
+  base::Published<base::NetworkTable> subnet_trust_;
 };
 
 }  // namespace cutover::server

@@ -52,6 +52,10 @@ class PoolReader {
     YAML::Node check_node;
     YAML::Node endpoints_node;
     YAML::Node serve_node;
+    // Steering keys; an absent one stays undefined (YAML::Node(YAML::NodeType::Undefined)).
+    YAML::Node networks_node(YAML::NodeType::Undefined);
+    YAML::Node regions_node(YAML::NodeType::Undefined);
+    YAML::Node default_region_node(YAML::NodeType::Undefined);
     std::string check_path;
     std::string endpoints_path;
     // The shape's own keys go to the shape, so it is looked up first; a bad `shape` value
@@ -86,6 +90,9 @@ class PoolReader {
                            spec.serve = serve_mode(value, key_path);
                            serve_node = value;
                          }
+                         if (key == "networks") networks_node = value;
+                         if (key == "regions") regions_node = value;
+                         if (key == "default-region") default_region_node = value;
                          if (key == "check") {
                            has_check = true;
                            check_node = value;
@@ -119,6 +126,7 @@ class PoolReader {
     if (spec.when_all_down == AllDownPolicy::kFallback && spec.fallback.empty()) {
       reader_.fail(node.Mark(), path, "when-all-down: fallback needs a 'fallback' list of addresses");
     }
+    steering(spec, node, path, networks_node, regions_node, default_region_node, endpoints_node, endpoints_path);
     if (spec.serve == ServeMode::kMaterialize) check_materialize(spec, serve_node, path + ".serve", config);
     return spec;
   }
@@ -129,6 +137,91 @@ class PoolReader {
     if (text == "per-query") return ServeMode::kPerQuery;
     if (text == "materialize") return ServeMode::kMaterialize;
     reader_.fail(node.Mark(), path, "expected per-query or materialize");
+  }
+
+  // `networks`, `regions`, `default-region` and the endpoints' `region` (docs/steering.md):
+  // all of them or none. The regions are the keys of `regions` in order, or else the
+  // endpoints' regions in the order first named, each ordered itself first.
+  void steering(PoolSpec& spec, const YAML::Node& node, const std::string& path, const YAML::Node& networks_node,
+                const YAML::Node& regions_node, const YAML::Node& default_region_node,
+                const YAML::Node& endpoints_node, const std::string& endpoints_path) const {
+    SteeringSpec& steering = spec.steering;
+    bool steered = networks_node.IsDefined();
+    for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
+      bool has_region = !spec.endpoints[i].region.empty();
+      std::string item_path = fmt::format("{}[{}]", endpoints_path, i);
+      if (has_region && !steered) {
+        reader_.fail(endpoints_node[i]["region"].Mark(), item_path + ".region",
+                     "a region needs the pool's networks file (networks:) to steer by");
+      }
+      if (!has_region && steered) {
+        reader_.fail(endpoints_node[i].Mark(), item_path, "every endpoint of a steered pool needs a region");
+      }
+    }
+    if (!steered) {
+      if (regions_node.IsDefined()) reader_.fail(regions_node.Mark(), path + ".regions", "regions needs networks: (the networks file)");
+      if (default_region_node.IsDefined()) {
+        reader_.fail(default_region_node.Mark(), path + ".default-region", "default-region needs networks: (the networks file)");
+      }
+      return;
+    }
+    if (regions_node.IsDefined()) {
+      if (!regions_node.IsMap() || regions_node.size() == 0) {
+        reader_.fail(regions_node.Mark(), path + ".regions", "expected a mapping of region: [regions in order of preference]");
+      }
+      for (const auto& entry : regions_node) steering.regions.push_back(RegionSpec{entry.first.Scalar(), {}});
+      std::size_t at = 0;
+      for (const auto& entry : regions_node) {
+        std::string region_path = path + ".regions." + entry.first.Scalar();
+        for (std::size_t j = 0; j < at; ++j) {
+          if (steering.regions[j].name == entry.first.Scalar()) reader_.fail(entry.first.Mark(), region_path, "duplicate region");
+        }
+        const YAML::Node& order = entry.second;
+        if (!order.IsSequence() || order.size() == 0) {
+          reader_.fail(order.Mark(), region_path, "expected a non-empty list of regions, most preferred first");
+        }
+        for (std::size_t k = 0; k < order.size(); ++k) {
+          std::string item_path = fmt::format("{}[{}]", region_path, k);
+          std::string name = reader_.scalar(order[k], item_path);
+          if (steering.find(name) == steering.regions.size()) {
+            reader_.fail(order[k].Mark(), item_path, "unknown region '" + name + "' (not a key of regions)");
+          }
+          auto& list = steering.regions[at].order;
+          if (std::find(list.begin(), list.end(), name) != list.end()) {
+            reader_.fail(order[k].Mark(), item_path, "region '" + name + "' is listed twice");
+          }
+          list.push_back(name);
+        }
+        ++at;
+      }
+      for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
+        if (steering.find(spec.endpoints[i].region) == steering.regions.size()) {
+          reader_.fail(endpoints_node[i]["region"].Mark(), fmt::format("{}[{}].region", endpoints_path, i),
+                       "unknown region '" + spec.endpoints[i].region + "' (not a key of regions)");
+        }
+      }
+    } else {
+      std::vector<std::string> names;
+      for (const auto& endpoint : spec.endpoints) {
+        if (std::find(names.begin(), names.end(), endpoint.region) == names.end()) names.push_back(endpoint.region);
+      }
+      steering.regions = default_region_orders(names);
+    }
+    if (default_region_node.IsDefined()) {
+      std::string name = reader_.scalar(default_region_node, path + ".default-region");
+      steering.default_region = steering.find(name);
+      if (steering.default_region == steering.regions.size()) {
+        reader_.fail(default_region_node.Mark(), path + ".default-region", "unknown region '" + name + "'");
+      }
+    }
+    steering.networks_file = reader_.path_value(networks_node, path + ".networks");
+    auto table = load_networks_file(steering.networks_file, steering.regions);
+    if (!table) reader_.fail(networks_node.Mark(), path + ".networks", table.error().message);
+    steering.networks = std::make_shared<const base::NetworkTable>(std::move(*table));
+    if (spec.serve == ServeMode::kMaterialize) {
+      reader_.fail(node["serve"].Mark(), path + ".serve",
+                   "a steered pool answers each client network differently and cannot be materialized");
+    }
   }
 
   // Materialized answers are zone records written through the journaled write path, with
@@ -238,7 +331,8 @@ class PoolReader {
     bool has_checks = false;
     bool has_combine = false;
     std::optional<std::string> check_address;
-    reader_.each_entry(node, path, {"address", "port", "priority", "weight", "check", "checks", "combine", "check-address"},
+    reader_.each_entry(node, path,
+                       {"address", "port", "priority", "weight", "check", "checks", "combine", "check-address", "region"},
                        [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                          if (key == "address") {
                            endpoint.address = address(value, key_path);
@@ -262,6 +356,10 @@ class PoolReader {
                            endpoint.combine = combine(value, key_path);
                          }
                          if (key == "check-address") check_address = address(value, key_path);
+                         if (key == "region") {
+                           endpoint.region = reader_.scalar(value, key_path);
+                           if (endpoint.region.empty()) reader_.fail(value.Mark(), key_path, "expected a region name");
+                         }
                        });
     if (!has_address) reader_.fail(node.Mark(), path, "missing required key 'address'");
     if (has_checks) {
@@ -328,8 +426,8 @@ class PoolReader {
   std::vector<std::string> pool_keys() const {
     std::vector<std::string> keys = {"name", "shape"};
     for (const auto& key : policies_.option_keys()) keys.push_back(key);
-    for (const char* key : {"ttl", "min-healthy", "checkers", "when-all-down", "fallback", "suspicion-ttl", "wait-for-first-check", "serve", "check",
-                            "endpoints"}) {
+    for (const char* key : {"ttl", "min-healthy", "checkers", "when-all-down", "fallback", "suspicion-ttl", "wait-for-first-check", "serve", "networks",
+                            "regions", "default-region", "check", "endpoints"}) {
       keys.push_back(key);
     }
     return keys;

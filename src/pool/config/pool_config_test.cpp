@@ -1,6 +1,10 @@
 // The pools section of the config: inheritance of the pool check, per-endpoint overrides,
 // and rejection of bad values with file:line:col and the config path.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "config/config.h"
 #include "pool/config/pool_config.h"
@@ -196,7 +200,8 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
             "qtype, rcode, expect-answer, tcp, command, expect, signal, file)"},
            {"    colour: red\n",
             "t.yaml:6:5: pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, min-healthy, "
-            "checkers, when-all-down, fallback, suspicion-ttl, wait-for-first-check, serve, check, endpoints)"},
+            "checkers, when-all-down, fallback, suspicion-ttl, wait-for-first-check, serve, networks, regions, "
+            "default-region, check, endpoints)"},
            {"    max-answers: 0\n", "t.yaml:6:18: pools.app.max-answers: expected a whole number from 1 to 64"},
        }) {
     EXPECT_NE(error_of(pool + yaml + endpoint).find(error), std::string::npos)
@@ -305,12 +310,110 @@ TEST(PoolConfig, SteeringKeyErrorsNameTheirPlace) {
             "t.yaml:7:53: pools.app.endpoints[0].checks[1]: a file check needs 'file'"},
            {endpoint("{address: 192.0.2.1, port: 80, colour: red}"),
             "t.yaml:7:40: pools.app.endpoints[0].colour: unknown key (expected one of: address, port, priority, weight, "
-            "check, checks, combine, check-address)"},
+            "check, checks, combine, check-address, region)"},
            {endpoint("{address: 192.0.2.1, port: 80, checks: [{type: file, file: s, path: /}]}"),
             "t.yaml:7:77: pools.app.endpoints[0].checks[0].path: only for http and https checks, this one is file"},
        }) {
     EXPECT_NE(error_of(pool + yaml).find(error), std::string::npos)
         << "expected: " << error << "\ngot: " << error_of(pool + yaml);
+  }
+}
+
+// Steering (docs/steering.md): the networks file is read relative to the config's directory
+// and every mistake, in the YAML or in the file, names its place.
+class PoolSteeringConfig : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("pool_steering_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    std::ofstream(dir_ / "nets.txt") << "# clients\n127.0.0.2 eu\n127.0.0.3/32 us\n10.0.0.0/8 us\n";
+    std::ofstream(dir_ / "bad.txt") << "127.0.0.2 eu\n127.0.0.3 mars\n";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  Config parse_here(const std::string& pools) const {
+    return parse_config(std::string(kZones) + "pools:\n" + pools, "t.yaml", dir_.string());
+  }
+  std::string error_here(const std::string& pools) const {
+    try {
+      parse_here(pools);
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  std::filesystem::path dir_;
+};
+
+constexpr const char* kSteeredEndpoints =
+    "    endpoints:\n"
+    "      - {address: 192.0.2.1, region: eu}\n"
+    "      - {address: 192.0.2.2, region: us}\n"
+    "      - {address: 192.0.2.3, region: ap}\n";
+
+TEST_F(PoolSteeringConfig, ReadsNetworksRegionsAndOrders) {
+  Config config = parse_here(
+      "  app:\n"
+      "    name: app.example.test\n"
+      "    check: {type: tcp, port: 80}\n"
+      "    networks: nets.txt\n"
+      "    regions: {us: [us, eu], eu: [eu, ap, us], ap: [ap]}\n"
+      "    default-region: eu\n" +
+      std::string(kSteeredEndpoints));
+  const PoolSpec& spec = config_pools(config).at(0);
+  ASSERT_TRUE(spec.steering.enabled());
+  EXPECT_EQ(spec.steering.networks_file, (dir_ / "nets.txt").string());
+  EXPECT_EQ(spec.steering.networks->size(), 3u);
+  ASSERT_EQ(spec.steering.regions.size(), 3u);
+  EXPECT_EQ(spec.steering.regions[0].name, "us");  // the order of the regions mapping
+  EXPECT_EQ(spec.steering.regions[1].order, (std::vector<std::string>{"eu", "ap", "us"}));
+  EXPECT_EQ(spec.steering.regions[2].order, (std::vector<std::string>{"ap"}));
+  EXPECT_EQ(spec.steering.default_region, 1u);
+  EXPECT_EQ(spec.endpoints[2].region, "ap");
+
+  // Without `regions`, the endpoints' regions in the order first named, each itself first.
+  Config plain = parse_here("  app:\n    name: app.example.test\n    check: {type: tcp, port: 80}\n    networks: nets.txt\n" +
+                            std::string(kSteeredEndpoints));
+  const SteeringSpec& steering = config_pools(plain).at(0).steering;
+  ASSERT_EQ(steering.regions.size(), 3u);
+  EXPECT_EQ(steering.regions[0].order, (std::vector<std::string>{"eu", "us", "ap"}));
+  EXPECT_EQ(steering.regions[2].order, (std::vector<std::string>{"ap", "eu", "us"}));
+  EXPECT_EQ(steering.default_region, 0u);
+  EXPECT_FALSE(config_pools(parse_here("  app:\n    name: app.example.test\n    check: {type: tcp, port: 80}\n"
+                                       "    endpoints: [{address: 192.0.2.1}]\n"))
+                   .at(0)
+                   .steering.enabled());
+}
+
+TEST_F(PoolSteeringConfig, MistakesNameTheirPlace) {
+  const std::string head = "  app:\n    name: app.example.test\n    check: {type: tcp, port: 80}\n";
+  for (const auto& [yaml, error] : std::vector<std::pair<std::string, std::string>>{
+           {"    endpoints: [{address: 192.0.2.1, region: eu}]\n",
+            "t.yaml:7:46: pools.app.endpoints[0].region: a region needs the pool's networks file (networks:) to steer by"},
+           {"    networks: nets.txt\n    endpoints: [{address: 192.0.2.1, region: eu}, {address: 192.0.2.2}]\n",
+            "pools.app.endpoints[1]: every endpoint of a steered pool needs a region"},
+           {"    regions: {eu: [eu]}\n    endpoints: [{address: 192.0.2.1}]\n",
+            "t.yaml:7:14: pools.app.regions: regions needs networks: (the networks file)"},
+           {"    default-region: eu\n    endpoints: [{address: 192.0.2.1}]\n",
+            "pools.app.default-region: default-region needs networks: (the networks file)"},
+           {"    networks: nets.txt\n    regions: {eu: [eu, mars], us: [us]}\n" + std::string(kSteeredEndpoints),
+            "t.yaml:8:24: pools.app.regions.eu[1]: unknown region 'mars' (not a key of regions)"},
+           {"    networks: nets.txt\n    regions: {eu: [eu, eu], us: [us], ap: [ap]}\n" + std::string(kSteeredEndpoints),
+            "pools.app.regions.eu[1]: region 'eu' is listed twice"},
+           {"    networks: nets.txt\n    regions: {eu: [], us: [us], ap: [ap]}\n" + std::string(kSteeredEndpoints),
+            "pools.app.regions.eu: expected a non-empty list of regions, most preferred first"},
+           {"    networks: nets.txt\n    regions: {eu: [eu], us: [us]}\n" + std::string(kSteeredEndpoints),
+            "pools.app.endpoints[2].region: unknown region 'ap' (not a key of regions)"},
+           {"    networks: nets.txt\n    default-region: mars\n" + std::string(kSteeredEndpoints),
+            "pools.app.default-region: unknown region 'mars'"},
+           {"    networks: absent.txt\n" + std::string(kSteeredEndpoints),
+            "pools.app.networks: " + (dir_ / "absent.txt").string() + ": cannot read the networks file"},
+           {"    networks: bad.txt\n" + std::string(kSteeredEndpoints),
+            (dir_ / "bad.txt").string() + ":2:11: unknown region 'mars' (the pool's regions: eu, us, ap)"},
+       }) {
+    std::string got = error_here(head + yaml);
+    EXPECT_NE(got.find(error), std::string::npos) << "expected: " << error << "\ngot: " << got;
   }
 }
 

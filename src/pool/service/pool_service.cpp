@@ -208,12 +208,22 @@ void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>&
       auto ttl = negative_ttl(pool->owner);
       if (ttl) negative = std::to_string(*ttl);
     }
+    if (event.moved) {
+      // A steered region whose own endpoints stopped (or resumed) serving its clients.
+      logger_.log(event.served_from == event.region ? base::LogLevel::kInfo : base::LogLevel::kWarn,
+                  "pool.region_served_from", {{"pool", event.pool},
+                                              {"type", dns::type_to_text(event.type)},
+                                              {"region", event.region},
+                                              {"from", event.served_from.empty() ? "whole-pool" : event.served_from}});
+      continue;
+    }
     if (event.panic) {
       // Entering panic is a warning: most endpoints are down and the rest get their share only.
       logger_.log(event.all_down ? base::LogLevel::kWarn : base::LogLevel::kInfo,
                   event.all_down ? "pool.panic" : "pool.panic_over",
                   {{"pool", event.pool},
                    {"type", dns::type_to_text(event.type)},
+                   {"region", event.region.empty() ? "-" : event.region},
                    {"up", std::to_string(event.up)},
                    {"min_healthy", std::to_string(event.threshold)}});
       continue;

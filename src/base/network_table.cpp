@@ -1,0 +1,113 @@
+// NetworkTable: a binary trie per family; the walk down the address's bits remembers the last
+// prefix it passed and stops where the trie has nothing more specific in the address's direction.
+#include "base/network_table.h"
+
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <charconv>
+
+namespace cutover::base {
+namespace {
+
+unsigned bit_at(std::span<const std::uint8_t> bytes, unsigned index) {
+  return (bytes[index / 8] >> (7 - index % 8)) & 1u;
+}
+
+constexpr std::array<std::uint8_t, 12> kMappedPrefix = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+
+}  // namespace
+
+bool NetworkPrefix::host_bits_clear() const {
+  for (unsigned i = bits; i < address_bits(); ++i) {
+    if (bit_at(bytes, i) != 0) return false;
+  }
+  return true;
+}
+
+NetworkPrefix NetworkPrefix::masked() const {
+  NetworkPrefix out = *this;
+  for (unsigned i = bits; i < address_bits(); ++i) out.bytes[i / 8] &= static_cast<std::uint8_t>(~(0x80u >> (i % 8)));
+  return out;
+}
+
+std::string NetworkPrefix::to_text() const {
+  char text[INET6_ADDRSTRLEN] = {};
+  ::inet_ntop(v6 ? AF_INET6 : AF_INET, bytes.data(), text, sizeof text);
+  return std::string(text) + "/" + std::to_string(bits);
+}
+
+std::optional<NetworkPrefix> parse_network_prefix(std::string_view text) {
+  NetworkPrefix prefix;
+  auto slash = text.find('/');
+  std::string address(text.substr(0, slash));
+  if (::inet_pton(AF_INET, address.c_str(), prefix.bytes.data()) == 1) {
+    prefix.v6 = false;
+  } else if (::inet_pton(AF_INET6, address.c_str(), prefix.bytes.data()) == 1) {
+    prefix.v6 = true;
+  } else {
+    return std::nullopt;
+  }
+  prefix.bits = prefix.address_bits();
+  if (slash != std::string_view::npos) {
+    auto digits = text.substr(slash + 1);
+    unsigned bits = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bits);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || bits > prefix.bits) {
+      return std::nullopt;
+    }
+    prefix.bits = bits;
+  }
+  return prefix;
+}
+
+Result<void> NetworkTable::add(const NetworkPrefix& prefix, std::uint32_t value) {
+  std::vector<Node>& nodes = trie(prefix.v6);
+  std::size_t at = 0;
+  for (unsigned i = 0; i < prefix.bits; ++i) {
+    unsigned bit = bit_at(prefix.bytes, i);
+    if (nodes[at].child[bit] == kNone) {
+      nodes[at].child[bit] = static_cast<std::int32_t>(nodes.size());
+      nodes.emplace_back();  // invalidates references: index again below
+    }
+    at = static_cast<std::size_t>(nodes[at].child[bit]);
+  }
+  if (nodes[at].value != kNone) return make_error(ErrorCode::kInvalidArgument, prefix.to_text() + " is listed twice");
+  nodes[at].value = static_cast<std::int32_t>(value);
+  ++size_;
+  return {};
+}
+
+NetworkMatch NetworkTable::lookup(std::span<const std::uint8_t> address, unsigned bits) const {
+  NetworkMatch match;
+  bool v6 = address.size() == 16;
+  if (v6 && std::equal(kMappedPrefix.begin(), kMappedPrefix.end(), address.begin())) {
+    address = address.subspan(12);
+    v6 = false;
+    bits = bits > 96 ? bits - 96 : 0;
+  }
+  if (address.size() != (v6 ? 16u : 4u)) return match;
+  const std::vector<Node>& nodes = trie(v6);
+  bits = std::min(bits, v6 ? 128u : 32u);
+  const Node* node = &nodes[0];
+  if (node->value != kNone) match = {true, static_cast<std::uint32_t>(node->value), 0};
+  for (unsigned i = 0; i < bits; ++i) {
+    std::int32_t next = node->child[bit_at(address, i)];
+    if (next == kNone) {
+      // Nothing more specific this way: every address with these i bits, plus this one when
+      // the other way holds something, is answered alike.
+      bool leaf = node->child[0] == kNone && node->child[1] == kNone;
+      match.scope = static_cast<std::uint8_t>(leaf ? i : i + 1);
+      return match;
+    }
+    node = &nodes[static_cast<std::size_t>(next)];
+    if (node->value != kNone) {
+      match.found = true;
+      match.value = static_cast<std::uint32_t>(node->value);
+    }
+  }
+  match.scope = static_cast<std::uint8_t>(bits);
+  return match;
+}
+
+}  // namespace cutover::base

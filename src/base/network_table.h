@@ -1,0 +1,71 @@
+// NetworkTable: IPv4 and IPv6 prefixes mapped to small values, looked up by longest match, with
+// the length of the prefix the answer holds for: every address sharing that many leading bits
+// with the one asked gets the same value. That length is what a client-subnet answer carries as
+// its scope (RFC 7871 §7.2.1), so a resolver caches one answer per region of the table and not
+// per client. Built once, then only read; thread-safe to read.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace cutover::base {
+
+// "192.0.2.0/24", "2001:db8::/32", or a bare address (a whole /32 or /128).
+struct NetworkPrefix {
+  bool v6 = false;
+  std::array<std::uint8_t, 16> bytes{};
+  unsigned bits = 0;
+
+  unsigned address_bits() const { return v6 ? 128u : 32u; }
+  // True when no bit past `bits` is set (10.0.0.0/8, not 10.1.0.0/8).
+  bool host_bits_clear() const;
+  // The same prefix with every bit past `bits` cleared.
+  NetworkPrefix masked() const;
+  std::string to_text() const;
+};
+
+// Parses a prefix as written in configs and network files; nullopt when malformed.
+std::optional<NetworkPrefix> parse_network_prefix(std::string_view text);
+
+struct NetworkMatch {
+  bool found = false;        // some prefix of the table covers the address
+  std::uint32_t value = 0;   // its value (when found)
+  std::uint8_t scope = 0;    // leading bits that decide this answer (RFC 7871 SCOPE PREFIX-LENGTH)
+};
+
+class NetworkTable {
+ public:
+  // Adds a prefix (host bits are ignored); an error when the same prefix is already there.
+  Result<void> add(const NetworkPrefix& prefix, std::uint32_t value);
+  // The longest prefix covering the first `bits` bits of `address` (4 bytes for IPv4, 16 for
+  // IPv6; an IPv4-mapped IPv6 address is looked up as IPv4, its bits counted from the IPv4 part).
+  // `bits` larger than the family's is taken as the whole address.
+  NetworkMatch lookup(std::span<const std::uint8_t> address, unsigned bits) const;
+  NetworkMatch lookup(std::span<const std::uint8_t> address) const { return lookup(address, 128); }
+  bool contains(std::span<const std::uint8_t> address) const { return lookup(address).found; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+
+ private:
+  static constexpr std::int32_t kNone = -1;
+  struct Node {
+    std::int32_t child[2] = {kNone, kNone};
+    std::int32_t value = kNone;  // a prefix ends here
+  };
+  // Two binary tries, one per family; node 0 of each is its root (the /0).
+  std::vector<Node>& trie(bool v6) { return v6 ? v6_ : v4_; }
+  const std::vector<Node>& trie(bool v6) const { return v6 ? v6_ : v4_; }
+
+  std::vector<Node> v4_{Node{}};
+  std::vector<Node> v6_{Node{}};
+  std::size_t size_ = 0;
+};
+
+}  // namespace cutover::base

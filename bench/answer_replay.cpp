@@ -6,8 +6,12 @@
 // are answered by health-checked pools, to count what a pool name costs. --edns adds an OPT
 // to every query; --cookie client|server adds a DNS Cookie option too (a client cookie
 // alone, or with the valid server cookie a resolver sends back), answered with a secret as
-// `cutover serve` does, to count what cookies cost (docs/performance.md).
-// Usage: cutover_answer_replay [--pools POOL_FILE] [--edns] [--cookie client|server] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
+// `cutover serve` does, to count what cookies cost (docs/performance.md). --steer PREFIXES
+// steers every pool by a networks table of that many /24s (docs/steering.md), the queries
+// coming from 1,024 sources in and around them; --ecs sends them all from one trusted resolver
+// with each client's /24 in a Client Subnet option instead.
+// Usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--edns] [--cookie client|server]
+//        ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -15,12 +19,14 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "auth/answer_batch.h"
 #include "auth/engine.h"
+#include "base/network_table.h"
 #include "dns/edns_options.h"
 #include "dns/message.h"
 #include "pool/answer_builder.h"
@@ -43,8 +49,35 @@ enum class CookieMode { kNone, kClient, kServer };
 const std::array<std::uint8_t, 4> kClientAddress = {127, 0, 0, 1};
 constexpr std::uint32_t kNow = 1'700'000'000;
 
+// --steer: client networks 10.I.J.0/24 for the first PREFIXES values of I * 256 + J, mapped to
+// regions a and b in turn, and the query sources drawn from a little more than they cover.
+constexpr std::size_t kClients = 1024;
+std::vector<std::array<std::uint8_t, 4>> steering_clients(std::size_t prefixes) {
+  std::mt19937 random(7);
+  std::size_t span = prefixes + prefixes / 8 + 1;  // about one in nine sources is in no prefix
+  std::vector<std::array<std::uint8_t, 4>> clients;
+  for (std::size_t i = 0; i < kClients; ++i) {
+    std::size_t net = random() % span;
+    clients.push_back({10, static_cast<std::uint8_t>(net / 256), static_cast<std::uint8_t>(net % 256),
+                       static_cast<std::uint8_t>(random() % 254 + 1)});
+  }
+  return clients;
+}
+
+std::shared_ptr<const cutover::base::NetworkTable> steering_networks(std::size_t prefixes) {
+  cutover::base::NetworkTable table;
+  for (std::size_t i = 0; i < prefixes; ++i) {
+    auto prefix = cutover::base::parse_network_prefix("10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24");
+    if (!prefix || !table.add(*prefix, static_cast<std::uint32_t>(i % 2)).ok()) return nullptr;
+  }
+  return std::make_shared<const cutover::base::NetworkTable>(std::move(table));
+}
+
+// `ecs`: each query carries the Client Subnet of its client's /24 (clients[index % kClients]),
+// as a resolver that sends ECS would.
 std::vector<std::vector<std::uint8_t>> read_queries(const char* path, bool edns, CookieMode cookie,
-                                                    const cutover::dns::CookieSecret& secret) {
+                                                    const cutover::dns::CookieSecret& secret,
+                                                    const std::vector<std::array<std::uint8_t, 4>>* ecs = nullptr) {
   std::vector<std::vector<std::uint8_t>> queries;
   std::ifstream in(path);
   std::string name, type;
@@ -66,14 +99,20 @@ std::vector<std::vector<std::uint8_t>> read_queries(const char* path, bool edns,
       }
       query.edns->options.push_back({cutover::dns::kCookieOption, data});
     }
+    if (ecs != nullptr) {
+      const auto& client = (*ecs)[queries.size() % kClients];
+      query.edns->options.push_back({cutover::dns::kClientSubnetOption, {0, 1, 24, 0, client[0], client[1], client[2]}});
+    }
     queries.push_back(cutover::dns::encode_message(query));
   }
   return queries;
 }
 
 // The pools of POOL_FILE with every endpoint up; null when a line does not parse.
+// With `networks`, each pool is steered: its endpoints in regions a and b in turn.
 std::shared_ptr<const cutover::pool::PoolAnswers> read_pools(const char* path,
-                                                              const cutover::pool::PolicyRegistry& policies) {
+                                                              const cutover::pool::PolicyRegistry& policies,
+                                                              std::shared_ptr<const cutover::base::NetworkTable> networks) {
   std::vector<cutover::pool::PoolSpec> specs;
   cutover::health::HealthSnapshot health;
   std::ifstream in(path);
@@ -89,8 +128,13 @@ std::shared_ptr<const cutover::pool::PoolAnswers> read_pools(const char* path,
     for (std::string address; fields >> address;) {
       cutover::pool::EndpointSpec endpoint;
       endpoint.address = address;
+      if (networks) endpoint.region = spec.endpoints.size() % 2 == 0 ? "a" : "b";
       spec.endpoints.push_back(endpoint);
       health.endpoints.push_back({owner, address, cutover::health::HealthState::kUp, true, {}, false});
+    }
+    if (networks) {
+      spec.steering.networks = networks;
+      spec.steering.regions = cutover::pool::default_region_orders({"a", "b"});
     }
     specs.push_back(spec);
   }
@@ -105,9 +149,12 @@ int main(int argc, char** argv) {
   const char* pool_file = nullptr;
   bool edns = false;
   CookieMode cookie = CookieMode::kNone;
+  std::size_t steer = 0;
+  bool ecs = false;
   while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
-    if (std::strcmp(argv[1], "--edns") == 0) {
+    if (std::strcmp(argv[1], "--edns") == 0 || std::strcmp(argv[1], "--ecs") == 0) {
       edns = true;
+      ecs = ecs || std::strcmp(argv[1], "--ecs") == 0;
       argc -= 1;
       argv += 1;
       continue;
@@ -115,6 +162,8 @@ int main(int argc, char** argv) {
     if (argc < 3) break;
     if (std::strcmp(argv[1], "--pools") == 0) {
       pool_file = argv[2];
+    } else if (std::strcmp(argv[1], "--steer") == 0) {
+      steer = std::strtoul(argv[2], nullptr, 10);
     } else if (std::strcmp(argv[1], "--cookie") == 0 && std::strcmp(argv[2], "client") == 0) {
       cookie = CookieMode::kClient;
     } else if (std::strcmp(argv[1], "--cookie") == 0 && std::strcmp(argv[2], "server") == 0) {
@@ -127,7 +176,7 @@ int main(int argc, char** argv) {
     argv += 2;
   }
   if (argc < 4) {
-    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE] [--edns] [--cookie client|server] ORIGIN ZONE_FILE "
+    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--edns] [--cookie client|server] ORIGIN ZONE_FILE "
                  "QUERY_FILE [QUERIES]\n");
     return 2;
   }
@@ -142,14 +191,20 @@ int main(int argc, char** argv) {
   cutover::pool::PolicyRegistry policies;
   cutover::pool::register_builtin_policies(policies);
   std::shared_ptr<const cutover::pool::PoolAnswers> pools;
-  if (pool_file != nullptr && !(pools = read_pools(pool_file, policies))) {
+  std::shared_ptr<const cutover::base::NetworkTable> networks;
+  if (steer != 0 && !(networks = steering_networks(steer))) return 2;
+  std::vector<std::array<std::uint8_t, 4>> clients = steering_clients(steer);
+  // With --ecs every query comes from the resolver 127.0.0.1, trusted to send Client Subnet.
+  cutover::base::NetworkTable trust;
+  if (!trust.add(*cutover::base::parse_network_prefix("127.0.0.0/8"), 0).ok()) return 2;
+  if (pool_file != nullptr && !(pools = read_pools(pool_file, policies, networks))) {
     std::fprintf(stderr, "cutover_answer_replay: %s does not parse\n", pool_file);
     return 1;
   }
   cutover::dns::CookieSecrets secrets;
   secrets.secrets.push_back(cutover::dns::CookieSecret{0x5e, 0xc7, 0xe7});
   secrets.generation = 1;  // as the server publishes them
-  auto queries = read_queries(argv[3], edns, cookie, secrets.secrets.front());
+  auto queries = read_queries(argv[3], edns, cookie, secrets.secrets.front(), ecs ? &clients : nullptr);
   std::size_t count = argc > 4 ? std::strtoul(argv[4], nullptr, 10) : queries.size();
   if (queries.empty()) return 1;
   std::map<int, std::size_t> rcodes;
@@ -164,10 +219,14 @@ int main(int argc, char** argv) {
     std::size_t size = std::min(kBatch, count - start);
     for (std::size_t i = 0; i < size; ++i) {
       responses[i].clear();
-      batch[i] = {queries[(start + i) % queries.size()], &responses[i], kClientAddress};
+      std::size_t query = (start + i) % queries.size();
+      // Steered by source address: each query from its client; with ECS, all from the resolver.
+      std::span<const std::uint8_t> source = steer != 0 && !ecs ? std::span<const std::uint8_t>(clients[query % kClients])
+                                                                : std::span<const std::uint8_t>(kClientAddress);
+      batch[i] = {queries[query], &responses[i], source};
     }
     cutover::auth::answer_batch(zones, pools ? pools->dynamic().get() : nullptr, std::span(batch.data(), size),
-                                std::span(outcomes.data(), size), &secrets, kNow);
+                                std::span(outcomes.data(), size), &secrets, kNow, ecs ? &trust : nullptr);
     for (std::size_t i = 0; i < size; ++i) {
       const auto& outcome = outcomes[i];
       ++rcodes[outcome.respond ? static_cast<int>(outcome.rcode) : -1];

@@ -89,8 +89,8 @@ class ClientSubnetTest : public ::testing::Test {
   }
 
   // Answers from `source` through both paths, checks they agree byte for byte, and parses.
-  dns::Message ask(const Bytes& query, std::array<std::uint8_t, 4> source, bool* fast = nullptr) {
-    ClientContext client{source, nullptr, 0, &trust_};
+  dns::Message ask(const Bytes& query, std::array<std::uint8_t, 4> source, bool* fast = nullptr, bool trust = true) {
+    ClientContext client{source, nullptr, 0, trust ? &trust_ : nullptr};
     Bytes first, general;
     QueryOutcome outcome = answer_query(zones_, dynamic_.get(), query, Transport::kUdp, first, true, &client);
     answer_query_general(zones_, query, Transport::kUdp, general, dynamic_.get(), &client);
@@ -125,7 +125,7 @@ TEST_F(ClientSubnetTest, ATrustedResolversSubnetSteersAndIsEchoedWithItsScope) {
   bool fast = true;
   // 10.1.2.0/24 from the resolver 127.0.0.3 (which itself would be answered us): eu.
   dns::Message reply = ask(query_with({ecs(1, 24, {10, 1, 2, 0})}), {127, 0, 0, 3}, &fast);
-  EXPECT_FALSE(fast);  // an ECS query is the general path's
+  EXPECT_TRUE(fast);  // the fast path reads ECS too, byte for byte as the general one
   EXPECT_EQ(last_octet(reply), 1);
   const dns::EdnsOption* echoed = find_option(reply, dns::kClientSubnetOption);
   ASSERT_NE(echoed, nullptr);
@@ -152,6 +152,33 @@ TEST_F(ClientSubnetTest, SourceZeroAndUnsteeredNamesAreScopeZero) {
   echoed = find_option(ns, dns::kClientSubnetOption);
   ASSERT_NE(echoed, nullptr);
   EXPECT_EQ(echoed->data[3], 0);
+}
+
+TEST_F(ClientSubnetTest, BothPathsAgreeOnEveryShapeOfOption) {
+  bool fast = false;
+  // NODATA and NXDOMAIN carry the echo too: scope of the steered name's choice, 0 elsewhere.
+  dns::Message nodata = ask(query_with({ecs(1, 24, {10, 1, 2, 0})}, RRType::MX), {127, 0, 0, 2});
+  ASSERT_NE(find_option(nodata, dns::kClientSubnetOption), nullptr);
+  EXPECT_EQ(find_option(nodata, dns::kClientSubnetOption)->data[3], 16);
+  dns::Message nxdomain = ask(query_with({ecs(1, 24, {10, 1, 2, 0})}, RRType::A, "absent.steer.test."), {127, 0, 0, 2});
+  EXPECT_EQ(nxdomain.header.rcode, static_cast<std::uint8_t>(dns::Rcode::kNxDomain));
+  ASSERT_NE(find_option(nxdomain, dns::kClientSubnetOption), nullptr);
+  EXPECT_EQ(find_option(nxdomain, dns::kClientSubnetOption)->data[3], 0);
+  // Untrusted (both paths ignore it), with a cookie beside it (the general path), odd lengths.
+  ask(query_with({ecs(1, 24, {10, 1, 2, 0})}), {192, 0, 2, 77});
+  ask(query_with({ecs(1, 24, {10, 1, 2, 0})}), {127, 0, 0, 2}, nullptr, false);
+  ask(query_with({{dns::kCookieOption, {1, 2, 3, 4, 5, 6, 7, 8}}, ecs(1, 24, {10, 1, 2, 0})}), {127, 0, 0, 2});
+  ask(query_with({ecs(2, 128, Bytes(16, 0x20))}), {127, 0, 0, 2});
+  for (const auto& data : std::vector<Bytes>{{}, {0, 1}, {0, 1, 0}, Bytes(21, 0)}) {
+    dns::Message odd = ask(query_with({{dns::kClientSubnetOption, data}}), {127, 0, 0, 2});
+    EXPECT_EQ(odd.header.rcode, static_cast<std::uint8_t>(dns::Rcode::kFormErr)) << data.size();
+  }
+  // DO is copied beside the echo.
+  auto parsed = dns::parse_message(query_with({ecs(1, 24, {10, 1, 2, 0})}));
+  parsed->edns->dnssec_ok = true;
+  dns::Message with_do = ask(dns::encode_message(*parsed), {127, 0, 0, 2}, &fast);
+  EXPECT_TRUE(fast);
+  EXPECT_TRUE(with_do.edns->dnssec_ok);
 }
 
 TEST_F(ClientSubnetTest, AnUntrustedSendersOptionIsIgnored) {

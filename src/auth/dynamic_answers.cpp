@@ -2,6 +2,7 @@
 #include "auth/dynamic_answers.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <random>
 
@@ -96,10 +97,13 @@ std::size_t DynamicAnswers::find_lower(std::span<const std::uint8_t> lower_wire,
 }
 
 const DynamicAnswer* DynamicAnswers::find(const dns::Name& owner) const {
-  auto it = std::lower_bound(answers_.begin(), answers_.end(), owner, [](const DynamicAnswer& answer, const dns::Name& name) {
-    return answer.owner.canonical_compare(name) < 0;
-  });
-  return it != answers_.end() && it->owner == owner ? &*it : nullptr;
+  // The same hash index as the fast path: lowercase the wire name on the stack, no allocation.
+  std::array<std::uint8_t, dns::Name::kMaxWireLength> lower;
+  const auto& wire = owner.wire();
+  for (std::size_t i = 0; i < wire.size(); ++i) lower[i] = dns::ascii_lower(wire[i]);
+  std::span<const std::uint8_t> lower_wire(lower.data(), wire.size());
+  std::size_t position = find_lower(lower_wire, zone::hash_lower_wire(lower_wire));
+  return position == kNone ? nullptr : &answers_[position];
 }
 
 std::mt19937_64& draw_generator() {

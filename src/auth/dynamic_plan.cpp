@@ -6,15 +6,19 @@
 #include "auth/fast_answer.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace cutover::auth {
 
 bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns::RRType qtype, AnswerPlan& plan,
                          const ClientNetwork* network) {
   plan.dynamic = &entry;
+  // The client's group, chosen once: its answer, and the scope that goes back in ECS.
+  const DynamicGroup* group = nullptr;
   if (entry.steered() && network != nullptr && !network->address.empty()) {
-    std::uint8_t scope = entry.choose(*network).scope;
-    plan.subnet_scope = std::max(plan.subnet_scope.value_or(0), scope);
+    GroupChoice choice = entry.choose(*network);
+    group = &entry.groups[choice.group];
+    plan.subnet_scope = std::max(plan.subnet_scope.value_or(0), choice.scope);
   }
   bool any = qtype == dns::RRType::ANY;
   if (!any && qtype != dns::RRType::A && qtype != dns::RRType::AAAA) return false;
@@ -22,8 +26,9 @@ bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns
   bool answered = false;
   for (dns::RRType type : {dns::RRType::A, dns::RRType::AAAA}) {
     if (!any && type != qtype) continue;
-    auto records = select_records(entry, type, now, network);
-    if (!records || records->empty()) continue;
+    const DynamicFamily* family = group != nullptr ? group->family(type) : entry.family(type);
+    auto records = std::optional<DynamicRecords>(pick_records(*family, entry.ttl_at(*family, now)));
+    if (records->empty()) continue;
     PlannedRRset planned;
     planned.owner = owner;
     planned.type = type;

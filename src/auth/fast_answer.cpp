@@ -61,6 +61,12 @@ void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response
   if (!query.edns) return;
   append(response, kOpt.data(), kOpt.size());
   response.end()[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
+  if (query.opt_size == kBareOptSize) return;
+  // A trusted Client Subnet (has_subnet()): echoed with the answer's scope (RFC 7871 §7.2.1).
+  write_u16(response.data() + response.size() - 2, static_cast<std::uint16_t>(query.subnet_option_size));
+  std::size_t at = response.size();
+  append(response, query.subnet_option.data(), query.subnet_option_size);
+  response[at + 4 + 3] = query.subnet_scope;
 }
 
 // Settles a COOKIE option before anything is written, preparing the whole OPT to send: false
@@ -82,6 +88,27 @@ bool settle_cookie(std::span<const std::uint8_t> packet, FastQuery& query, const
   write_u16(opt + kBareOptSize, dns::kCookieOption);
   write_u16(opt + kBareOptSize + 2, static_cast<std::uint16_t>(dns::kCookieReplySize));
   query.opt_size = kCookieOptSize;
+  return true;
+}
+
+// Settles a Client Subnet option as the general path does: ignored from a sender not trusted
+// with it; from a trusted one, read (false, the general way, when malformed: FORMERR) and
+// prepared for the echo, the scope left to the answer (RFC 7871 §7.2.1).
+bool settle_client_subnet(std::span<const std::uint8_t> packet, FastQuery& query, const ClientContext* client) {
+  if (!trusts_client_subnet(client)) return true;
+  auto data = packet.subspan(query.subnet_at, query.subnet_size);
+  auto parsed = dns::parse_client_subnet(data);
+  if (!parsed) return false;
+  query.subnet_source = parsed->source;
+  query.subnet_address = parsed->address;
+  query.subnet_address_size = parsed->bytes().size();
+  query.subnet_scope = 0;
+  std::uint8_t* option = query.subnet_option.data();
+  write_u16(option, dns::kClientSubnetOption);
+  write_u16(option + 2, static_cast<std::uint16_t>(data.size()));
+  std::memcpy(option + 4, data.data(), data.size());
+  query.subnet_option_size = 4 + data.size();
+  query.opt_size = kBareOptSize + query.subnet_option_size;
   return true;
 }
 
@@ -168,10 +195,14 @@ bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query
   const DynamicFamily* family = entry.family(type);
   const EncodedAnswer* encoded_answer = &dynamic.encoded(position);
   if (entry.steered() && client != nullptr && !client->address.empty()) {
-    // Steered by the source address: a query with a Client Subnet option went the general way.
-    std::size_t group = entry.choose(ClientNetwork{client->address}).group;
-    family = entry.groups[group].family(type);
-    encoded_answer = &encoded_answer->groups[group];
+    // Steered by the trusted resolver's Client Subnet, else by the source address (a SOURCE of
+    // 0 asks for no tailoring, RFC 7871 §7.1.2: the source address steers, scope 0).
+    bool by_subnet = query.has_subnet() && query.subnet_source > 0;
+    ClientNetwork network = by_subnet ? ClientNetwork{query.subnet_bytes(), query.subnet_source} : ClientNetwork{client->address};
+    GroupChoice choice = entry.choose(network);
+    if (by_subnet) query.subnet_scope = choice.scope;
+    family = entry.groups[choice.group].family(type);
+    encoded_answer = &encoded_answer->groups[choice.group];
   }
   if (family == nullptr || (family->per_query == 0 ? family->fixed.rdatas : family->draw).empty()) {
     return write_negative(packet, query, served, dns::Rcode::kNoError, response);
@@ -212,6 +243,7 @@ bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, 
                        FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe,
                        const ClientContext* client) {
   if (query.cookie_size != 0 && !settle_cookie(packet, query, client)) return false;
+  if (query.subnet_size != 0 && !settle_client_subnet(packet, query, client)) return false;
   dns::Rcode rcode = dns::Rcode::kNoError;
   std::size_t position =
       dynamic == nullptr || dynamic->empty() ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);

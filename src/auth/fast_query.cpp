@@ -56,6 +56,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   if (needs_general_path(query.qtype)) return false;
   query.question_end = pos + 4;
   query.cookie_size = 0;
+  query.subnet_size = 0;
   query.opt_size = 0;
   if (base::load_u16(p + 10) == 1) {
     const std::uint8_t* opt = p + query.question_end;
@@ -66,15 +67,21 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
     std::size_t options = base::load_u16(opt + 9);
     if (query.question_end + kBareOptSize + options != size) return false;
     if (options != 0) {
-      // One COOKIE option, client cookie alone or with a 16-byte server cookie; other options
-      // go the general way.
+      // One COOKIE option, client cookie alone or with a 16-byte server cookie, or one Client
+      // Subnet option of at most an IPv6 address; other options go the general way.
+      if (options < 4) return false;
       std::size_t length = options - 4;
-      if ((options != 4 + dns::kClientCookieSize && options != 4 + dns::kCookieReplySize) ||
-          base::load_u16(opt + kBareOptSize) != dns::kCookieOption || base::load_u16(opt + kBareOptSize + 2) != length) {
+      std::uint16_t code = base::load_u16(opt + kBareOptSize);
+      if (base::load_u16(opt + kBareOptSize + 2) != length) return false;
+      if (code == dns::kCookieOption && (length == dns::kClientCookieSize || length == dns::kCookieReplySize)) {
+        query.cookie_at = query.question_end + kBareOptSize + 4;
+        query.cookie_size = length;
+      } else if (code == dns::kClientSubnetOption && length >= 4 && length <= 4 + 16) {
+        query.subnet_at = query.question_end + kBareOptSize + 4;
+        query.subnet_size = length;
+      } else {
         return false;
       }
-      query.cookie_at = query.question_end + kBareOptSize + 4;
-      query.cookie_size = length;
     }
     query.edns = true;
     query.opt_size = kBareOptSize;

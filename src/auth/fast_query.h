@@ -42,6 +42,24 @@ struct FastQuery {
   // writes that whole OPT into `cookie_opt`.
   std::size_t opt_size = 0;
   std::array<std::uint8_t, kCookieOptSize> cookie_opt;
+  // The OPT's one Client Subnet option (RFC 7871 §6), if any: where its data starts in the
+  // packet and its length; 0: none. From a trusted resolver answer_fast_query reads it into
+  // `subnet_*` and prepares the option to echo in `subnet_option`, whose SCOPE the answer sets
+  // (`subnet_scope`: the answer writers only read the query, so it is mutable).
+  // subnet_size is set by read_fast_query, the rest only with has_subnet(): no initialisers, which every
+  // query would pay for.
+  std::size_t subnet_at;
+  std::size_t subnet_size;
+  std::uint8_t subnet_source;                     // SOURCE PREFIX-LENGTH
+  std::array<std::uint8_t, 16> subnet_address;    // zero past the option's ADDRESS
+  std::size_t subnet_address_size;                // 4 (IPv4) or 16 (IPv6)
+  std::array<std::uint8_t, 4 + 4 + 16> subnet_option;
+  std::size_t subnet_option_size;
+  mutable std::uint8_t subnet_scope;
+
+  std::span<const std::uint8_t> subnet_bytes() const { return {subnet_address.data(), subnet_address_size}; }
+  // A trusted Client Subnet was read: the only OPT of a size other than bare or with a cookie.
+  bool has_subnet() const { return opt_size > kBareOptSize && opt_size != kCookieOptSize; }
 
   std::span<const std::uint8_t> name() const { return {lower.data(), name_size}; }
   std::span<const std::uint8_t> starts() const { return {label_starts.data(), labels}; }
@@ -49,7 +67,8 @@ struct FastQuery {
 
 // Reads a query the fast path can answer: QR clear, opcode QUERY, one IN question with an
 // uncompressed name and a type without special handling, nothing else but an optional
-// version-0 OPT without options or with one COOKIE option of 8 or 24 bytes. False for
+// version-0 OPT without options, with one COOKIE option of 8 or 24 bytes, or with one Client
+// Subnet option (its contents checked later, against the trust of the sender). False for
 // anything else (the general pipeline's job).
 bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, FastQuery& query);
 

@@ -428,5 +428,23 @@ TEST_F(SteeredBuilderTest, AllDownIsPoolWideAndReportedOnce) {
   EXPECT_EQ(engine_answer(*answers, "10.2.0.1"), std::vector<std::string>{"192.0.2.99"});
 }
 
+TEST_F(SteeredBuilderTest, MinHealthyPanicsPerRegion) {
+  PoolSpec spec = steered_pool();
+  spec.min_healthy = MinHealthy{2, false};
+  AnswerBuilder builder(registry_, {spec});
+  builder.build(up_except({}), events_);
+  EXPECT_TRUE(events_.empty());
+  // One of eu's two down: eu panics (both answered); us (one endpoint, threshold 1) does not.
+  auto answers = builder.build(up_except({"192.0.2.1"}), events_);
+  const PoolAnswer& pool = answers->pools().front();
+  EXPECT_EQ(region(pool, "eu").a.mode, AnswerMode::kPanic);
+  EXPECT_EQ(texts(region(pool, "eu").a), (std::vector<std::string>{"192.0.2.1", "192.0.2.2"}));
+  EXPECT_EQ(region(pool, "us").a.mode, AnswerMode::kHealthy);
+  ASSERT_EQ(events_.size(), 1u);  // the region's panic, not the pool-wide answer's too
+  EXPECT_TRUE(events_[0].panic);
+  EXPECT_TRUE(events_[0].all_down);
+  EXPECT_EQ(events_[0].region, "eu");
+}
+
 }  // namespace
 }  // namespace cutover::pool

@@ -562,6 +562,12 @@ pool::PoolSpec read_pool(const std::string& id, const std::string& text, const s
   YamlReader reader(label, "");
   std::string path = "pools." + id;
   if (!node.IsMap()) reader.fail(node.Mark(), path, "expected a mapping of pool settings");
+  // A networks file is read from the server's disk, which a request must not name (its
+  // errors would quote the file): steered pools come from the config file only.
+  if (node["networks"]) {
+    reader.fail(node["networks"].Mark(), path + ".networks",
+                "a networks file is read from the server's disk and is accepted only from the config file");
+  }
   return PoolReader(reader).pool(id, node, path, config);
 }
 

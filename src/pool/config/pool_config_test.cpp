@@ -386,6 +386,24 @@ TEST_F(PoolSteeringConfig, ReadsNetworksRegionsAndOrders) {
                    .steering.enabled());
 }
 
+TEST_F(PoolSteeringConfig, TheApiMayNotNameANetworksFile) {
+  Config config = parse_here("  app:\n    name: app.example.test\n    check: {type: tcp, port: 80}\n"
+                             "    endpoints: [{address: 192.0.2.1}]\n");
+  std::string error;
+  try {
+    read_pool("web", "{\"name\": \"web.example.test\", \"networks\": \"/etc/passwd\", "
+                     "\"endpoints\": [{\"address\": \"192.0.2.1\", \"region\": \"eu\"}]}",
+              "body", config);
+  } catch (const ConfigError& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("pools.web.networks: a networks file is read from the server's disk and is accepted only from "
+                       "the config file"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(error.find("root"), std::string::npos);
+}
+
 TEST_F(PoolSteeringConfig, MistakesNameTheirPlace) {
   const std::string head = "  app:\n    name: app.example.test\n    check: {type: tcp, port: 80}\n";
   for (const auto& [yaml, error] : std::vector<std::pair<std::string, std::string>>{

@@ -219,13 +219,22 @@ void PoolService::on_health(const std::shared_ptr<const health::HealthSnapshot>&
     }
     if (event.panic) {
       // Entering panic is a warning: most endpoints are down and the rest get their share only.
-      logger_.log(event.all_down ? base::LogLevel::kWarn : base::LogLevel::kInfo,
-                  event.all_down ? "pool.panic" : "pool.panic_over",
-                  {{"pool", event.pool},
-                   {"type", dns::type_to_text(event.type)},
-                   {"region", event.region.empty() ? "-" : event.region},
-                   {"up", std::to_string(event.up)},
-                   {"min_healthy", std::to_string(event.threshold)}});
+      base::LogLevel level = event.all_down ? base::LogLevel::kWarn : base::LogLevel::kInfo;
+      const char* name = event.all_down ? "pool.panic" : "pool.panic_over";
+      if (event.region.empty()) {
+        logger_.log(level, name,
+                    {{"pool", event.pool},
+                     {"type", dns::type_to_text(event.type)},
+                     {"up", std::to_string(event.up)},
+                     {"min_healthy", std::to_string(event.threshold)}});
+      } else {  // a steered pool panics per region
+        logger_.log(level, name,
+                    {{"pool", event.pool},
+                     {"type", dns::type_to_text(event.type)},
+                     {"up", std::to_string(event.up)},
+                     {"min_healthy", std::to_string(event.threshold)},
+                     {"region", event.region}});
+      }
       continue;
     }
     if (event.all_down) {

@@ -13,6 +13,7 @@ namespace cutover::auth {
 namespace {
 
 using dns::RRType;
+using testing::find_option;
 using testing::make_query;
 using testing::make_zone;
 using Bytes = std::vector<std::uint8_t>;
@@ -53,18 +54,7 @@ dns::EdnsOption ecs(std::uint16_t family, std::uint8_t source, Bytes address, st
 
 Bytes query_with(std::vector<dns::EdnsOption> options, RRType type = RRType::A,
                  const std::string& name = "app.steer.test.") {
-  auto parsed = dns::parse_message(make_query(name, type, true));
-  EXPECT_TRUE(parsed.ok());
-  parsed->edns->options = std::move(options);
-  return dns::encode_message(*parsed);
-}
-
-const dns::EdnsOption* find_option(const dns::Message& message, std::uint16_t code) {
-  if (!message.edns) return nullptr;
-  for (const auto& option : message.edns->options) {
-    if (option.code == code) return &option;
-  }
-  return nullptr;
+  return testing::query_with_options(name, type, std::move(options));
 }
 
 class ClientSubnetTest : public ::testing::Test {

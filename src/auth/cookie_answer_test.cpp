@@ -11,30 +11,16 @@ namespace cutover::auth {
 namespace {
 
 using dns::RRType;
+using testing::find_option;
 using testing::make_query;
+using testing::query_with_options;
 using testing::make_zone;
 
 const std::array<std::uint8_t, 4> kClient = {127, 0, 0, 1};
 
-std::vector<std::uint8_t> query_with_options(const std::string& name, RRType type,
-                                             std::vector<dns::EdnsOption> options) {
-  auto parsed = dns::parse_message(make_query(name, type, true));
-  EXPECT_TRUE(parsed.ok());
-  parsed->edns->options = std::move(options);
-  return dns::encode_message(*parsed);
-}
-
 dns::EdnsOption cookie(std::vector<std::uint8_t> data) { return {dns::kCookieOption, std::move(data)}; }
 
 const std::vector<std::uint8_t> kClientCookie = {1, 2, 3, 4, 5, 6, 7, 8};
-
-const dns::EdnsOption* find_option(const dns::Message& message, std::uint16_t code) {
-  if (!message.edns) return nullptr;
-  for (const auto& option : message.edns->options) {
-    if (option.code == code) return &option;
-  }
-  return nullptr;
-}
 
 class CookieAnswerTest : public ::testing::Test {
  protected:

@@ -55,6 +55,24 @@ inline std::vector<std::uint8_t> make_query(const std::string& name, dns::RRType
   return dns::encode_message(query);
 }
 
+// A query with an OPT holding `options`, in order.
+inline std::vector<std::uint8_t> query_with_options(const std::string& name, dns::RRType type,
+                                                    std::vector<dns::EdnsOption> options) {
+  auto parsed = dns::parse_message(make_query(name, type, true));
+  EXPECT_TRUE(parsed.ok());
+  parsed->edns->options = std::move(options);
+  return dns::encode_message(*parsed);
+}
+
+// The first EDNS option of `code` in `message`, or nullptr.
+inline const dns::EdnsOption* find_option(const dns::Message& message, std::uint16_t code) {
+  if (!message.edns) return nullptr;
+  for (const auto& option : message.edns->options) {
+    if (option.code == code) return &option;
+  }
+  return nullptr;
+}
+
 // Answers `query` and parses the response, failing the test if it does not parse.
 inline dns::Message ask(const ZoneSet& zones, const std::vector<std::uint8_t>& query,
                         Transport transport = Transport::kUdp) {

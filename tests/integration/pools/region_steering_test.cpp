@@ -28,6 +28,21 @@ std::string steered_pool(const HttpEndpoint& eu1, const HttpEndpoint& eu2, const
       endpoint_yaml(us, ", region: us"));
 }
 
+// The three endpoints (eu: .181, .182; us: .183) and a directory with the networks file and
+// the config of the steered pool; `extra`: top-level config lines.
+constexpr const char* kTrustLoopback = "client-subnet: {trust: 127.0.0.1}\n";
+struct Regions {
+  HttpEndpoint eu1{"127.0.0.181"};
+  HttpEndpoint eu2{"127.0.0.182"};
+  HttpEndpoint us{"127.0.0.183"};
+  PoolDir dir;
+
+  explicit Regions(const std::string& extra = "") {
+    write_file(dir.dir + "/networks.txt", kNetworks);
+    dir.write_config(steered_pool(eu1, eu2, us), extra);
+  }
+};
+
 std::vector<std::string> answer_for(std::uint16_t port, std::vector<std::string> extra) {
   DigResult result = dig(port, "app.pool.test", "A", std::move(extra));
   auto out = DigResult::rdatas(result.answer, "A");
@@ -49,12 +64,8 @@ const std::vector<std::string> kFromEu{"-b", "127.0.0.185"};
 const std::vector<std::string> kFromUs{"-b", "127.0.0.186"};
 
 TEST(RegionSteering, SourceAddressAndTrustedClientSubnetPickTheRegion) {
-  HttpEndpoint eu1("127.0.0.181");
-  HttpEndpoint eu2("127.0.0.182");
-  HttpEndpoint us("127.0.0.183");
-  PoolDir dir;
-  write_file(dir.dir + "/networks.txt", kNetworks);
-  dir.write_config(steered_pool(eu1, eu2, us), "client-subnet: {trust: 127.0.0.1}\n");
+  Regions regions(kTrustLoopback);
+  auto& [eu1, eu2, us, dir] = regions;
   PoolServer server(dir);
   ASSERT_TRUE(server.wait_for_status("\"region\": \"eu\""));
   EXPECT_TRUE(wait_for(server.dns_port(), kFromEu, kEu));
@@ -95,12 +106,8 @@ TEST(RegionSteering, SourceAddressAndTrustedClientSubnetPickTheRegion) {
 }
 
 TEST(RegionSteering, ARegionFailsOverInItsOrderAndComesBack) {
-  HttpEndpoint eu1("127.0.0.181");
-  HttpEndpoint eu2("127.0.0.182");
-  HttpEndpoint us("127.0.0.183");
-  PoolDir dir;
-  write_file(dir.dir + "/networks.txt", kNetworks);
-  dir.write_config(steered_pool(eu1, eu2, us));
+  Regions regions;
+  auto& [eu1, eu2, us, dir] = regions;
   PoolServer server(dir);
   ASSERT_TRUE(wait_for(server.dns_port(), kFromEu, kEu));
   eu1.set_reply(500, "down");
@@ -124,12 +131,9 @@ TEST(RegionSteering, ARegionFailsOverInItsOrderAndComesBack) {
 }
 
 TEST(RegionSteering, ABadNetworksFileNamesItsPlaceAndAReloadKeepsTheOldTable) {
-  HttpEndpoint eu1("127.0.0.181");
-  HttpEndpoint eu2("127.0.0.182");
-  HttpEndpoint us("127.0.0.183");
-  PoolDir dir;
+  Regions regions;
+  auto& dir = regions.dir;
   write_file(dir.dir + "/networks.txt", std::string(kNetworks) + "10.1.0.0/8 eu\n");
-  dir.write_config(steered_pool(eu1, eu2, us));
   CommandResult checked = run_command({CUTOVER_BINARY, "serve", "--check", "--config", dir.config_path}, std::chrono::seconds(20));
   EXPECT_NE(checked.exit_code, 0);
   EXPECT_NE(checked.err.find("pools.app.networks: " + dir.dir + "/networks.txt:6:1: 10.1.0.0/8 has bits set past /8 "
@@ -155,12 +159,8 @@ TEST(RegionSteering, ABadNetworksFileNamesItsPlaceAndAReloadKeepsTheOldTable) {
 // answer through the resolver, and Unbound caches it per client network, as the scope says.
 // Without ECS both clients would get the answer for Unbound's own address (us, the default).
 TEST(RegionSteering, ThroughUnboundsSubnetCacheEachClientGetsItsRegion) {
-  HttpEndpoint eu1("127.0.0.181");
-  HttpEndpoint eu2("127.0.0.182");
-  HttpEndpoint us("127.0.0.183");
-  PoolDir dir;
-  write_file(dir.dir + "/networks.txt", kNetworks);
-  dir.write_config(steered_pool(eu1, eu2, us), "client-subnet: {trust: 127.0.0.1}\n");
+  Regions regions(kTrustLoopback);
+  auto& [eu1, eu2, us, dir] = regions;
   PoolServer server(dir);
   ASSERT_TRUE(wait_for(server.dns_port(), kFromEu, kEu));
   std::uint16_t unbound_port = free_port();

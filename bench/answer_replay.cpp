@@ -70,6 +70,7 @@ std::shared_ptr<const cutover::base::NetworkTable> steering_networks(std::size_t
     auto prefix = cutover::base::parse_network_prefix("10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24");
     if (!prefix || !table.add(*prefix, static_cast<std::uint32_t>(i % 2)).ok()) return nullptr;
   }
+  table.seal();  // as the networks file reader does
   return std::make_shared<const cutover::base::NetworkTable>(std::move(table));
 }
 
@@ -197,6 +198,7 @@ int main(int argc, char** argv) {
   // With --ecs every query comes from the resolver 127.0.0.1, trusted to send Client Subnet.
   cutover::base::NetworkTable trust;
   if (!trust.add(*cutover::base::parse_network_prefix("127.0.0.0/8"), 0).ok()) return 2;
+  trust.seal();  // as the server does
   if (pool_file != nullptr && !(pools = read_pools(pool_file, policies, networks))) {
     std::fprintf(stderr, "cutover_answer_replay: %s does not parse\n", pool_file);
     return 1;

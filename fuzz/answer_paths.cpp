@@ -60,6 +60,7 @@ const Engine& engine() {
     steered.owner = *dns::Name::from_text("app.example.test.");
     steered.ttl = 30;
     steered.counters = std::make_shared<auth::AnswerCounters>();
+    networks.seal();  // as the networks file reader does
     steered.networks = std::make_shared<const base::NetworkTable>(std::move(networks));
     steered.groups = {{"eu", fixed(dns::RRType::A, {{192, 0, 2, 10}, {192, 0, 2, 11}}), fixed(dns::RRType::AAAA, {})},
                       {"us", fixed(dns::RRType::A, {{198, 51, 100, 10}}),

@@ -59,14 +59,16 @@ void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response
     return;
   }
   if (!query.edns) return;
-  append(response, kOpt.data(), kOpt.size());
-  response.end()[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
-  if (query.opt_size == kBareOptSize) return;
-  // A trusted Client Subnet (has_subnet()): echoed with the answer's scope (RFC 7871 §7.2.1).
-  write_u16(response.data() + response.size() - 2, static_cast<std::uint16_t>(query.subnet_option_size));
+  if (query.opt_size == kBareOptSize) {
+    append(response, kOpt.data(), kOpt.size());
+    response.end()[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
+    return;
+  }
+  // A trusted Client Subnet (has_subnet()): the OPT settle_client_subnet() prepared, with the
+  // answer's scope (RFC 7871 §7.2.1).
   std::size_t at = response.size();
-  append(response, query.subnet_option.data(), query.subnet_option_size);
-  response[at + 4 + 3] = query.subnet_scope;
+  append(response, query.subnet_opt.data(), query.opt_size);
+  response[at + kBareOptSize + 4 + 3] = query.subnet_scope;
 }
 
 // Settles a COOKIE option before anything is written, preparing the whole OPT to send: false
@@ -103,12 +105,15 @@ bool settle_client_subnet(std::span<const std::uint8_t> packet, FastQuery& query
   query.subnet_address = parsed->address;
   query.subnet_address_size = parsed->bytes().size();
   query.subnet_scope = 0;
-  std::uint8_t* option = query.subnet_option.data();
-  write_u16(option, dns::kClientSubnetOption);
-  write_u16(option + 2, static_cast<std::uint16_t>(data.size()));
-  std::memcpy(option + 4, data.data(), data.size());
-  query.subnet_option_size = 4 + data.size();
-  query.opt_size = kBareOptSize + query.subnet_option_size;
+  // Our OPT with DO copied (RFC 3225 §3) and the rdata length set, then the option as it came.
+  std::uint8_t* opt = query.subnet_opt.data();
+  std::memcpy(opt, kOpt.data(), kBareOptSize);
+  opt[kBareOptSize - kOptFlagsFromEnd] = query.dnssec_ok;
+  write_u16(opt + kBareOptSize - 2, static_cast<std::uint16_t>(4 + data.size()));
+  write_u16(opt + kBareOptSize, dns::kClientSubnetOption);
+  write_u16(opt + kBareOptSize + 2, static_cast<std::uint16_t>(data.size()));
+  std::memcpy(opt + kBareOptSize + 4, data.data(), data.size());
+  query.opt_size = kBareOptSize + 4 + data.size();
   return true;
 }
 

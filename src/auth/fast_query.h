@@ -44,8 +44,9 @@ struct FastQuery {
   std::array<std::uint8_t, kCookieOptSize> cookie_opt;
   // The OPT's one Client Subnet option (RFC 7871 §6), if any: where its data starts in the
   // packet and its length; 0: none. From a trusted resolver answer_fast_query reads it into
-  // `subnet_*` and prepares the option to echo in `subnet_option`, whose SCOPE the answer sets
-  // (`subnet_scope`: the answer writers only read the query, so it is mutable).
+  // `subnet_*` and prepares the response's whole OPT, the option echoed, in `subnet_opt`; the
+  // answer sets its SCOPE (`subnet_scope`: the answer writers only read the query, so it is
+  // mutable).
   // subnet_size is set by read_fast_query, the rest only with has_subnet(): no initialisers, which every
   // query would pay for.
   std::size_t subnet_at;
@@ -53,8 +54,7 @@ struct FastQuery {
   std::uint8_t subnet_source;                     // SOURCE PREFIX-LENGTH
   std::array<std::uint8_t, 16> subnet_address;    // zero past the option's ADDRESS
   std::size_t subnet_address_size;                // 4 (IPv4) or 16 (IPv6)
-  std::array<std::uint8_t, 4 + 4 + 16> subnet_option;
-  std::size_t subnet_option_size;
+  std::array<std::uint8_t, kBareOptSize + 4 + 4 + 16> subnet_opt;  // opt_size bytes of it
   mutable std::uint8_t subnet_scope;
 
   std::span<const std::uint8_t> subnet_bytes() const { return {subnet_address.data(), subnet_address_size}; }

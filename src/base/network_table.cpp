@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 namespace cutover::base {
@@ -12,6 +13,13 @@ namespace {
 
 unsigned bit_at(std::span<const std::uint8_t> bytes, unsigned index) {
   return (bytes[index / 8] >> (7 - index % 8)) & 1u;
+}
+
+// Bit i of a 4-byte IPv4 address, read from one big-endian word.
+auto v4_bits(std::span<const std::uint8_t> address) {
+  std::uint32_t word = std::uint32_t{address[0]} << 24 | std::uint32_t{address[1]} << 16 |
+                       std::uint32_t{address[2]} << 8 | address[3];
+  return [word](unsigned i) { return (word >> (31 - i)) & 1u; };
 }
 
 constexpr std::array<std::uint8_t, 12> kMappedPrefix = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
@@ -75,7 +83,47 @@ Result<void> NetworkTable::add(const NetworkPrefix& prefix, std::uint32_t value)
   if (nodes[at].value != kNone) return make_error(ErrorCode::kInvalidArgument, prefix.to_text() + " is listed twice");
   nodes[at].value = static_cast<std::int32_t>(value);
   ++size_;
+  v4_stage_.clear();
   return {};
+}
+
+template <typename BitAt>
+NetworkTable::Walk NetworkTable::walk(const std::vector<Node>& nodes, BitAt bit_of, unsigned depth, unsigned bits,
+                                      std::int32_t at, NetworkMatch match) {
+  const Node* node = &nodes[static_cast<std::size_t>(at)];
+  for (unsigned i = depth; i < bits; ++i) {
+    std::int32_t next = node->child[bit_of(i)];
+    if (next == kNone) {
+      // Nothing more specific this way: every address with these i bits, plus this one when
+      // the other way holds something, is answered alike.
+      bool leaf = node->child[0] == kNone && node->child[1] == kNone;
+      match.scope = static_cast<std::uint8_t>(leaf ? i : i + 1);
+      return Walk{match, at, true};
+    }
+    at = next;
+    node = &nodes[static_cast<std::size_t>(next)];
+    if (node->value != kNone) {
+      match.found = true;
+      match.value = static_cast<std::uint32_t>(node->value);
+    }
+  }
+  match.scope = static_cast<std::uint8_t>(bits);
+  return Walk{match, at, false};
+}
+
+void NetworkTable::seal() {
+  v4_stage_.assign(std::size_t{1} << kStageBits, Stage{});
+  NetworkMatch root;
+  if (v4_[0].value != kNone) root = {true, static_cast<std::uint32_t>(v4_[0].value), 0};
+  for (std::size_t high = 0; high < v4_stage_.size(); ++high) {
+    const std::array<std::uint8_t, 4> address = {static_cast<std::uint8_t>(high >> 8), static_cast<std::uint8_t>(high), 0, 0};
+    Walk done = walk(v4_, v4_bits(address), 0, kStageBits, 0, root);
+    Stage& stage = v4_stage_[high];
+    stage.node = done.node;
+    stage.value = done.match.found ? static_cast<std::int32_t>(done.match.value) : kNone;
+    stage.scope = done.match.scope;
+    stage.stopped = done.stopped;
+  }
 }
 
 NetworkMatch NetworkTable::lookup(std::span<const std::uint8_t> address, unsigned bits) const {
@@ -89,25 +137,19 @@ NetworkMatch NetworkTable::lookup(std::span<const std::uint8_t> address, unsigne
   if (address.size() != (v6 ? 16u : 4u)) return match;
   const std::vector<Node>& nodes = trie(v6);
   bits = std::min(bits, v6 ? 128u : 32u);
-  const Node* node = &nodes[0];
-  if (node->value != kNone) match = {true, static_cast<std::uint32_t>(node->value), 0};
-  for (unsigned i = 0; i < bits; ++i) {
-    std::int32_t next = node->child[bit_at(address, i)];
-    if (next == kNone) {
-      // Nothing more specific this way: every address with these i bits, plus this one when
-      // the other way holds something, is answered alike.
-      bool leaf = node->child[0] == kNone && node->child[1] == kNone;
-      match.scope = static_cast<std::uint8_t>(leaf ? i : i + 1);
+  if (!v6 && bits >= kStageBits && !v4_stage_.empty()) {
+    // The first 16 bits' walk, precomputed by seal().
+    const Stage& stage = v4_stage_[std::size_t{address[0]} << 8 | address[1]];
+    if (stage.value != kNone) match = {true, static_cast<std::uint32_t>(stage.value), 0};
+    if (stage.stopped) {
+      match.scope = stage.scope;
       return match;
     }
-    node = &nodes[static_cast<std::size_t>(next)];
-    if (node->value != kNone) {
-      match.found = true;
-      match.value = static_cast<std::uint32_t>(node->value);
-    }
+    return walk(nodes, v4_bits(address), kStageBits, bits, stage.node, match).match;
   }
-  match.scope = static_cast<std::uint8_t>(bits);
-  return match;
+  if (nodes[0].value != kNone) match = {true, static_cast<std::uint32_t>(nodes[0].value), 0};
+  if (!v6) return walk(nodes, v4_bits(address), 0, bits, 0, match).match;
+  return walk(nodes, [address](unsigned i) { return bit_at(address, i); }, 0, bits, 0, match).match;
 }
 
 }  // namespace cutover::base

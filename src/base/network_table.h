@@ -43,7 +43,12 @@ struct NetworkMatch {
 class NetworkTable {
  public:
   // Adds a prefix (host bits are ignored); an error when the same prefix is already there.
+  // Undoes seal().
   Result<void> add(const NetworkPrefix& prefix, std::uint32_t value);
+  // Once every prefix is added: precomputes the walk over the first 16 bits of every IPv4
+  // address (65,536 entries, 768 KiB), so an IPv4 lookup of 16 bits or more starts at depth 16.
+  // Lookups give the same answers with or without it.
+  void seal();
   // The longest prefix covering the first `bits` bits of `address` (4 bytes for IPv4, 16 for
   // IPv6; an IPv4-mapped IPv6 address is looked up as IPv4, its bits counted from the IPv4 part).
   // `bits` larger than the family's is taken as the whole address.
@@ -63,8 +68,28 @@ class NetworkTable {
   std::vector<Node>& trie(bool v6) { return v6 ? v6_ : v4_; }
   const std::vector<Node>& trie(bool v6) const { return v6 ? v6_ : v4_; }
 
+  // Where the walk of `bits` bits from `node` at depth `depth` ends: `match` updated, and
+  // `stopped` when it ended before `bits` for want of a child (match.scope set then).
+  struct Walk {
+    NetworkMatch match;
+    std::int32_t node = 0;
+    bool stopped = false;
+  };
+  // `bit_at(i)` gives the address's bit i; IPv4 reads it from one 32-bit word.
+  template <typename BitAt>
+  static Walk walk(const std::vector<Node>& nodes, BitAt bit_at, unsigned depth, unsigned bits, std::int32_t node,
+                   NetworkMatch match);
+  static constexpr unsigned kStageBits = 16;
+  struct Stage {
+    std::int32_t node = 0;   // the node at depth 16, unless stopped
+    std::int32_t value = kNone;
+    std::uint8_t scope = 0;  // when stopped
+    bool stopped = false;
+  };
+
   std::vector<Node> v4_{Node{}};
   std::vector<Node> v6_{Node{}};
+  std::vector<Stage> v4_stage_;  // seal(): indexed by the first two bytes of an IPv4 address
   std::size_t size_ = 0;
 };
 

@@ -96,6 +96,46 @@ TEST(NetworkTable, ScopeIsExactAgainstABruteForceCheck) {
   }
 }
 
+// seal() precomputes the first 16 bits of the IPv4 walk: a sealed table answers every address
+// and source length exactly as the same table unsealed, scope included.
+TEST(NetworkTable, ASealedTableAnswersAsTheUnsealedOne) {
+  std::mt19937 random(11);
+  for (bool with_root : {false, true}) {
+    NetworkTable plain;
+    NetworkTable sealed;
+    if (with_root) {
+      ASSERT_TRUE(plain.add(*parse_network_prefix("0.0.0.0/0"), 99).ok());
+      ASSERT_TRUE(sealed.add(*parse_network_prefix("0.0.0.0/0"), 99).ok());
+    }
+    for (int i = 0; i < 3000; ++i) {
+      NetworkPrefix prefix;
+      std::uint32_t value = random() & 0x0FFFFFFF;  // within 0.0.0.0/4 so that prefixes nest
+      prefix.bytes = {static_cast<std::uint8_t>(value >> 24), static_cast<std::uint8_t>(value >> 16),
+                      static_cast<std::uint8_t>(value >> 8), static_cast<std::uint8_t>(value)};
+      prefix.bits = 1 + random() % 32;
+      prefix = prefix.masked();
+      bool added = plain.add(prefix, static_cast<std::uint32_t>(i % 5)).ok();
+      EXPECT_EQ(sealed.add(prefix, static_cast<std::uint32_t>(i % 5)).ok(), added);
+    }
+    sealed.seal();
+    for (int round = 0; round < 20000; ++round) {
+      std::uint32_t value = random();
+      if (round % 2 == 0) value &= 0x0FFFFFFF;
+      std::array<std::uint8_t, 4> bytes = {static_cast<std::uint8_t>(value >> 24), static_cast<std::uint8_t>(value >> 16),
+                                           static_cast<std::uint8_t>(value >> 8), static_cast<std::uint8_t>(value)};
+      unsigned bits = random() % 40;
+      NetworkMatch a = plain.lookup(bytes, bits);
+      NetworkMatch b = sealed.lookup(bytes, bits);
+      ASSERT_EQ(a.found, b.found) << round;
+      ASSERT_EQ(a.value, b.value) << round;
+      ASSERT_EQ(a.scope, b.scope) << round << " bits " << bits;
+    }
+    // Adding after seal() drops the precomputed walk, so the new prefix is seen.
+    ASSERT_TRUE(sealed.add(*parse_network_prefix("198.51.100.0/24"), 7).ok());
+    EXPECT_EQ(sealed.lookup(address("198.51.100.9")).value, 7u);
+  }
+}
+
 TEST(NetworkTable, ASourcePrefixShorterThanTheTableStopsTheWalk) {
   NetworkTable t = table({{"10.0.0.0/8", 1}, {"10.1.0.0/16", 2}});
   // A resolver that sends only 10.1.0.0/12 cannot be told apart below /12: the /8's answer, scope 12.

@@ -128,6 +128,21 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
                            dns::type_to_text(family->type), family->panics);
       }
     }
+    // Steered pools (docs/steering.md): where each region's clients are answered from.
+    header(out, "cutover_pool_region_away", "gauge",
+           "1 while a steered pool's region is answered from another region or the whole pool (label from).");
+    for (const auto& pool : input.answers->pools()) {
+      for (const auto& region : pool.regions) {
+        for (const FamilyAnswer* family : {&region.a, &region.aaaa}) {
+          if (!family->configured) continue;
+          out += fmt::format("cutover_pool_region_away{{pool=\"{}\",type=\"{}\",region=\"{}\",from=\"{}\"}} {}\n",
+                             metric_label_value(pool.pool), dns::type_to_text(family->type),
+                             metric_label_value(region.region),
+                             family->region.empty() ? "whole-pool" : metric_label_value(family->region),
+                             family->region == region.region ? 0 : 1);
+        }
+      }
+    }
     header(out, "cutover_pool_endpoints_up", "gauge", "Endpoints of the pool's family serving (up, or unknown).");
     for (const auto& pool : input.answers->pools()) {
       for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {

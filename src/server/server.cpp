@@ -52,6 +52,7 @@ std::shared_ptr<const base::NetworkTable> subnet_trust_table(const config::Clien
   if (config.trust.empty()) return nullptr;
   auto table = std::make_shared<base::NetworkTable>();
   for (const auto& prefix : config.trust) (void)table->add(prefix, 0);
+  table->seal();  // looked up for every query with a Client Subnet option
   return table;
 }
 

@@ -83,6 +83,7 @@ base::Result<base::NetworkTable> parse_networks(const std::string& text, const s
       return place_error(label, number, words[0].second, added.error().message);
     }
   }
+  table.seal();  // every query looks its client up here
   return table;
 }
 

@@ -118,6 +118,12 @@ TEST(RegionSteering, ARegionFailsOverInItsOrderAndComesBack) {
       << server.server().log();
   EXPECT_TRUE(wait_for(server.dns_port(), kFromEu, kUs));
   EXPECT_TRUE(server.wait_for_status("\"region\": \"us\""));
+  std::string metrics = server.get("/metrics").body;
+  EXPECT_NE(metrics.find("cutover_pool_region_away{pool=\"app\",type=\"A\",region=\"eu\",from=\"us\"} 1"),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("cutover_pool_region_away{pool=\"app\",type=\"A\",region=\"us\",from=\"us\"} 0"),
+            std::string::npos);
   // us down too while eu is back: us's clients go to eu.
   eu1.set_reply(200, "ok");
   eu2.set_reply(200, "ok");

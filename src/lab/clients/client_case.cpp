@@ -42,6 +42,13 @@ base::Result<std::unique_ptr<ClientCase>> ClientCase::open(ClientSuite& suite, c
   if (!entered) return entered.error();
   world->entered_ = std::make_unique<NetNamespace::Entered>(std::move(*entered));
 
+  // The origins first: a pool's health checks (E12) find them listening from their first probe.
+  for (const auto& options : setup.origins) {
+    auto origin = Origin::start(options);
+    if (!origin) return origin.error();
+    world->origins_.push_back(std::move(*origin));
+  }
+
   std::uint16_t upstream_port = 0;
   if (setup.zone_server) {
     auto server = ZoneServer::start(*setup.zone_server, world->dir_ + "/zone-server", world->ns_->exec_prefix(),
@@ -77,11 +84,6 @@ base::Result<std::unique_ptr<ClientCase>> ClientCase::open(ClientSuite& suite, c
   auto written = world->ns_->write_resolv_conf(resolv_conf);
   if (!written) return written.error();
 
-  for (const auto& options : setup.origins) {
-    auto origin = Origin::start(options);
-    if (!origin) return origin.error();
-    world->origins_.push_back(std::move(*origin));
-  }
   if (!setup.nft_rules.empty()) {
     auto loaded = world->ns_->load_rules(setup.nft_rules, world->dir_);
     if (!loaded) return loaded.error();

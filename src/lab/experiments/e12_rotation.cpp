@@ -140,6 +140,18 @@ std::vector<Observation> ask_times(const net::SocketAddress& server, const std::
   return out;
 }
 
+// A pool's answer holds both origins while neither has failed its check: wait for that (at
+// most 10 s) so the orders asked next are the rotation's, not a check's start-up on a loaded
+// machine. Without both, the case goes on and its orders show one address.
+void wait_for_both_origins(const net::SocketAddress& server, const std::string& name) {
+  std::int64_t reference = base::monotonic_ns();
+  for (int i = 0; i < 50; ++i) {
+    Observation seen = ask(server, name, dns::RRType::A, reference, std::chrono::milliseconds(200));
+    if (seen.answer.size() == 2) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
 ClientVariant rotation_variant(const std::string& label, Authority authority, OriginBehaviour behaviour) {
   ClientCaseBody body;
   body.setup = [authority, behaviour](const ClientAdapter&) {
@@ -160,11 +172,12 @@ ClientVariant rotation_variant(const std::string& label, Authority authority, Or
     ZoneServer* server = world.zone_server();
     if (server == nullptr) throw LabError("E12's zone server did not start");
     auto resolver = *client::parse_server("127.0.0.1:53");
+    bool pool = authority == Authority::kCutoverPool;
+    if (pool) wait_for_both_origins(server->address(), name);
     std::int64_t reference = base::monotonic_ns();
     auto authority_orders = ask_times(server->address(), name, reference);
     auto resolver_orders = ask_times(resolver, name, reference);
 
-    bool pool = authority == Authority::kCutoverPool;
     ClientCache cache = client.adapter->cache();
     std::vector<Expectation> expected = {{"next address", 0, kFallbackHigh}};
     double after_stop = kStaticAfterStop;

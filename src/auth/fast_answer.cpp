@@ -71,6 +71,18 @@ void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response
   response[at + kBareOptSize + 4 + 3] = query.subnet_scope;
 }
 
+// Writes our OPT carrying one option of `size` data bytes: DO copied (RFC 3225 §3), the
+// rdata length set, the option's code and length; its data goes at opt + kBareOptSize + 4.
+// Returns the OPT's whole size.
+std::size_t write_opt_with_option(std::uint8_t* opt, std::uint8_t dnssec_ok, std::uint16_t code, std::size_t size) {
+  std::memcpy(opt, kOpt.data(), kBareOptSize);
+  opt[kBareOptSize - kOptFlagsFromEnd] = dnssec_ok;
+  write_u16(opt + kBareOptSize - 2, static_cast<std::uint16_t>(4 + size));
+  write_u16(opt + kBareOptSize, code);
+  write_u16(opt + kBareOptSize + 2, static_cast<std::uint16_t>(size));
+  return kBareOptSize + 4 + size;
+}
+
 // Settles a COOKIE option before anything is written, preparing the whole OPT to send: false
 // sends the query the general way (a malformed option, or BADCOOKIE).
 bool settle_cookie(std::span<const std::uint8_t> packet, FastQuery& query, const ClientContext* client) {
@@ -83,13 +95,7 @@ bool settle_cookie(std::span<const std::uint8_t> packet, FastQuery& query, const
       cookie_cache().answer(*client->cookies, packet.subspan(query.cookie_at, query.cookie_size), client->address, client->now, reply);
   if (verdict == dns::CookieVerdict::kMalformed) return false;
   if (verdict == dns::CookieVerdict::kNew && client->cookies->require && query.udp) return false;
-  // Our OPT with the rdata length set, DO copied (RFC 3225 §3), then the option's code and length.
-  std::memcpy(opt, kOpt.data(), kBareOptSize);
-  opt[kBareOptSize - kOptFlagsFromEnd] = query.dnssec_ok;
-  write_u16(opt + kBareOptSize - 2, static_cast<std::uint16_t>(4 + dns::kCookieReplySize));
-  write_u16(opt + kBareOptSize, dns::kCookieOption);
-  write_u16(opt + kBareOptSize + 2, static_cast<std::uint16_t>(dns::kCookieReplySize));
-  query.opt_size = kCookieOptSize;
+  query.opt_size = write_opt_with_option(opt, query.dnssec_ok, dns::kCookieOption, dns::kCookieReplySize);
   return true;
 }
 
@@ -105,15 +111,10 @@ bool settle_client_subnet(std::span<const std::uint8_t> packet, FastQuery& query
   query.subnet_address = parsed->address;
   query.subnet_address_size = parsed->bytes().size();
   query.subnet_scope = 0;
-  // Our OPT with DO copied (RFC 3225 §3) and the rdata length set, then the option as it came.
+  // The option echoed as it came.
   std::uint8_t* opt = query.subnet_opt.data();
-  std::memcpy(opt, kOpt.data(), kBareOptSize);
-  opt[kBareOptSize - kOptFlagsFromEnd] = query.dnssec_ok;
-  write_u16(opt + kBareOptSize - 2, static_cast<std::uint16_t>(4 + data.size()));
-  write_u16(opt + kBareOptSize, dns::kClientSubnetOption);
-  write_u16(opt + kBareOptSize + 2, static_cast<std::uint16_t>(data.size()));
+  query.opt_size = write_opt_with_option(opt, query.dnssec_ok, dns::kClientSubnetOption, data.size());
   std::memcpy(opt + kBareOptSize + 4, data.data(), data.size());
-  query.opt_size = kBareOptSize + 4 + data.size();
   return true;
 }
 

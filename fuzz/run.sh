@@ -5,13 +5,13 @@
 # any target crashes, leaks, reports a sanitizer error or fails a consistency check; the
 # reproducer is $BUILD_DIR/run/TARGET/crash-* (docs/testing.md).
 # Usage: fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
-#   default 30 s for each of the 10 targets; BUILD_DIR overrides /tmp/cutover-fuzz.
+#   default 30 s for each of the 11 targets; BUILD_DIR overrides /tmp/cutover-fuzz.
 set -eu
 seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-/tmp/cutover-fuzz}"
-all_targets="parse_message master_file config_yaml update_message transfer_stream tsig_record control_json tcp_framing lab_api answer_paths"
+all_targets="parse_message master_file config_yaml update_message transfer_stream tsig_record control_json tcp_framing lab_api answer_paths mmdb_networks"
 targets="${*:-$all_targets}"
 
 launcher=""

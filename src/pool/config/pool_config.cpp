@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 
 #include "config/section.h"
@@ -13,6 +14,7 @@
 #include "health/probe.h"
 #include "pool/answer_builder.h"
 #include "pool/policy.h"
+#include "pool/steering/mmdb.h"
 
 namespace cutover::pool {
 namespace {
@@ -214,14 +216,78 @@ class PoolReader {
         reader_.fail(default_region_node.Mark(), path + ".default-region", "unknown region '" + name + "'");
       }
     }
-    steering.networks_file = reader_.path_value(networks_node, path + ".networks");
-    auto table = load_networks_file(steering.networks_file, steering.regions);
-    if (!table) reader_.fail(networks_node.Mark(), path + ".networks", table.error().message);
-    steering.networks = std::make_shared<const base::NetworkTable>(std::move(*table));
+    steering.networks = networks(steering, networks_node, path + ".networks");
     if (spec.serve == ServeMode::kMaterialize) {
       reader_.fail(node["serve"].Mark(), path + ".serve",
                    "a steered pool answers each client network differently and cannot be materialized");
     }
+  }
+
+  // `networks: FILE` (prefix and region per line) or `networks: {mmdb: FILE, field: F, map:
+  // {REGION: [VALUES]}}` (a MaxMind DB, docs/steering.md "MaxMind databases"); the table either gives.
+  std::shared_ptr<const base::NetworkTable> networks(SteeringSpec& steering, const YAML::Node& node,
+                                                     const std::string& path) const {
+    if (!node.IsMap()) {
+      steering.networks_file = reader_.path_value(node, path);
+      auto table = load_networks_file(steering.networks_file, steering.regions);
+      if (!table) reader_.fail(node.Mark(), path, table.error().message);
+      return std::make_shared<const base::NetworkTable>(std::move(*table));
+    }
+    MmdbNetworks source;
+    YAML::Node field_node(YAML::NodeType::Undefined);
+    reader_.each_entry(node, path, {"mmdb", "field", "map"}, [&](const std::string& key, const YAML::Node& value,
+                                                                  const std::string& key_path) {
+      if (key == "mmdb") source.path = reader_.path_value(value, key_path);
+      if (key == "field") {
+        field_node = value;
+        auto field = parse_mmdb_field(reader_.scalar(value, key_path));
+        if (!field) reader_.fail(value.Mark(), key_path, field.error().message);
+        source.field = std::move(*field);
+      }
+      if (key == "map") source.map = mmdb_map(steering, value, key_path);
+    });
+    if (source.path.empty()) reader_.fail(node.Mark(), path + ".mmdb", "a networks mapping needs mmdb: (the MaxMind DB file)");
+    steering.networks_file = source.path;
+    // Pools that read the same database the same way share one table (a GeoIP database's table
+    // is tens of megabytes, docs/steering.md).
+    std::string key = source.path + '\n' + list(source.field);
+    for (const auto& [value, region] : source.map) key += '\n' + value + '=' + region;
+    for (const auto& region : steering.regions) key += "\nregion " + region.name;
+    if (auto known = mmdb_tables_.find(key); known != mmdb_tables_.end()) return known->second;
+    auto table = load_mmdb_networks(source, steering.regions);
+    if (!table) reader_.fail(node["mmdb"].Mark(), path + ".mmdb", table.error().message);
+    auto shared = std::make_shared<const base::NetworkTable>(std::move(*table));
+    mmdb_tables_.emplace(key, shared);
+    return shared;
+  }
+
+  // `map: {REGION: [VALUES]}` read as value -> region; each value under one region only.
+  std::map<std::string, std::string> mmdb_map(const SteeringSpec& steering, const YAML::Node& node,
+                                              const std::string& path) const {
+    if (!node.IsMap() || node.size() == 0) {
+      reader_.fail(node.Mark(), path, "expected a mapping of region: [field values], like eu: [DE, FR]");
+    }
+    std::map<std::string, std::string> out;
+    for (const auto& entry : node) {
+      std::string region = entry.first.Scalar();
+      std::string region_path = path + "." + region;
+      if (steering.find(region) == steering.regions.size()) {
+        reader_.fail(entry.first.Mark(), region_path, "unknown region '" + region + "'");
+      }
+      const YAML::Node& values = entry.second;
+      if (!values.IsSequence() || values.size() == 0) {
+        reader_.fail(values.Mark(), region_path, "expected a non-empty list of field values, like [DE, FR]");
+      }
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        std::string item_path = fmt::format("{}[{}]", region_path, k);
+        std::string value = reader_.scalar(values[k], item_path);
+        auto [at, added] = out.emplace(value, region);
+        if (!added) {
+          reader_.fail(values[k].Mark(), item_path, fmt::format("'{}' is mapped to region '{}' already", value, at->second));
+        }
+      }
+    }
+    return out;
   }
 
   // Materialized answers are zone records written through the journaled write path, with
@@ -469,6 +535,8 @@ class PoolReader {
   const YamlReader& reader_;
   health::ProbeRegistry probes_;
   PolicyRegistry policies_;
+  // MaxMind DB tables read so far by this config's pools, by source and regions.
+  mutable std::map<std::string, std::shared_ptr<const base::NetworkTable>> mmdb_tables_;
 };
 
 health::CheckSettings PoolReader::check(const YAML::Node& node, const std::string& path,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -384,6 +385,57 @@ TEST_F(PoolSteeringConfig, ReadsNetworksRegionsAndOrders) {
                                        "    endpoints: [{address: 192.0.2.1}]\n"))
                    .at(0)
                    .steering.enabled());
+}
+
+// `networks: {mmdb: ...}`: a MaxMind DB (written here by MaxMind's own writer) in place of
+// the text file, its field mapped to regions (docs/steering.md, "MaxMind databases").
+TEST_F(PoolSteeringConfig, ReadsAMaxMindDatabaseAndItsMistakesNameTheirPlace) {
+  std::ofstream(dir_ / "geo.txt") << "127.0.0.2/32 DE EU\n127.0.0.3/32 US NA\n10.0.0.0/8 FR EU\n2001:db8::/32 JP AS\n";
+  std::string command = std::string(CUTOVER_SOURCE_DIR) + "/src/pool/steering/testdata/write_mmdb.pl " +
+                        (dir_ / "geo.mmdb").string() + " < " + (dir_ / "geo.txt").string();
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const std::string head = "  app:\n    name: app.example.test\n    check: {type: tcp, port: 80}\n";
+  Config config = parse_here(head + "    networks: {mmdb: geo.mmdb, map: {eu: [DE, FR], ap: [JP]}}\n" +
+                             std::string(kSteeredEndpoints));
+  const SteeringSpec& steering = config_pools(config).at(0).steering;
+  ASSERT_TRUE(steering.enabled());
+  EXPECT_EQ(steering.networks_file, (dir_ / "geo.mmdb").string());
+  EXPECT_EQ(steering.networks->size(), 3u);  // US maps to no region
+  Config by_continent = parse_here(head + "    networks:\n      mmdb: geo.mmdb\n      field: continent.code\n"
+                                          "      map: {eu: [EU], us: [NA]}\n" + std::string(kSteeredEndpoints));
+  EXPECT_EQ(config_pools(by_continent).at(0).steering.networks->size(), 3u);
+  // Two pools reading the database the same way share one table; another map reads its own.
+  const std::string geo = "    networks: {mmdb: geo.mmdb, map: {eu: [DE, FR], ap: [JP]}}\n" + std::string(kSteeredEndpoints);
+  Config two = parse_here(head + geo + "  api:\n    name: api.example.test\n    check: {type: tcp, port: 80}\n" + geo +
+                          "  cdn:\n    name: cdn.example.test\n    check: {type: tcp, port: 80}\n"
+                          "    networks: {mmdb: geo.mmdb, map: {eu: [DE]}}\n" + kSteeredEndpoints);
+  const auto& pools = config_pools(two);
+  ASSERT_EQ(pools.size(), 3u);
+  EXPECT_EQ(pools[0].steering.networks.get(), pools[1].steering.networks.get());
+  EXPECT_NE(pools[0].steering.networks.get(), pools[2].steering.networks.get());
+  EXPECT_EQ(pools[2].steering.networks->size(), 1u);
+
+  for (const auto& [yaml, error] : std::vector<std::pair<std::string, std::string>>{
+           {"    networks: {mmdb: geo.mmdb, format: x}\n",
+            "t.yaml:7:32: pools.app.networks.format: unknown key (expected one of: mmdb, field, map)"},
+           {"    networks: {field: country.iso_code}\n",
+            "t.yaml:7:15: pools.app.networks.mmdb: a networks mapping needs mmdb: (the MaxMind DB file)"},
+           {"    networks: {mmdb: geo.mmdb, map: {mars: [DE]}}\n", "t.yaml:7:38: pools.app.networks.map.mars: unknown region 'mars'"},
+           {"    networks: {mmdb: geo.mmdb, map: {eu: [DE], us: [DE]}}\n",
+            "t.yaml:7:53: pools.app.networks.map.us[0]: 'DE' is mapped to region 'eu' already"},
+           {"    networks: {mmdb: geo.mmdb, map: {eu: []}}\n",
+            "pools.app.networks.map.eu: expected a non-empty list of field values, like [DE, FR]"},
+           {"    networks: {mmdb: geo.mmdb, field: country..iso_code}\n",
+            "t.yaml:7:39: pools.app.networks.field: 'country..iso_code' is not a field path"},
+           {"    networks: {mmdb: geo.mmdb, field: city.names.en, map: {eu: [Berlin]}}\n",
+            "t.yaml:7:22: pools.app.networks.mmdb: " + (dir_ / "geo.mmdb").string() +
+                ": no network's city.names.en maps to a region of the pool (4 networks read; no record has it)"},
+           {"    networks: {mmdb: nets.txt}\n",
+            "t.yaml:7:22: pools.app.networks.mmdb: " + (dir_ / "nets.txt").string() + ": cannot read it as a MaxMind DB"},
+       }) {
+    std::string got = error_here(head + yaml + kSteeredEndpoints);
+    EXPECT_NE(got.find(error), std::string::npos) << "expected: " << error << "\ngot: " << got;
+  }
 }
 
 TEST_F(PoolSteeringConfig, TheApiMayNotNameANetworksFile) {

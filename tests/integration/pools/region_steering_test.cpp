@@ -160,6 +160,54 @@ TEST(RegionSteering, ABadNetworksFileNamesItsPlaceAndAReloadKeepsTheOldTable) {
   EXPECT_TRUE(wait_for(server.dns_port(), {"-b", "127.0.0.187"}, kEu));
 }
 
+// A MaxMind DB in place of the text file (docs/steering.md, "MaxMind databases"), written by
+// MaxMind's own writer: country codes mapped to regions pick the answer by source address and
+// by trusted ECS, the scope is the database's prefix length, and a new database (as a GeoIP
+// update brings) is read on reload.
+void write_mmdb(const std::string& path, const std::string& networks) {
+  write_file(path + ".txt", networks);
+  CommandResult written = run_command(
+      {"/bin/sh", "-c", std::string(CUTOVER_SOURCE_DIR) + "/src/pool/steering/testdata/write_mmdb.pl " + path + " < " + path + ".txt"},
+      std::chrono::seconds(30));
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+}
+
+TEST(RegionSteering, AMaxMindDatabaseMapsCountriesToRegions) {
+  HttpEndpoint eu1{"127.0.0.181"};
+  HttpEndpoint eu2{"127.0.0.182"};
+  HttpEndpoint us{"127.0.0.183"};
+  PoolDir dir;
+  constexpr const char* kCountries =
+      "127.0.0.185/32 DE EU\n127.0.0.186/32 US NA\n203.0.113.0/26 FR EU\n198.51.100.0/24 CA NA\n";
+  ASSERT_NO_FATAL_FAILURE(write_mmdb(dir.dir + "/geo.mmdb", kCountries));
+  dir.write_config(fmt::format("  app:\n    name: app.pool.test\n    shape: all-healthy\n    ttl: 20s\n"
+                               "    networks: {{mmdb: geo.mmdb, map: {{eu: [DE, FR], us: [US, CA]}}}}\n"
+                               "    default-region: us\n    check: {}\n    endpoints:\n{}{}{}",
+                               kFastHttpCheck, endpoint_yaml(eu1, ", region: eu"), endpoint_yaml(eu2, ", region: eu"),
+                               endpoint_yaml(us, ", region: us")),
+                   kTrustLoopback);
+  PoolServer server(dir);
+  EXPECT_TRUE(wait_for(server.dns_port(), kFromEu, kEu));
+  EXPECT_EQ(answer_for(server.dns_port(), kFromUs), kUs);
+  EXPECT_EQ(answer_for(server.dns_port(), {"-b", "127.0.0.187"}), kUs);  // in no network: the default region
+  DigResult fr = dig(server.dns_port(), "app.pool.test", "A", {"+subnet=203.0.113.9/32"});
+  EXPECT_NE(fr.raw.find("CLIENT-SUBNET: 203.0.113.9/32/26"), std::string::npos) << fr.raw;  // the database's /26
+  EXPECT_EQ(DigResult::rdatas(fr.answer, "A").size(), 2u) << fr.raw;
+  std::string status = server.get("/status").body;
+  EXPECT_NE(status.find("\"prefixes\": 4"), std::string::npos) << status;
+  EXPECT_NE(status.find("geo.mmdb"), std::string::npos) << status;
+
+  // The update moves 127.0.0.187 into Germany; a reload reads the new database. A broken one is
+  // refused and the table read before serves on.
+  write_file(dir.dir + "/geo.mmdb", "not a database");
+  server.server().reload();
+  ASSERT_TRUE(server.server().wait_for_log("geo.mmdb: cannot read it as a MaxMind DB")) << server.server().log();
+  EXPECT_EQ(answer_for(server.dns_port(), kFromEu), kEu);
+  ASSERT_NO_FATAL_FAILURE(write_mmdb(dir.dir + "/geo.mmdb", std::string(kCountries) + "127.0.0.187/32 DE EU\n"));
+  server.server().reload();
+  EXPECT_TRUE(wait_for(server.dns_port(), {"-b", "127.0.0.187"}, kEu));
+}
+
 // A real Unbound with its subnet cache sends each client's address on (max /32 here, so that
 // two loopback clients differ) to cutover, which trusts it: each client gets its region's
 // answer through the resolver, and Unbound caches it per client network, as the scope says.

@@ -2,8 +2,9 @@
 // in-process, in batches of 32 through auth::answer_batch as the UDP listener does, so
 // callgrind can count the instructions of the answer path alone (--toggle-collect on
 // answer_batch, see docs/performance.md). With --pools,
-// the names listed in POOL_FILE ("OWNER SHAPE ADDRESS..." per line, every endpoint healthy)
-// are answered by health-checked pools, to count what a pool name costs. --edns adds an OPT
+// the names listed in POOL_FILE ("OWNER SHAPE ADDRESS..." per line, every endpoint healthy;
+// an ADDRESS ending in a dot is a hostname endpoint, answered as CNAME) are answered by
+// health-checked pools, to count what a pool name costs. --edns adds an OPT
 // to every query; --cookie client|server adds a DNS Cookie option too (a client cookie
 // alone, or with the valid server cookie a resolver sends back), answered with a secret as
 // `cutover serve` does, to count what cookies cost (docs/performance.md). --steer PREFIXES
@@ -129,6 +130,8 @@ std::shared_ptr<const cutover::pool::PoolAnswers> read_pools(const char* path,
     for (std::string address; fields >> address;) {
       cutover::pool::EndpointSpec endpoint;
       endpoint.address = address;
+      // An absolute name ("lb.example.net.") is a hostname endpoint, answered as CNAME.
+      if (!address.empty() && address.back() == '.') endpoint.target = cutover::dns::Name::from_text(address).value();
       if (networks) endpoint.region = spec.endpoints.size() % 2 == 0 ? "a" : "b";
       spec.endpoints.push_back(endpoint);
       health.endpoints.push_back({owner, address, cutover::health::HealthState::kUp, true, {}, false});

@@ -1,4 +1,5 @@
-// libFuzzer target: the answer engine on arbitrary query bytes, with a steered dynamic name and
+// libFuzzer target: the answer engine on arbitrary query bytes, with a steered dynamic name,
+// alias names (hostname endpoints: a CNAME followed inside the zone, and one leaving it) and
 // Client Subnet trusted and not. The fast path (answer_query) and the general pipeline
 // (answer_query_general) must give the same bytes for every input, and whatever is answered
 // must parse; a malformed option is FORMERR on both, never a crash (RFC 7871 §7.2.1).
@@ -62,9 +63,9 @@ const Engine& engine() {
     steered.counters = std::make_shared<auth::AnswerCounters>();
     networks.seal();  // as the networks file reader does
     steered.networks = std::make_shared<const base::NetworkTable>(std::move(networks));
-    steered.groups = {{"eu", fixed(dns::RRType::A, {{192, 0, 2, 10}, {192, 0, 2, 11}}), fixed(dns::RRType::AAAA, {})},
+    steered.groups = {{"eu", fixed(dns::RRType::A, {{192, 0, 2, 10}, {192, 0, 2, 11}}), fixed(dns::RRType::AAAA, {}), {}},
                       {"us", fixed(dns::RRType::A, {{198, 51, 100, 10}}),
-                       fixed(dns::RRType::AAAA, {{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}})}};
+                       fixed(dns::RRType::AAAA, {{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}}), {}}};
     steered.a = steered.groups[1].a;
     steered.aaaa = steered.groups[1].aaaa;
     auth::DynamicAnswer plain;
@@ -74,10 +75,24 @@ const Engine& engine() {
     plain.counters = std::make_shared<auth::AnswerCounters>();
     plain.a = fixed(dns::RRType::A, {{192, 0, 2, 20}});
     plain.aaaa = fixed(dns::RRType::AAAA, {});
+    std::vector<auth::DynamicAnswer> answers{steered, plain};
+    for (const auto& [owner, target] : std::vector<std::pair<const char*, const char*>>{
+             {"lb.example.test.", "www.example.test."}, {"away.example.test.", "lb.example.net."},
+             {"near.example.test.", "lb.Test."}}) {
+      auth::DynamicAnswer alias;
+      alias.source = owner;
+      alias.owner = *dns::Name::from_text(owner);
+      alias.ttl = 20;
+      alias.counters = std::make_shared<auth::AnswerCounters>();
+      alias.alias = true;
+      dns::Name name = *dns::Name::from_text(target);
+      alias.cname = fixed(dns::RRType::CNAME, {dns::Rdata(name.wire().begin(), name.wire().end())});
+      answers.push_back(std::move(alias));
+    }
     base::NetworkTable trust;
     check(trust.add(*base::parse_network_prefix("127.0.0.0/8"), 0).ok(), "trust adds");
     return Engine{auth::ZoneSet({*zone}),
-                  std::make_shared<const auth::DynamicAnswers>(std::vector<auth::DynamicAnswer>{steered, plain}),
+                  std::make_shared<const auth::DynamicAnswers>(std::move(answers)),
                   std::move(trust)};
   }();
   return built;

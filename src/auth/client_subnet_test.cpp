@@ -68,8 +68,8 @@ class ClientSubnetTest : public ::testing::Test {
     entry.ttl = 30;
     entry.counters = std::make_shared<AnswerCounters>();
     entry.networks = std::make_shared<const base::NetworkTable>(networks());
-    DynamicGroup eu{"eu", fixed({v4(1)}), {}};
-    DynamicGroup us{"us", fixed({v4(2)}), {}};
+    DynamicGroup eu{"eu", fixed({v4(1)}), {}, {}};
+    DynamicGroup us{"us", fixed({v4(2)}), {}, {}};
     eu.aaaa.type = us.aaaa.type = RRType::AAAA;
     entry.groups = {eu, us};
     entry.default_group = 1;

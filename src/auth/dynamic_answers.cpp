@@ -35,12 +35,14 @@ EncodedFamily encode_family(const DynamicFamily& family, std::uint32_t ttl) {
 const DynamicFamily* DynamicAnswer::family(dns::RRType type) const {
   if (type == dns::RRType::A) return &a;
   if (type == dns::RRType::AAAA) return &aaaa;
+  if (type == dns::RRType::CNAME) return &cname;
   return nullptr;
 }
 
 const DynamicFamily* DynamicGroup::family(dns::RRType type) const {
   if (type == dns::RRType::A) return &a;
   if (type == dns::RRType::AAAA) return &aaaa;
+  if (type == dns::RRType::CNAME) return &cname;
   return nullptr;
 }
 

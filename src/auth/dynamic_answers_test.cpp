@@ -123,5 +123,113 @@ TEST_F(DynamicAnswersTest, FindsByNameAndByLowercaseWire) {
   EXPECT_EQ(dynamic_->answers()[position].source, "capped-source");
 }
 
+
+// Alias entries (hostname endpoints, docs/pools.md): a CNAME for every type, followed inside
+// the zone as a zone CNAME is (RFC 1034 §4.3.2 step 3a), left to the resolver outside it.
+class AliasAnswersTest : public DynamicAnswersTest {
+ protected:
+  static dns::Rdata name_rdata(const std::string& text) {
+    auto name = dns::Name::from_text(text);
+    return dns::Rdata(name->wire().begin(), name->wire().end());
+  }
+  static DynamicAnswer alias(const std::string& owner, std::vector<std::string> targets) {
+    DynamicAnswer answer = entry(owner, owner);
+    answer.alias = true;
+    answer.cname.type = dns::RRType::CNAME;
+    answer.cname.fixed = zone::RRset(dns::RRType::CNAME, 30);
+    if (targets.size() == 1) {
+      answer.cname.fixed.rdatas = {name_rdata(targets[0])};
+    } else {
+      for (const auto& target : targets) answer.cname.draw.push_back(name_rdata(target));
+      answer.cname.weights.assign(targets.size(), 1);
+      answer.cname.per_query = 1;
+    }
+    return answer;
+  }
+  AliasAnswersTest() {
+    dynamic_ = std::make_shared<const DynamicAnswers>(std::vector<DynamicAnswer>{
+        alias("inside.dyn.test.", {"ns.dyn.test."}), alias("outside.dyn.test.", {"lb.example.net."}),
+        alias("shared.dyn.test.", {"lb.Test."}), alias("drawn.dyn.test.", {"ns.dyn.test.", "lb.example.net."})});
+  }
+  static std::string target_of(const dns::ResourceRecord& record) {
+    EXPECT_EQ(record.type, dns::RRType::CNAME);
+    return dns::Name::from_uncompressed(record.rdata)->to_text();
+  }
+};
+
+TEST_F(AliasAnswersTest, TheCnameIsFollowedInsideTheZoneForEveryType) {
+  QueryOutcome outcome;
+  dns::Message a = ask("inside.dyn.test.", dns::RRType::A, &outcome);
+  EXPECT_EQ(a.header.rcode, 0);
+  EXPECT_TRUE(a.header.aa);
+  ASSERT_EQ(a.answers.size(), 2u);
+  EXPECT_EQ(a.answers[0].owner.to_text(), "inside.dyn.test.");
+  EXPECT_EQ(target_of(a.answers[0]), "ns.dyn.test.");
+  EXPECT_EQ(a.answers[0].ttl, 30u);
+  EXPECT_EQ(a.answers[1].type, dns::RRType::A);
+  EXPECT_EQ(a.answers[1].rdata, (dns::Rdata{192, 0, 2, 53}));
+  EXPECT_FALSE(outcome.fast_path);  // chains are the general path's
+  ASSERT_NE(outcome.dynamic, nullptr);
+  // The target holds no AAAA or MX: the CNAME, then the target's NODATA (SOA in authority).
+  for (dns::RRType type : {dns::RRType::AAAA, dns::RRType::MX}) {
+    dns::Message reply = ask("inside.dyn.test.", type);
+    EXPECT_EQ(reply.header.rcode, 0);
+    ASSERT_EQ(reply.answers.size(), 1u);
+    EXPECT_EQ(target_of(reply.answers[0]), "ns.dyn.test.");
+    ASSERT_EQ(reply.authorities.size(), 1u);
+    EXPECT_EQ(reply.authorities[0].type, dns::RRType::SOA);
+  }
+  // CNAME and ANY are answered with the CNAME alone.
+  for (dns::RRType type : {dns::RRType::CNAME, dns::RRType::ANY}) {
+    dns::Message reply = ask("inside.dyn.test.", type);
+    ASSERT_EQ(reply.answers.size(), 1u);
+    EXPECT_EQ(target_of(reply.answers[0]), "ns.dyn.test.");
+    EXPECT_TRUE(reply.authorities.empty());
+  }
+}
+
+// The fast path answers it, byte for byte as the general path, the target compressed against
+// the question where they share a suffix ("test." of SHARED.dyn.TEST and lb.Test.).
+TEST_F(AliasAnswersTest, ATargetOutsideTheZoneIsLeftToTheResolverOnTheFastPath) {
+  for (const auto& [qname, target] : std::vector<std::pair<std::string, std::string>>{
+           {"OUTSIDE.dyn.test.", "lb.example.net."}, {"SHARED.dyn.TEST.", "lb.Test."}}) {
+    for (dns::RRType type : {dns::RRType::A, dns::RRType::AAAA, dns::RRType::CNAME, dns::RRType::MX}) {
+      Bytes fast, general;
+      for (int edns = 0; edns < 2; ++edns) {
+        Bytes query = make_query(qname, type, edns == 1);
+        QueryOutcome outcome = answer_query(zones_, dynamic_.get(), query, Transport::kUdp, fast);
+        // MX pulls in additional addresses elsewhere, so its queries take the general path.
+        EXPECT_EQ(outcome.fast_path, type != dns::RRType::MX) << qname << " " << dns::type_to_text(type);
+        answer_query_general(zones_, query, Transport::kUdp, general, dynamic_.get());
+        EXPECT_EQ(fast, general) << qname << " " << dns::type_to_text(type) << " edns " << edns;
+      }
+      auto reply = dns::parse_message(fast);
+      ASSERT_TRUE(reply.ok());
+      EXPECT_EQ(reply->header.rcode, 0);
+      EXPECT_TRUE(reply->header.aa);
+      ASSERT_EQ(reply->answers.size(), 1u);
+      // A compressed suffix reads back in the question's case.
+      EXPECT_EQ(dns::Name::from_text(target_of(reply->answers[0]))->lowercased().to_text(),
+                dns::Name::from_text(target)->lowercased().to_text());
+      EXPECT_TRUE(reply->authorities.empty());
+    }
+  }
+  // The shared suffix is a pointer: "lb" (3 bytes) and 2 bytes of pointer.
+  Bytes fast;
+  answer_query(zones_, dynamic_.get(), make_query("shared.dyn.test.", dns::RRType::A), Transport::kUdp, fast);
+  auto reply = dns::parse_message(fast);
+  ASSERT_TRUE(reply.ok());
+  EXPECT_EQ(fast.size(), 12u + 17u + 4u + 12u + 5u);  // header, question name, type and class, record
+}
+
+TEST_F(AliasAnswersTest, ADrawnAliasAnswersOneTargetPerQuery) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 200; ++i) {
+    dns::Message reply = ask("drawn.dyn.test.", dns::RRType::CNAME, nullptr, i % 2 == 1);
+    ASSERT_EQ(reply.answers.size(), 1u);
+    seen.insert(target_of(reply.answers[0]));
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"ns.dyn.test.", "lb.example.net."}));
+}
 }  // namespace
 }  // namespace cutover::auth

@@ -10,8 +10,8 @@
 
 namespace cutover::auth {
 
-bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns::RRType qtype, AnswerPlan& plan,
-                         const ClientNetwork* network) {
+DynamicPlan plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns::RRType qtype, AnswerPlan& plan,
+                                const ClientNetwork* network, dns::Name* target) {
   plan.dynamic = &entry;
   // The client's group, chosen once: its answer, and the scope that goes back in ECS.
   const DynamicGroup* group = nullptr;
@@ -21,8 +21,25 @@ bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns
     plan.subnet_scope = std::max(plan.subnet_scope.value_or(0), choice.scope);
   }
   bool any = qtype == dns::RRType::ANY;
-  if (!any && qtype != dns::RRType::A && qtype != dns::RRType::AAAA) return false;
   auto now = std::chrono::steady_clock::now();
+  if (entry.alias) {
+    const DynamicFamily& family = group != nullptr ? group->cname : entry.cname;
+    DynamicRecords records = pick_records(family, entry.ttl_at(family, now));
+    if (records.empty()) return DynamicPlan::kNoData;
+    PlannedRRset planned;
+    planned.owner = owner;
+    planned.type = dns::RRType::CNAME;
+    planned.ttl = records.ttl;
+    planned.source = records.fixed;
+    planned.synthesized = std::move(records.picked);
+    const dns::Rdata& rdata = planned.synthesized.empty() ? planned.source->rdatas.front() : planned.synthesized.front();
+    auto name = dns::Name::from_uncompressed(rdata);
+    plan.answer.push_back(std::move(planned));
+    if (any || qtype == dns::RRType::CNAME || !name) return DynamicPlan::kAnswered;
+    if (target != nullptr) *target = *name;
+    return DynamicPlan::kAlias;
+  }
+  if (!any && qtype != dns::RRType::A && qtype != dns::RRType::AAAA) return DynamicPlan::kNoData;
   bool answered = false;
   for (dns::RRType type : {dns::RRType::A, dns::RRType::AAAA}) {
     if (!any && type != qtype) continue;
@@ -38,7 +55,7 @@ bool plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& owner, dns
     plan.answer.push_back(std::move(planned));
     answered = true;
   }
-  return answered;
+  return answered ? DynamicPlan::kAnswered : DynamicPlan::kNoData;
 }
 
 QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,

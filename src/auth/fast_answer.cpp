@@ -190,6 +190,111 @@ void put_dynamic_records(const EncodedFamily& encoded, std::size_t first, std::s
   for (std::size_t i = 0; i < count; ++i) write_u32(response.data() + at + i * encoded.record_size + dns::kAnswerRecordTtlOffset, ttl);
 }
 
+// A steered entry's group for this client: by the trusted resolver's Client Subnet, else by
+// the source address (a SOURCE of 0 asks for no tailoring, RFC 7871 §7.1.2: the source address
+// steers, scope 0); the scope goes back in the option.
+[[gnu::always_inline]] inline GroupChoice steer(const DynamicAnswer& entry, const FastQuery& query, const ClientContext& client) {
+  bool by_subnet = query.has_subnet() && query.subnet_source > 0;
+  ClientNetwork network = by_subnet ? ClientNetwork{query.subnet_bytes(), query.subnet_source} : ClientNetwork{client.address};
+  GroupChoice choice = entry.choose(network);
+  if (by_subnet) query.subnet_scope = choice.scope;
+  return choice;
+}
+
+// The family `type` of the client's group (the entry's own when unsteered or no client).
+const DynamicFamily* client_family(const DynamicAnswer& entry, RRType type, const FastQuery& query,
+                                   const ClientContext* client) {
+  if (!entry.steered() || client == nullptr || client->address.empty()) return entry.family(type);
+  return entry.groups[steer(entry, query, *client).group].family(type);
+}
+
+// The label starts of an uncompressed wire name (the root's zero byte not counted); 0 when
+// the name holds more labels than fit.
+std::size_t wire_labels(std::span<const std::uint8_t> wire, std::array<std::uint8_t, 128>& starts) {
+  std::size_t count = 0;
+  for (std::size_t at = 0; at < wire.size() && wire[at] != 0; at += 1u + wire[at]) {
+    if (count == starts.size()) return 0;
+    starts[count++] = static_cast<std::uint8_t>(at);
+  }
+  return count;
+}
+
+bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (dns::ascii_lower(a[i]) != dns::ascii_lower(b[i])) return false;
+  }
+  return true;
+}
+
+// An alias entry (a hostname pool): one CNAME record whose target lies outside the query's
+// zone, the same answer for every type (RFC 1034 §4.3.2 step 3a: the resolver follows it).
+// The target is compressed as the general writer does (dns::NameCompressor): its longest
+// suffix shared with the question name becomes a pointer into the question. A target inside
+// the zone is followed, a chain the general path writes: false.
+[[gnu::noinline]] bool answer_alias(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
+                                    const DynamicAnswer& entry, const DynamicFamily& family,
+                                    std::vector<std::uint8_t>& response) {
+  const auto& members = family.per_query == 0 ? family.fixed.rdatas : family.draw;
+  if (members.empty()) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
+  std::size_t member = 0;
+  if (family.per_query != 0 && members.size() > 1) {
+    // One roulette-wheel draw by weight, as weighted_draw() makes for one record (written out
+    // here: a second caller of weighted_draw_into would take it out of the pools' inline path).
+    std::uint64_t total = 0;
+    for (std::uint32_t weight : family.weights) total += weight;
+    if (total == 0) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
+    std::uint64_t point = static_cast<std::uint64_t>(draw_generator()()) % total;
+    while (member + 1 < family.weights.size() && point >= family.weights[member]) point -= family.weights[member++];
+  }
+  std::span<const std::uint8_t> target(members[member]);
+  std::array<std::uint8_t, 128> starts;
+  std::size_t labels = wire_labels(target, starts);
+  if (labels == 0) return false;  // the root as a target: left to the general path
+  // Inside the zone: the chain goes on there.
+  const auto& origin = served.zone->origin().wire();
+  if (labels >= served.origin_labels) {
+    std::size_t at = served.origin_labels == 0 ? target.size() - 1 : starts[labels - served.origin_labels];
+    if (same_lower(target.subspan(at), origin)) return false;
+  }
+  // The longest shared suffix, label by label from the root up.
+  std::size_t shared = 0;
+  while (shared < labels && shared < query.labels) {
+    std::size_t in_target = starts[labels - 1 - shared];
+    std::size_t in_query = query.label_starts[query.labels - 1 - shared];
+    std::size_t length = 1u + target[in_target];
+    if (length != 1u + query.name()[in_query] ||
+        !same_lower(target.subspan(in_target, length), query.name().subspan(in_query, length))) {
+      break;
+    }
+    ++shared;
+  }
+  std::size_t prefix = shared == 0 ? target.size() : starts[labels - shared];  // bytes written as they are
+  std::size_t rdlength = prefix + (shared == 0 ? 0 : 2);
+  std::size_t body = dns::kAnswerRecordHeader + rdlength;
+  if (query.question_end + body + query.opt_size > query.max_size) return false;  // TC: general path
+  std::uint32_t ttl = entry.suspicion_ttl && family.suspicion_deadline
+                          ? entry.ttl_at(family, std::chrono::steady_clock::now())
+                          : entry.ttl;
+  start_response(packet, query, dns::Rcode::kNoError, 1, 0, body, response);
+  std::array<std::uint8_t, dns::kAnswerRecordHeader> header;
+  write_u16(header.data(), static_cast<std::uint16_t>(0xC000 | dns::kHeaderSize));
+  write_u16(header.data() + 2, static_cast<std::uint16_t>(RRType::CNAME));
+  write_u16(header.data() + 4, static_cast<std::uint16_t>(dns::RRClass::IN));
+  write_u32(header.data() + 6, ttl);
+  write_u16(header.data() + 10, static_cast<std::uint16_t>(rdlength));
+  append(response, header.data(), header.size());
+  append(response, target.data(), prefix);
+  if (shared != 0) {
+    std::array<std::uint8_t, 2> pointer;
+    write_u16(pointer.data(),
+              static_cast<std::uint16_t>(0xC000 | (dns::kHeaderSize + query.label_starts[query.labels - shared])));
+    append(response, pointer.data(), pointer.size());
+  }
+  finish_response(query, response);
+  return true;
+}
+
 // A dynamic name: the snapshot's pre-encoded answer (rotated, or drawn per query), NODATA for
 // other types and empty answers, as plan_dynamic_answer decides on the general path.
 bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
@@ -197,16 +302,18 @@ bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query
                     std::vector<std::uint8_t>& response) {
   if (below_cut(query, served)) return false;
   const DynamicAnswer& entry = dynamic.answers()[position];
+  // An alias entry answers its CNAME whatever the type (kept out of line: the address pools'
+  // path stays as short as it was).
+  if (entry.alias) [[unlikely]] {
+    return answer_alias(packet, query, served, entry, *client_family(entry, RRType::CNAME, query, client), response);
+  }
   auto type = static_cast<RRType>(query.qtype);
   const DynamicFamily* family = entry.family(type);
   const EncodedAnswer* encoded_answer = &dynamic.encoded(position);
   if (entry.steered() && client != nullptr && !client->address.empty()) {
     // Steered by the trusted resolver's Client Subnet, else by the source address (a SOURCE of
     // 0 asks for no tailoring, RFC 7871 §7.1.2: the source address steers, scope 0).
-    bool by_subnet = query.has_subnet() && query.subnet_source > 0;
-    ClientNetwork network = by_subnet ? ClientNetwork{query.subnet_bytes(), query.subnet_source} : ClientNetwork{client->address};
-    GroupChoice choice = entry.choose(network);
-    if (by_subnet) query.subnet_scope = choice.scope;
+    GroupChoice choice = steer(entry, query, *client);
     family = entry.groups[choice.group].family(type);
     encoded_answer = &encoded_answer->groups[choice.group];
   }

@@ -141,7 +141,13 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
       return plan;
     }
     if (const DynamicAnswer* entry = dynamic != nullptr ? dynamic->find(name) : nullptr) {
-      if (!plan_dynamic_answer(*entry, name, qtype, plan, network)) add_negative_soa(zone, plan);  // never NXDOMAIN
+      Name target;
+      DynamicPlan planned = plan_dynamic_answer(*entry, name, qtype, plan, network, &target);
+      if (planned == DynamicPlan::kAlias) {  // a hostname endpoint: on to the target, in a zone of ours or not
+        name = target;
+        continue;
+      }
+      if (planned == DynamicPlan::kNoData) add_negative_soa(zone, plan);  // never NXDOMAIN
       return plan;
     }
 

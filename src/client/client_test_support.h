@@ -16,8 +16,29 @@
 #include <vector>
 
 #include "dns/message.h"
+#include "dns/rdata.h"
 
 namespace cutover::client::testing {
+
+// An authoritative reply to `request` with its question and nothing else yet: QR, AA, the ID.
+inline dns::Message authoritative_reply(const dns::Message& request) {
+  dns::Message reply;
+  reply.header.id = request.header.id;
+  reply.header.qr = true;
+  reply.header.aa = true;
+  reply.questions = request.questions;
+  return reply;
+}
+
+// ZONE's SOA (ns.ZONE, hostmaster.ZONE) with TTL `ttl` and MINIMUM `minimum`, for negative
+// answers (RFC 2308: cached for the smaller of the two).
+inline dns::ResourceRecord soa_record(const std::string& zone, std::uint32_t ttl, std::uint32_t minimum) {
+  dns::SoaFields soa;
+  soa.mname = *dns::Name::from_text("ns." + zone);
+  soa.rname = *dns::Name::from_text("hostmaster." + zone);
+  soa.minimum = minimum;
+  return dns::ResourceRecord{*dns::Name::from_text(zone), dns::RRType::SOA, dns::RRClass::IN, ttl, dns::encode_soa(soa)};
+}
 
 class UdpDnsPeer {
  public:

@@ -17,17 +17,9 @@ dns::Name name(const std::string& text) { return *dns::Name::from_text(text); }
 // The lab zone: www.lab.test A 127.0.0.2 (TTL 2), no AAAA (NODATA); SOA TTL 60, MINIMUM 1;
 // everything else NXDOMAIN.
 std::vector<dns::Message> lab_zone(const dns::Message& request) {
-  dns::Message reply;
-  reply.header.id = request.header.id;
-  reply.header.qr = true;
-  reply.header.aa = true;
-  reply.questions = request.questions;
+  dns::Message reply = testing::authoritative_reply(request);
   const auto& question = request.questions[0];
-  dns::SoaFields soa;
-  soa.mname = name("ns.lab.test.");
-  soa.rname = name("hostmaster.lab.test.");
-  soa.minimum = 1;
-  dns::ResourceRecord soa_record{name("lab.test."), dns::RRType::SOA, dns::RRClass::IN, 60, dns::encode_soa(soa)};
+  dns::ResourceRecord soa_record = testing::soa_record("lab.test.", 60, 1);
   if (question.name == name("www.lab.test.")) {
     if (question.type == dns::RRType::A) {
       reply.answers.push_back({question.name, dns::RRType::A, dns::RRClass::IN, 2, {127, 0, 0, 2}});

@@ -94,10 +94,16 @@ void explain_pool(const pool::PoolSpec& spec, const std::optional<tools::ClientT
   if (spec.min_healthy.enabled()) {
     std::size_t v4 = 0;
     std::size_t v6 = 0;
-    for (const auto& endpoint : spec.endpoints) (pool::is_ipv6_address(endpoint.address) ? v6 : v4)++;
+    std::size_t names = 0;  // hostname endpoints: one CNAME family
+    for (const auto& endpoint : spec.endpoints) {
+      (endpoint.target ? names : pool::is_ipv6_address(endpoint.address) ? v6 : v4)++;
+    }
     std::string families;
-    if (v4 != 0) families += fmt::format("A: fewer than {} of {} up", spec.min_healthy.threshold(v4), v4);
-    if (v6 != 0) families += fmt::format("{}AAAA: fewer than {} of {} up", v4 != 0 ? "; " : "", spec.min_healthy.threshold(v6), v6);
+    for (const auto& [type, count] : {std::pair<const char*, std::size_t>{"A", v4}, {"AAAA", v6}, {"CNAME", names}}) {
+      if (count == 0) continue;
+      families += fmt::format("{}{}: fewer than {} of {} up", families.empty() ? "" : "; ", type,
+                              spec.min_healthy.threshold(count), count);
+    }
     std::printf("  panic       min-healthy %s (%s): every endpoint not drained is answered,\n"
                 "              so the survivors are not sent all the traffic\n",
                 spec.min_healthy.to_text().c_str(), families.c_str());

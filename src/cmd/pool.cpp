@@ -62,7 +62,7 @@ void print_pool_line(const nlohmann::json& pool) {
   if (settings.is_object()) {
     name = settings.value("name", std::string("-"));
     for (const auto& endpoint : settings.value("endpoints", nlohmann::json::array())) {
-      endpoints += (endpoints.empty() ? "" : ",") + endpoint.value("address", std::string("?"));
+      endpoints += (endpoints.empty() ? "" : ",") + endpoint.value("address", endpoint.value("target", std::string("?")));
     }
   }
   std::string overrides;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "health/probe_options.h"
 
@@ -30,6 +31,9 @@ struct CheckSettings {
   // `check-address`: probe this address while answers hand out the endpoint's (NAT, an
   // internal address, a health sidecar: PowerDNS issue 7468). Empty: the endpoint's.
   std::string address;
+  // `resolver:`: the DNS servers ("ADDRESS:PORT") that resolve a hostname endpoint's name
+  // before each probe; empty: /etc/resolv.conf's (ResolvingProbe).
+  std::vector<std::string> resolvers;
   // `invert: true`: a pass counts as a failure and a failure as a pass (a maintenance
   // flag that is "up" while the endpoint must not serve); an error stays an error.
   bool invert = false;

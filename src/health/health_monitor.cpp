@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "health/resolving_probe.h"
+
 namespace cutover::health {
 
 struct HealthMonitor::Entry {
@@ -62,6 +64,10 @@ base::Result<Target> make_target(const MonitoredEndpoint& endpoint, const CheckS
   target.address = check.address.empty() ? endpoint.address : check.address;
   target.endpoint = endpoint.address;
   target.port = check.port.value_or(endpoint.port != 0 ? endpoint.port : default_port);
+  if (endpoint.hostname && check.address.empty()) {
+    target.host = endpoint.address;  // resolved before each probe that connects (ResolvingProbe)
+    return target;
+  }
   bool v6 = target.address.find(':') != std::string::npos;
   std::string text = v6 ? fmt::format("[{}]:{}", target.address, target.port)
                         : fmt::format("{}:{}", target.address, target.port);
@@ -103,8 +109,17 @@ base::Status HealthMonitor::configure(const std::vector<MonitoredEndpoint>& endp
       if (!probe) return base::make_error(probe.error().code, endpoint.pool + "/" + endpoint.address + ": " + probe.error().message);
       auto target = make_target(endpoint, check, registry_.default_port(check.type));
       if (!target) return base::make_error(target.error().code, endpoint.pool + "/" + endpoint.address + ": " + target.error().message);
+      std::unique_ptr<Probe> runs = std::move(*probe);
+      // A type that connects to the endpoint (it needs a port) is run at the addresses its
+      // name resolves to; exec, file and signal checks read nothing of the address.
+      const ProbeType* type = registry_.find(check.type);
+      if (!target->host.empty() && type != nullptr && type->needs_port) {
+        auto resolver = target_resolver(check.resolvers, check.timeout);
+        if (!resolver) return base::make_error(resolver.error().code, endpoint.pool + "/" + endpoint.address + ": " + resolver.error().message);
+        runs = std::make_unique<ResolvingProbe>(std::move(runs), std::move(*resolver), clock_, check.timeout);
+      }
       entry->targets.push_back(*target);
-      entry->next_probes.push_back(std::move(*probe));
+      entry->next_probes.push_back(std::move(runs));
     }
     entry->last_results.resize(entry->targets.size());
     entry->last_probes_at.resize(entry->targets.size());

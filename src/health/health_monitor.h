@@ -37,6 +37,8 @@ struct MonitoredEndpoint {
   dns::Name pool_name;
   std::string address;
   std::uint16_t port = 0;  // the endpoint's port; 0: none configured
+  // `address` is a name (a hostname endpoint): checks without check-address resolve it.
+  bool hostname = false;
   CheckSettings check;
   // Every check of an endpoint with several (`checks:`), combined by `combine`; empty: `check`
   // alone. Each runs on its own checker with its own timing and rise/fall counting.

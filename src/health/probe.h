@@ -30,6 +30,9 @@ struct Target {
   std::string endpoint;
   std::uint16_t port = 0;
   net::SocketAddress socket;  // address and port, ready for connect()
+  // A hostname endpoint probed at what its name resolves to (no check-address): the name;
+  // ResolvingProbe fills `address` and `socket` before each run. Empty otherwise.
+  std::string host;
   dns::Name pool_name;        // the pool's DNS name (default question of the dns probe)
 };
 

@@ -12,9 +12,17 @@
 namespace cutover::pool {
 namespace {
 
+// The rdata of one member: an address (A, AAAA), or a target name's wire form (CNAME).
+base::Result<dns::Rdata> member_rdata(dns::RRType type, const std::string& text) {
+  if (type != dns::RRType::CNAME) return address_rdata(text);
+  auto name = dns::Name::from_text(text);
+  if (!name) return name.error();
+  return dns::Rdata(name->wire().begin(), name->wire().end());
+}
+
 void add_answer(FamilyAnswer& family, const std::string& address, std::uint32_t weight) {
-  auto rdata = address_rdata(address);
-  if (!rdata) return;  // addresses were validated with the config
+  auto rdata = member_rdata(family.type, address);
+  if (!rdata) return;  // addresses and names were validated with the config
   family.addresses.push_back(address);
   if (family.per_query == 0) {
     family.fixed.rdatas.push_back(*rdata);
@@ -62,6 +70,24 @@ void AnswerBuilder::adopt_state_from(const AnswerBuilder& previous) {
 
 FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,
                                          const std::string* region) const {
+  FamilyAnswer family = build_members(spec, type, health, region);
+  if (type != dns::RRType::CNAME) return family;
+  // A CNAME RRset holds one record (RFC 2181 §10.1). Where the shape answers several targets
+  // (all-healthy, a failover priority shared by several, panic, fail-open, a fallback list),
+  // each query gets one of them, drawn with equal chance, so clients still spread over all of
+  // them; the weighted shape draws by weight, one per query.
+  if (family.per_query == 0 && family.fixed.rdatas.size() > 1) {
+    family.draw = std::move(family.fixed.rdatas);
+    family.fixed.rdatas.clear();
+    family.weights.assign(family.draw.size(), 1);
+    family.per_query = 1;
+  }
+  if (family.per_query > 1) family.per_query = 1;
+  return family;
+}
+
+FamilyAnswer AnswerBuilder::build_members(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,
+                                          const std::string* region) const {
   FamilyAnswer family;
   family.type = type;
   family.fixed = zone::RRset(type, spec.ttl);
@@ -69,7 +95,8 @@ FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
   std::vector<Candidate> candidates;
   for (std::size_t i = 0; i < spec.endpoints.size(); ++i) {
     const EndpointSpec& endpoint = spec.endpoints[i];
-    if (is_ipv6_address(endpoint.address) != (type == dns::RRType::AAAA)) continue;
+    if (endpoint.target.has_value() != (type == dns::RRType::CNAME)) continue;
+    if (!endpoint.target && is_ipv6_address(endpoint.address) != (type == dns::RRType::AAAA)) continue;
     if (region != nullptr && endpoint.region != *region) continue;
     const health::EndpointView* view = health.find(spec.name, endpoint.address);
     candidates.push_back(Candidate{i, endpoint.priority, endpoint.weight, view == nullptr || view->serving});
@@ -134,7 +161,8 @@ FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
       family.mode = AnswerMode::kFallback;
       family.per_query = 0;
       for (const auto& address : spec.fallback) {
-        if (is_ipv6_address(address) == (type == dns::RRType::AAAA)) add_answer(family, address, 1);
+        // An alias pool's fallback lists names, another pool's addresses.
+        if (type == dns::RRType::CNAME || is_ipv6_address(address) == (type == dns::RRType::AAAA)) add_answer(family, address, 1);
       }
       break;
     case AllDownPolicy::kNoData:
@@ -223,23 +251,29 @@ std::shared_ptr<const PoolAnswers> AnswerBuilder::build(const health::HealthSnap
         region.region = spec.steering.regions[i].name;
         region.a = build_region(spec, dns::RRType::A, health, i);
         region.aaaa = build_region(spec, dns::RRType::AAAA, health, i);
+        region.cname = build_region(spec, dns::RRType::CNAME, health, i);
         track(spec, region.a, region.region, events);
         track(spec, region.aaaa, region.region, events);
+        track(spec, region.cname, region.region, events);
         answer.regions.push_back(std::move(region));
       }
       answer.a = answer.regions[answer.default_region].a;
       answer.aaaa = answer.regions[answer.default_region].aaaa;
+      answer.cname = answer.regions[answer.default_region].cname;
       // All down is pool-wide: every region falls back to the whole pool at once.
-      FamilyAnswer pool_a = build_family(spec, dns::RRType::A, health);
-      FamilyAnswer pool_aaaa = build_family(spec, dns::RRType::AAAA, health);
-      track(spec, pool_a, "", events);
-      track(spec, pool_aaaa, "", events);
+      for (dns::RRType type : {dns::RRType::A, dns::RRType::AAAA, dns::RRType::CNAME}) {
+        FamilyAnswer pool_family = build_family(spec, type, health);
+        track(spec, pool_family, "", events);
+      }
     } else {
       answer.a = build_family(spec, dns::RRType::A, health);
       answer.aaaa = build_family(spec, dns::RRType::AAAA, health);
+      answer.cname = build_family(spec, dns::RRType::CNAME, health);
       track(spec, answer.a, "", events);
       track(spec, answer.aaaa, "", events);
+      track(spec, answer.cname, "", events);
     }
+    answer.alias = spec.alias();
     answers.push_back(std::move(answer));
   }
   return std::make_shared<const PoolAnswers>(std::move(answers));

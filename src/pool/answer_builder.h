@@ -45,9 +45,13 @@ class AnswerBuilder {
   void adopt_state_from(const AnswerBuilder& previous);
 
  private:
-  // The family's answer from the endpoints of `region` (nullptr: every endpoint).
+  // The family's answer from the endpoints of `region` (nullptr: every endpoint); a CNAME
+  // family (hostname endpoints) keeps one member of build_members' choice.
   FamilyAnswer build_family(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,
                             const std::string* region = nullptr) const;
+  // Panic, then the shape, then when-all-down, over the family's endpoints.
+  FamilyAnswer build_members(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,
+                             const std::string* region) const;
   // A steered pool's answer for the clients of spec.steering.regions[index]: the first region
   // of its order with an endpoint serving, else the whole pool's answer.
   FamilyAnswer build_region(const PoolSpec& spec, dns::RRType type, const health::HealthSnapshot& health,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 #include "base/clock.h"
 #include "dns/rdata.h"
@@ -23,7 +24,7 @@ PoolSpec two_endpoint_pool(const std::string& shape, AllDownPolicy policy = AllD
   spec.shape = shape;
   spec.when_all_down = policy;
   spec.fallback = {"192.0.2.99"};
-  spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}, {}, {}, {}}, {"198.51.100.30", 80, 2, 1, {}, {}, {}, {}}, {"2001:db8::30", 80, 1, 1, {}, {}, {}, {}}};
+  spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}, {}, {}, {}, {}}, {"198.51.100.30", 80, 2, 1, {}, {}, {}, {}, {}}, {"2001:db8::30", 80, 1, 1, {}, {}, {}, {}, {}}};
   return spec;
 }
 
@@ -313,10 +314,10 @@ class SteeredBuilderTest : public AnswerBuilderTest {
     spec.shape = "all-healthy";
     spec.when_all_down = policy;
     spec.fallback = {"192.0.2.99"};
-    spec.endpoints = {{"192.0.2.1", 80, 1, 1, {}, {}, {}, "eu"},
-                      {"192.0.2.2", 80, 1, 1, {}, {}, {}, "eu"},
-                      {"198.51.100.1", 80, 1, 1, {}, {}, {}, "us"},
-                      {"203.0.113.1", 80, 1, 1, {}, {}, {}, "ap"}};
+    spec.endpoints = {{"192.0.2.1", 80, 1, 1, {}, {}, {}, "eu", {}},
+                      {"192.0.2.2", 80, 1, 1, {}, {}, {}, "eu", {}},
+                      {"198.51.100.1", 80, 1, 1, {}, {}, {}, "us", {}},
+                      {"203.0.113.1", 80, 1, 1, {}, {}, {}, "ap", {}}};
     spec.steering.regions = {{"eu", {"eu", "us", "ap"}}, {"us", {"us", "eu"}}, {"ap", {"ap", "us"}}};
     base::NetworkTable table;
     EXPECT_TRUE(table.add(*base::parse_network_prefix("10.1.0.0/16"), 0).ok());
@@ -444,6 +445,126 @@ TEST_F(SteeredBuilderTest, MinHealthyPanicsPerRegion) {
   EXPECT_TRUE(events_[0].panic);
   EXPECT_TRUE(events_[0].all_down);
   EXPECT_EQ(events_[0].region, "eu");
+}
+
+
+// Hostname endpoints (docs/pools.md, "Hostname endpoints"): the pool answers one CNAME, to
+// the endpoint its shape prefers among those serving, never an A or AAAA of its own.
+PoolSpec hostname_pool(const std::string& shape, AllDownPolicy policy = AllDownPolicy::kFailOpen) {
+  PoolSpec spec;
+  spec.name = "app";
+  spec.owner = *dns::Name::from_text("app.example.test.");
+  spec.shape = shape;
+  spec.when_all_down = policy;
+  spec.fallback = {"sorry.example.net."};
+  for (const auto& [name, priority] : std::vector<std::pair<std::string, int>>{
+           {"lb-eu.example.net.", 1}, {"lb-us.example.net.", 2}, {"lb-ap.example.net.", 3}}) {
+    EndpointSpec endpoint;
+    endpoint.target = *dns::Name::from_text(name);
+    endpoint.address = name;
+    endpoint.priority = priority;
+    endpoint.weight = static_cast<std::uint32_t>(priority);
+    spec.endpoints.push_back(endpoint);
+  }
+  return spec;
+}
+
+health::HealthSnapshot hostnames_up(bool eu, bool us, bool ap) {
+  return health_of({{"lb-ap.example.net.", ap}, {"lb-eu.example.net.", eu}, {"lb-us.example.net.", us}});
+}
+
+std::string cname_target(const dns::Rdata& rdata) { return dns::Name::from_uncompressed(rdata)->to_text(); }
+
+TEST_F(AnswerBuilderTest, AHostnamePoolAnswersOneCnameToItsPreferredServingTarget) {
+  for (const char* shape : {"failover", "all-healthy"}) {
+    AnswerBuilder builder(registry_, {hostname_pool(shape)});
+    auto answers = builder.build(hostnames_up(true, true, true), events_);
+    const PoolAnswer& pool = answers->pools().front();
+    EXPECT_TRUE(pool.alias);
+    EXPECT_FALSE(pool.a.configured);  // no address of its own
+    EXPECT_FALSE(pool.aaaa.configured);
+    ASSERT_TRUE(pool.cname.configured);
+    EXPECT_EQ(pool.cname.type, dns::RRType::CNAME);
+    EXPECT_EQ(pool.cname.up, 3u);
+    auto drawn = [&](const PoolAnswer& answer) {
+      std::set<std::string> seen;
+      for (int i = 0; i < 200; ++i) {
+        auto records = select_records(answer, dns::RRType::CNAME, base::SteadyTime{});
+        EXPECT_TRUE(records.ok());
+        if (records->fixed != nullptr) {
+          EXPECT_EQ(records->fixed->rdatas.size(), 1u);  // RFC 2181 §10.1: one CNAME
+          for (const auto& rdata : records->fixed->rdatas) seen.insert(cname_target(rdata));
+        } else {
+          EXPECT_EQ(records->picked.size(), 1u);
+          for (const auto& rdata : records->picked) seen.insert(cname_target(rdata));
+        }
+      }
+      return seen;
+    };
+    // failover: the first priority alone; all-healthy: one of the three per query.
+    std::set<std::string> all{"lb-eu.example.net.", "lb-us.example.net.", "lb-ap.example.net."};
+    std::set<std::string> first{"lb-eu.example.net."};
+    EXPECT_EQ(drawn(pool), std::string(shape) == "failover" ? first : all) << shape;
+    answers = builder.build(hostnames_up(false, true, true), events_);
+    std::set<std::string> two{"lb-us.example.net.", "lb-ap.example.net."};
+    std::set<std::string> second{"lb-us.example.net."};
+    EXPECT_EQ(drawn(answers->pools().front()), std::string(shape) == "failover" ? second : two) << shape;
+    answers = builder.build(hostnames_up(false, false, true), events_);
+    EXPECT_EQ(answers->pools().front().cname.addresses, std::vector<std::string>{"lb-ap.example.net."}) << shape;
+    EXPECT_EQ(drawn(answers->pools().front()), std::set<std::string>{"lb-ap.example.net."}) << shape;
+  }
+  EXPECT_TRUE(events_.empty());
+}
+
+TEST_F(AnswerBuilderTest, AWeightedHostnamePoolDrawsOneTargetPerQuery) {
+  AnswerBuilder builder(registry_, {hostname_pool("weighted")});
+  auto answers = builder.build(hostnames_up(true, false, true), events_);
+  const PoolAnswer& pool = answers->pools().front();
+  EXPECT_EQ(pool.cname.per_query, 1u);
+  std::set<std::string> seen;
+  for (int i = 0; i < 200; ++i) {
+    auto records = select_records(pool, dns::RRType::CNAME, base::SteadyTime{});
+    ASSERT_TRUE(records.ok());
+    ASSERT_EQ(records->picked.size(), 1u);
+    seen.insert(cname_target(records->picked[0]));
+  }
+  // The two serving targets (weights 1 and 3), never the one that is down.
+  EXPECT_EQ(seen, (std::set<std::string>{"lb-eu.example.net.", "lb-ap.example.net."}));
+}
+
+TEST_F(AnswerBuilderTest, AHostnamePoolWithNothingServingFollowsWhenAllDown) {
+  struct Case {
+    AllDownPolicy policy;
+    AnswerMode mode;
+    std::vector<std::string> cname;
+  };
+  for (const auto& test : std::vector<Case>{{AllDownPolicy::kFailOpen, AnswerMode::kFailOpen,
+                                             {"lb-eu.example.net.", "lb-us.example.net.", "lb-ap.example.net."}},
+                                            {AllDownPolicy::kFallback, AnswerMode::kFallback, {"sorry.example.net."}},
+                                            {AllDownPolicy::kNoData, AnswerMode::kNoData, {}}}) {
+    AnswerBuilder builder(registry_, {hostname_pool("failover", test.policy)});
+    events_.clear();
+    auto answers = builder.build(hostnames_up(false, false, false), events_);
+    const FamilyAnswer& cname = answers->pools().front().cname;
+    EXPECT_EQ(cname.mode, test.mode);
+    EXPECT_EQ(cname.addresses, test.cname);
+    ASSERT_EQ(events_.size(), 1u);
+    EXPECT_EQ(events_[0].type, dns::RRType::CNAME);
+    EXPECT_TRUE(events_[0].all_down);
+  }
+}
+
+TEST_F(AnswerBuilderTest, AHostnamePoolInPanicStillAnswersOneCname) {
+  PoolSpec spec = hostname_pool("failover");
+  spec.min_healthy = MinHealthy{2, false};
+  AnswerBuilder builder(registry_, {spec});
+  auto answers = builder.build(hostnames_up(false, false, true), events_);
+  const FamilyAnswer& cname = answers->pools().front().cname;
+  EXPECT_EQ(cname.mode, AnswerMode::kPanic);
+  // Every target is drawn from, one per query: the survivor is not sent everything.
+  EXPECT_EQ(cname.addresses, (std::vector<std::string>{"lb-eu.example.net.", "lb-us.example.net.", "lb-ap.example.net."}));
+  EXPECT_EQ(cname.per_query, 1u);
+  EXPECT_TRUE(cname.fixed.rdatas.empty());
 }
 
 }  // namespace

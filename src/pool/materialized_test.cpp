@@ -26,8 +26,8 @@ PoolSpec failover_pool(AllDownPolicy policy, bool with_v6) {
   spec.serve = ServeMode::kMaterialize;
   spec.when_all_down = policy;
   spec.fallback = {kFallback};
-  spec.endpoints = {{kPrimary, 80, 1, 1, {}, {}, {}, {}}, {kBackup, 80, 2, 1, {}, {}, {}, {}}};
-  if (with_v6) spec.endpoints.push_back({kV6, 80, 1, 1, {}, {}, {}, {}});
+  spec.endpoints = {{kPrimary, 80, 1, 1, {}, {}, {}, {}, {}}, {kBackup, 80, 2, 1, {}, {}, {}, {}, {}}};
+  if (with_v6) spec.endpoints.push_back({kV6, 80, 1, 1, {}, {}, {}, {}, {}});
   return spec;
 }
 

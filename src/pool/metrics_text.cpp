@@ -105,7 +105,7 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
     }
     header(out, "cutover_pool_all_down", "gauge", "1 while no endpoint of the pool's family is healthy.");
     for (const auto& pool : input.answers->pools()) {
-      for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
+      for (const FamilyAnswer* family : pool.families()) {
         if (!family->configured) continue;
         out += fmt::format("cutover_pool_all_down{{pool=\"{}\",type=\"{}\"}} {}\n", metric_label_value(pool.pool),
                            dns::type_to_text(family->type), is_all_down(family->mode) ? 1 : 0);
@@ -114,7 +114,7 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
     header(out, "cutover_pool_panic", "gauge",
            "1 while some but fewer endpoints of the pool's family than min-healthy are up (every endpoint is answered).");
     for (const auto& pool : input.answers->pools()) {
-      for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
+      for (const FamilyAnswer* family : pool.families()) {
         if (!family->configured) continue;
         out += fmt::format("cutover_pool_panic{{pool=\"{}\",type=\"{}\"}} {}\n", metric_label_value(pool.pool),
                            dns::type_to_text(family->type), family->mode == AnswerMode::kPanic ? 1 : 0);
@@ -122,7 +122,7 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
     }
     header(out, "cutover_pool_panics_total", "counter", "Times the pool's family entered the panic state.");
     for (const auto& pool : input.answers->pools()) {
-      for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
+      for (const FamilyAnswer* family : pool.families()) {
         if (!family->configured) continue;
         out += fmt::format("cutover_pool_panics_total{{pool=\"{}\",type=\"{}\"}} {}\n", metric_label_value(pool.pool),
                            dns::type_to_text(family->type), family->panics);
@@ -133,7 +133,7 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
            "1 while a steered pool's region is answered from another region or the whole pool (label from).");
     for (const auto& pool : input.answers->pools()) {
       for (const auto& region : pool.regions) {
-        for (const FamilyAnswer* family : {&region.a, &region.aaaa}) {
+        for (const FamilyAnswer* family : region.families()) {
           if (!family->configured) continue;
           out += fmt::format("cutover_pool_region_away{{pool=\"{}\",type=\"{}\",region=\"{}\",from=\"{}\"}} {}\n",
                              metric_label_value(pool.pool), dns::type_to_text(family->type),
@@ -145,7 +145,7 @@ std::string render_metrics(const StatusInput& input, const RcodeCounts& rcodes) 
     }
     header(out, "cutover_pool_endpoints_up", "gauge", "Endpoints of the pool's family serving (up, or unknown).");
     for (const auto& pool : input.answers->pools()) {
-      for (const FamilyAnswer* family : {&pool.a, &pool.aaaa}) {
+      for (const FamilyAnswer* family : pool.families()) {
         if (!family->configured) continue;
         out += fmt::format("cutover_pool_endpoints_up{{pool=\"{}\",type=\"{}\"}} {}\n", metric_label_value(pool.pool),
                            dns::type_to_text(family->type), family->up);

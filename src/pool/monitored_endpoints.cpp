@@ -12,6 +12,7 @@ std::vector<health::MonitoredEndpoint> monitored_endpoints(const std::vector<Poo
       monitored.pool = spec.name;
       monitored.pool_name = spec.owner;
       monitored.address = endpoint.address;
+      monitored.hostname = endpoint.target.has_value();
       monitored.port = endpoint.port;
       monitored.check = endpoint.check;
       monitored.checks = endpoint.checks;

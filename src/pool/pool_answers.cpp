@@ -23,12 +23,14 @@ bool is_all_down(AnswerMode mode) {
 const FamilyAnswer* PoolAnswer::family(dns::RRType type) const {
   if (type == dns::RRType::A) return &a;
   if (type == dns::RRType::AAAA) return &aaaa;
+  if (type == dns::RRType::CNAME) return &cname;
   return nullptr;
 }
 
 const FamilyAnswer* RegionAnswer::family(dns::RRType type) const {
   if (type == dns::RRType::A) return &a;
   if (type == dns::RRType::AAAA) return &aaaa;
+  if (type == dns::RRType::CNAME) return &cname;
   return nullptr;
 }
 
@@ -44,11 +46,15 @@ auth::DynamicAnswer PoolAnswer::dynamic() const {
   answer.suspicion_ttl = suspicion_ttl;
   answer.a = a;  // the engine's part of each family
   answer.aaaa = aaaa;
+  answer.alias = alias;
+  answer.cname = cname;
   answer.counters = counters;
   if (networks != nullptr) {
     answer.networks = networks;
     answer.default_group = default_region;
-    for (const RegionAnswer& region : regions) answer.groups.push_back(auth::DynamicGroup{region.region, region.a, region.aaaa});
+    for (const RegionAnswer& region : regions) {
+      answer.groups.push_back(auth::DynamicGroup{region.region, region.a, region.aaaa, region.cname});
+    }
   }
   return answer;
 }
@@ -69,7 +75,7 @@ const PoolAnswer* PoolAnswers::find(const dns::Name& owner) const {
 
 base::Result<PoolRecords> select_records(const PoolAnswer& pool, dns::RRType type, base::SteadyTime now) {
   const FamilyAnswer* family = pool.family(type);
-  if (family == nullptr) return base::make_error(base::ErrorCode::kInvalidArgument, "pools answer only A and AAAA");
+  if (family == nullptr) return base::make_error(base::ErrorCode::kInvalidArgument, "pools answer only A, AAAA and CNAME");
   return auth::pick_records(*family, pool.ttl_at(*family, now));
 }
 

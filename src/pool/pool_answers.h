@@ -6,6 +6,7 @@
 // query sees it. Read-only once built; thread-safe to read.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,8 +41,10 @@ struct RegionAnswer {
   std::string region;
   FamilyAnswer a;
   FamilyAnswer aaaa;
+  FamilyAnswer cname;  // a pool of hostname endpoints: the CNAME to one of them
 
   const FamilyAnswer* family(dns::RRType type) const;
+  std::array<const FamilyAnswer*, 3> families() const { return {&a, &aaaa, &cname}; }
 };
 
 using PoolCounters = auth::AnswerCounters;
@@ -56,6 +59,10 @@ struct PoolAnswer {
   // Unsteered: every client's answer. Steered: the default region's.
   FamilyAnswer a;
   FamilyAnswer aaaa;
+  // A pool of hostname endpoints (`target:`, docs/pools.md "Hostname endpoints") answers a
+  // CNAME to one target instead of addresses.
+  bool alias = false;
+  FamilyAnswer cname;
   std::shared_ptr<PoolCounters> counters;
   // Steered pools: client prefix -> index into `regions`, and the answer of each region.
   std::shared_ptr<const base::NetworkTable> networks;
@@ -63,6 +70,7 @@ struct PoolAnswer {
   std::size_t default_region = 0;
 
   const FamilyAnswer* family(dns::RRType type) const;
+  std::array<const FamilyAnswer*, 3> families() const { return {&a, &aaaa, &cname}; }
   // The TTL to send now: the pool's, capped by the suspicion deadline when enabled
   // (auth::DynamicAnswer::ttl_at, which the engine applies).
   std::uint32_t ttl_at(const FamilyAnswer& family, base::SteadyTime now) const;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,9 @@ enum class ServeMode {
 };
 
 struct EndpointSpec {
-  std::string address;     // numeric IPv4 (answered as A) or IPv6 (AAAA)
+  // Numeric IPv4 (answered as A) or IPv6 (AAAA); for a hostname endpoint, its target's name
+  // as text ("lb-eu.example.net."), which names the endpoint in health, status and the API.
+  std::string address;
   std::uint16_t port = 0;  // 0: the probe type's default
   int priority = 1;        // failover: lower is preferred
   std::uint32_t weight = 1;
@@ -64,6 +67,9 @@ struct EndpointSpec {
   std::vector<health::CheckSettings> checks;
   health::Combine combine;  // `combine: all | any | at-least-K`
   std::string region;       // steered pools: the region it serves (SteeringSpec)
+  // `target: NAME`: a hostname endpoint, answered as a CNAME to NAME and probed at the
+  // addresses NAME resolves to (or its check-address); docs/pools.md "Hostname endpoints".
+  std::optional<dns::Name> target;
 };
 
 // Every check of an endpoint: `checks`, or `check` alone.
@@ -93,6 +99,10 @@ struct PoolSpec {
   std::vector<EndpointSpec> endpoints;
   // `networks:`, `regions:`, `default-region:`: answers per client network (docs/steering.md).
   SteeringSpec steering;
+
+  // Its endpoints are hostnames (`target:`), so it answers a CNAME; a pool's endpoints are all
+  // hostnames or all addresses (the config checks it).
+  bool alias() const { return !endpoints.empty() && endpoints.front().target.has_value(); }
 };
 
 }  // namespace cutover::pool

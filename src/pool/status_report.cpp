@@ -212,8 +212,9 @@ std::string render_status_json(const StatusInput& input) {
     const PoolAnswer* answer = input.answers ? input.answers->find(spec.owner) : nullptr;
     json current = json::object();
     if (answer != nullptr) {
-      if (answer->a.configured) current["A"] = family_json(*answer, answer->a, now);
-      if (answer->aaaa.configured) current["AAAA"] = family_json(*answer, answer->aaaa, now);
+      for (const FamilyAnswer* family : answer->families()) {
+        if (family->configured) current[dns::type_to_text(family->type)] = family_json(*answer, *family, now);
+      }
       pool["queries"] = answer->counters ? answer->counters->queries.load() : 0;
     }
     pool["answer"] = current;
@@ -230,8 +231,9 @@ std::string render_status_json(const StatusInput& input) {
         for (const auto& region : answer->regions) {
           json one = {{"name", region.region}};
           json families = json::object();
-          if (region.a.configured) families["A"] = family_json(*answer, region.a, now);
-          if (region.aaaa.configured) families["AAAA"] = family_json(*answer, region.aaaa, now);
+          for (const FamilyAnswer* family : region.families()) {
+            if (family->configured) families[dns::type_to_text(family->type)] = family_json(*answer, *family, now);
+          }
           one["answer"] = families;
           std::size_t index = spec.steering.find(region.region);
           if (index < spec.steering.regions.size()) one["order"] = spec.steering.regions[index].order;

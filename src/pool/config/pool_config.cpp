@@ -12,6 +12,8 @@
 #include "config/yaml_reader.h"
 #include "pool/config/yaml_option_reader.h"
 #include "health/probe.h"
+#include "client/resolv_conf.h"
+#include "net/address.h"
 #include "pool/answer_builder.h"
 #include "pool/policy.h"
 #include "pool/steering/mmdb.h"
@@ -54,6 +56,7 @@ class PoolReader {
     YAML::Node check_node;
     YAML::Node endpoints_node;
     YAML::Node serve_node;
+    YAML::Node fallback_node(YAML::NodeType::Undefined);
     // Steering keys; an absent one stays undefined (YAML::Node(YAML::NodeType::Undefined)).
     YAML::Node networks_node(YAML::NodeType::Undefined);
     YAML::Node regions_node(YAML::NodeType::Undefined);
@@ -83,7 +86,7 @@ class PoolReader {
                          if (key == "shape") spec.shape = this->shape(value, key_path);
                          if (key == "ttl") spec.ttl = ttl(value, key_path);
                          if (key == "when-all-down") spec.when_all_down = all_down(value, key_path);
-                         if (key == "fallback") spec.fallback = addresses(value, key_path);
+                         if (key == "fallback") fallback_node = value;
                          if (key == "min-healthy") spec.min_healthy = min_healthy(value, key_path);
                          if (key == "checkers") spec.checkers = checkers(value, key_path);
                          if (key == "suspicion-ttl") spec.suspicion_ttl = reader_.boolean(value, key_path);
@@ -123,10 +126,23 @@ class PoolReader {
           reader_.fail(endpoints_node[i].Mark(), item_path, "endpoint " + endpoint.address + " is listed twice");
         }
       }
+      if (!spec.endpoints.empty() && spec.endpoints.front().target.has_value() != endpoint.target.has_value()) {
+        reader_.fail(endpoints_node[i].Mark(), item_path,
+                     "a pool's endpoints are all addresses or all hostnames (target:); this one differs from the first");
+      }
       spec.endpoints.push_back(std::move(endpoint));
     }
+    // An alias pool falls back to names (answered as CNAME), another to addresses.
+    if (fallback_node.IsDefined()) {
+      spec.fallback = spec.alias() ? names(fallback_node, path + ".fallback") : addresses(fallback_node, path + ".fallback");
+    }
     if (spec.when_all_down == AllDownPolicy::kFallback && spec.fallback.empty()) {
-      reader_.fail(node.Mark(), path, "when-all-down: fallback needs a 'fallback' list of addresses");
+      reader_.fail(node.Mark(), path, spec.alias() ? "when-all-down: fallback needs a 'fallback' list of names"
+                                                   : "when-all-down: fallback needs a 'fallback' list of addresses");
+    }
+    if (spec.alias() && spec.serve == ServeMode::kMaterialize) {
+      reader_.fail(serve_node.Mark(), path + ".serve",
+                   "a pool of hostname endpoints answers a CNAME chosen by health and cannot be materialized");
     }
     steering(spec, node, path, networks_node, regions_node, default_region_node, endpoints_node, endpoints_path);
     if (spec.serve == ServeMode::kMaterialize) check_materialize(spec, serve_node, path + ".serve", config);
@@ -378,6 +394,44 @@ class PoolReader {
     return text;
   }
 
+  // Names as text, absolute ("sorry.example.net."): an alias pool's fallback.
+  std::vector<std::string> names(const YAML::Node& node, const std::string& path) const {
+    if (!node.IsSequence()) reader_.fail(node.Mark(), path, "expected a list of names");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      std::string item_path = fmt::format("{}[{}]", path, i);
+      if (node[i].IsScalar() && is_numeric_address(node[i].Scalar())) {
+        reader_.fail(node[i].Mark(), item_path, "expected a name: a pool of hostname endpoints falls back to names, answered as CNAME");
+      }
+      out.push_back(reader_.name(node[i], item_path, nullptr).to_text());
+    }
+    return out;
+  }
+
+  // `resolver: ADDRESS[:PORT]` or a list of them (port 53 when left out): where a hostname
+  // endpoint's name is resolved before each probe.
+  std::vector<std::string> resolvers(const YAML::Node& node, const std::string& path) const {
+    std::vector<std::string> out;
+    auto one = [&](const YAML::Node& item, const std::string& item_path) {
+      std::string text = reader_.scalar(item, item_path);
+      std::string with_port = text;
+      if (is_numeric_address(text)) with_port = text.find(':') != std::string::npos ? "[" + text + "]:53" : text + ":53";
+      if (!net::parse_socket_address(with_port)) {
+        reader_.fail(item.Mark(), item_path, "expected a DNS server as ADDRESS or ADDRESS:PORT, like 127.0.0.1:5353 or [::1]:53");
+      }
+      out.push_back(with_port);
+    };
+    if (node.IsSequence()) {
+      if (node.size() == 0 || node.size() > client::kMaxNameservers) {
+        reader_.fail(node.Mark(), path, fmt::format("expected a DNS server or a list of 1 to {}", client::kMaxNameservers));
+      }
+      for (std::size_t i = 0; i < node.size(); ++i) one(node[i], fmt::format("{}[{}]", path, i));
+    } else {
+      one(node, path);
+    }
+    return out;
+  }
+
   std::vector<std::string> addresses(const YAML::Node& node, const std::string& path) const {
     if (!node.IsSequence()) reader_.fail(node.Mark(), path, "expected a list of addresses");
     std::vector<std::string> out;
@@ -398,11 +452,18 @@ class PoolReader {
     bool has_combine = false;
     std::optional<std::string> check_address;
     reader_.each_entry(node, path,
-                       {"address", "port", "priority", "weight", "check", "checks", "combine", "check-address", "region"},
+                       {"address", "target", "port", "priority", "weight", "check", "checks", "combine", "check-address",
+                        "region"},
                        [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
-                         if (key == "address") {
-                           endpoint.address = address(value, key_path);
+                         if (key == "address" || key == "target") {
+                           if (has_address) reader_.fail(value.Mark(), key_path, "an endpoint has either 'address' or 'target', not both");
                            has_address = true;
+                         }
+                         if (key == "address") endpoint.address = address(value, key_path);
+                         if (key == "target") {
+                           // A hostname endpoint (docs/pools.md): answered as a CNAME to this name.
+                           endpoint.target = reader_.name(value, key_path, nullptr);
+                           endpoint.address = endpoint.target->to_text();
                          }
                          if (key == "port") endpoint.port = static_cast<std::uint16_t>(reader_.count(value, key_path, 65535));
                          if (key == "priority") endpoint.priority = static_cast<int>(reader_.number(value, key_path, 0, 1000));
@@ -427,7 +488,7 @@ class PoolReader {
                            if (endpoint.region.empty()) reader_.fail(value.Mark(), key_path, "expected a region name");
                          }
                        });
-    if (!has_address) reader_.fail(node.Mark(), path, "missing required key 'address'");
+    if (!has_address) reader_.fail(node.Mark(), path, "missing required key 'address' (or 'target', a hostname to answer as CNAME)");
     if (has_checks) {
       if (has_check) {
         reader_.fail(checks_node.Mark(), path + ".checks", "an endpoint has either 'check' or 'checks', not both");
@@ -484,6 +545,11 @@ class PoolReader {
     if (type.problem) {
       if (auto problem = type.problem(check)) reader_.fail(node.Mark(), path, *problem);
     }
+    if (!check.resolvers.empty() && !endpoint.target) {
+      reader_.fail(node.Mark(), path,
+                   "a check's resolver: resolves a hostname endpoint (target:); endpoint " + endpoint.address +
+                       " is an address");
+    }
   }
 
   health::CheckSettings check(const YAML::Node& node, const std::string& path, health::CheckSettings base) const;
@@ -501,7 +567,7 @@ class PoolReader {
 
   // The keys of a check mapping: the common ones and every registered probe type's.
   std::vector<std::string> check_keys() const {
-    std::vector<std::string> keys = {"type", "interval", "timeout", "fall", "rise", "port", "invert", "check-address"};
+    std::vector<std::string> keys = {"type", "interval", "timeout", "fall", "rise", "port", "invert", "check-address", "resolver"};
     for (const auto& key : probes_.option_keys()) keys.push_back(key);
     return keys;
   }
@@ -564,6 +630,7 @@ health::CheckSettings PoolReader::check(const YAML::Node& node, const std::strin
                        if (key == "port") base.port = static_cast<std::uint16_t>(reader_.count(value, key_path, 65535));
                        if (key == "invert") base.invert = reader_.boolean(value, key_path);
                        if (key == "check-address") base.address = address(value, key_path);
+                       if (key == "resolver") base.resolvers = resolvers(value, key_path);
                        if (!owns(probes_.option_keys(), key)) return;
                        if (!owns(type.option_keys, key)) {
                          only_for(value, key_path, probes_.types_with_option(key), "checks", type.name);

@@ -116,6 +116,62 @@ TEST(PoolConfig, RejectsBadPoolsWithTheirPlaceAndPath) {
   }
 }
 
+// Hostname endpoints (docs/pools.md, "Hostname endpoints"): `target:` instead of `address:`,
+// a fallback of names, a check's `resolver:`, and each mistake with its place.
+TEST(PoolConfig, ReadsHostnameEndpoints) {
+  Config config = parse(
+      "  app:\n"
+      "    name: app.example.test\n"
+      "    when-all-down: fallback\n"
+      "    fallback: [sorry.example.net]\n"
+      "    check: {type: http, port: 8080, path: /health, resolver: ['127.0.0.1:5353', '::1']}\n"
+      "    endpoints:\n"
+      "      - {target: lb-eu.example.net., priority: 1}\n"
+      "      - {target: LB-US.example.net, priority: 2, check-address: 192.0.2.7}\n");
+  const PoolSpec& spec = config_pools(config)[0];
+  EXPECT_TRUE(spec.alias());
+  ASSERT_EQ(spec.endpoints.size(), 2u);
+  ASSERT_TRUE(spec.endpoints[0].target.has_value());
+  EXPECT_EQ(spec.endpoints[0].target->to_text(), "lb-eu.example.net.");
+  EXPECT_EQ(spec.endpoints[0].address, "lb-eu.example.net.");  // names the endpoint in health and status
+  EXPECT_EQ(spec.endpoints[1].address, "LB-US.example.net.");
+  EXPECT_EQ(spec.endpoints[1].check.address, "192.0.2.7");
+  EXPECT_EQ(spec.fallback, std::vector<std::string>{"sorry.example.net."});
+  EXPECT_EQ(spec.endpoints[0].check.resolvers, (std::vector<std::string>{"127.0.0.1:5353", "[::1]:53"}));
+}
+
+TEST(PoolConfig, HostnameEndpointMistakesNameTheirPlace) {
+  const std::string head = "  app:\n    name: app.example.test\n    check: {type: tcp, port: 80}\n";
+  for (const auto& [yaml, error] : std::vector<std::pair<std::string, std::string>>{
+           {"    endpoints: [{target: lb.example.net, address: 192.0.2.1}]\n",
+            "t.yaml:7:51: pools.app.endpoints[0].address: an endpoint has either 'address' or 'target', not both"},
+           {"    endpoints: [{target: 'bad..name'}]\n", "t.yaml:7:26: pools.app.endpoints[0].target: invalid domain name"},
+           {"    endpoints: [{target: lb.example.net}, {address: 192.0.2.1}]\n",
+            "t.yaml:7:43: pools.app.endpoints[1]: a pool's endpoints are all addresses or all hostnames (target:); this "
+            "one differs from the first"},
+           {"    when-all-down: fallback\n    fallback: [192.0.2.9]\n    endpoints: [{target: lb.example.net}]\n",
+            "t.yaml:8:16: pools.app.fallback[0]: expected a name: a pool of hostname endpoints falls back to names"},
+           {"    when-all-down: fallback\n    fallback: [sorry.example.net]\n    endpoints: [{address: 192.0.2.1}]\n",
+            "pools.app.fallback[0]: expected a numeric IPv4 or IPv6 address"},
+           {"    when-all-down: fallback\n    endpoints: [{target: lb.example.net}]\n",
+            "when-all-down: fallback needs a 'fallback' list of names"},
+           {"    endpoints: [{target: lb.example.net, check: {resolver: 'not a server'}}]\n",
+            "pools.app.endpoints[0].check.resolver: expected a DNS server as ADDRESS or ADDRESS:PORT"},
+           {"    endpoints: [{target: lb.example.net, check: {resolver: []}}]\n",
+            "pools.app.endpoints[0].check.resolver: expected a DNS server or a list of 1 to 3"},
+           {"    endpoints: [{address: 192.0.2.1, check: {resolver: 127.0.0.1}}]\n",
+            "pools.app.endpoints[0]: a check's resolver: resolves a hostname endpoint (target:); endpoint 192.0.2.1 is an "
+            "address"},
+           {"    serve: materialize\n    endpoints: [{target: lb.example.net}]\n",
+            "t.yaml:7:12: pools.app.serve: a pool of hostname endpoints answers a CNAME chosen by health and cannot be "
+            "materialized"},
+           {"    endpoints: [{}]\n", "missing required key 'address' (or 'target', a hostname to answer as CNAME)"},
+       }) {
+    std::string got = error_of(head + yaml);
+    EXPECT_NE(got.find(error), std::string::npos) << "expected: " << error << "\ngot: " << got;
+  }
+}
+
 // `checkers:` (docs/cluster.md): quorum K or healthy-above P%, the default the local rule,
 // and each bad value with its place.
 TEST(PoolConfig, CheckersQuorumAndHealthyAbove) {
@@ -197,7 +253,7 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
            {"    check: {type: dns, tcp: maybe}\n", "pools.app.check.tcp: expected true or false"},
            {"    check: {colour: red}\n",
             "t.yaml:6:13: pools.app.check.colour: unknown key (expected one of: type, interval, timeout, fall, rise, port, "
-            "invert, check-address, method, path, host, expect-status, body-contains, body-limit, headers, ca-file, qname, "
+            "invert, check-address, resolver, method, path, host, expect-status, body-contains, body-limit, headers, ca-file, qname, "
             "qtype, rcode, expect-answer, tcp, command, expect, signal, file)"},
            {"    colour: red\n",
             "t.yaml:6:5: pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, min-healthy, "
@@ -310,7 +366,7 @@ TEST(PoolConfig, SteeringKeyErrorsNameTheirPlace) {
            {endpoint("{address: 192.0.2.1, port: 80, checks: [{}, {type: file}]}"),
             "t.yaml:7:53: pools.app.endpoints[0].checks[1]: a file check needs 'file'"},
            {endpoint("{address: 192.0.2.1, port: 80, colour: red}"),
-            "t.yaml:7:40: pools.app.endpoints[0].colour: unknown key (expected one of: address, port, priority, weight, "
+            "t.yaml:7:40: pools.app.endpoints[0].colour: unknown key (expected one of: address, target, port, priority, weight, "
             "check, checks, combine, check-address, region)"},
            {endpoint("{address: 192.0.2.1, port: 80, checks: [{type: file, file: s, path: /}]}"),
             "t.yaml:7:77: pools.app.endpoints[0].checks[0].path: only for http and https checks, this one is file"},

@@ -32,7 +32,7 @@ class PoolPlanTest : public ::testing::Test {
     spec.owner = *dns::Name::from_text("app.example.test.");
     spec.ttl = 20;
     spec.when_all_down = policy;
-    spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}, {}, {}, {}}, {"198.51.100.30", 80, 2, 1, {}, {}, {}, {}}};
+    spec.endpoints = {{"192.0.2.30", 80, 1, 1, {}, {}, {}, {}, {}}, {"198.51.100.30", 80, 2, 1, {}, {}, {}, {}, {}}};
     health::HealthSnapshot health;
     for (const auto& endpoint : spec.endpoints) {
       health.endpoints.push_back({"app", endpoint.address, health::HealthState::kUp, healthy, {}, false});

@@ -13,6 +13,7 @@ PoolPreview preview_of(const PoolAnswer& answer) {
   out.owner = answer.owner;
   out.a = answer.a.addresses;
   out.aaaa = answer.aaaa.addresses;
+  out.cname = answer.cname.addresses;
   std::sort(out.a.begin(), out.a.end());
   std::sort(out.aaaa.begin(), out.aaaa.end());
   return out;

@@ -48,6 +48,7 @@ struct PoolPreview {
   std::optional<dns::Name> owner;  // nullopt: no such pool
   std::vector<std::string> a;
   std::vector<std::string> aaaa;
+  std::vector<std::string> cname;  // hostname endpoints: the target answered
 };
 
 // What the pool write path (pool/writes/) needs of the running pools; PoolService is the

@@ -34,7 +34,7 @@ pool::PoolSpec web_pool(AllDownPolicy policy) {
   spec.check.interval = std::chrono::seconds(1);
   spec.check.timeout = std::chrono::milliseconds(300);
   spec.check.fall = 2;
-  spec.endpoints = {{kPrimary, 80, 1, 1, spec.check, {}, {}, {}}, {kBackup, 80, 2, 1, spec.check, {}, {}, {}}};
+  spec.endpoints = {{kPrimary, 80, 1, 1, spec.check, {}, {}, {}, {}}, {kBackup, 80, 2, 1, spec.check, {}, {}, {}, {}}};
   return spec;
 }
 

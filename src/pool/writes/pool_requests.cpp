@@ -53,7 +53,9 @@ base::Error no_api_pool(const std::string& pool) {
 
 json preview_json(const PoolPreview& preview) {
   if (!preview.owner) return nullptr;
-  return {{"name", preview.owner->to_text()}, {"A", preview.a}, {"AAAA", preview.aaaa}};
+  json out = {{"name", preview.owner->to_text()}, {"A", preview.a}, {"AAAA", preview.aaaa}};
+  if (!preview.cname.empty()) out["CNAME"] = preview.cname;
+  return out;
 }
 
 }  // namespace

@@ -217,22 +217,11 @@ TEST(RegionSteering, ThroughUnboundsSubnetCacheEachClientGetsItsRegion) {
   auto& [eu1, eu2, us, dir] = regions;
   PoolServer server(dir);
   ASSERT_TRUE(wait_for(server.dns_port(), kFromEu, kEu));
-  std::uint16_t unbound_port = free_port();
-  write_file(dir.dir + "/unbound.conf",
-             fmt::format("server:\n  interface: 127.0.0.1\n  port: {}\n  do-not-query-localhost: no\n"
-                         "  module-config: \"subnetcache iterator\"\n  username: \"\"\n  chroot: \"\"\n"
-                         "  directory: \"{}\"\n  pidfile: \"{}/unbound.pid\"\n  use-syslog: no\n  do-ip6: no\n"
-                         "  qname-minimisation: no\n  prefetch: no\n  access-control: 127.0.0.0/8 allow\n"
-                         "  local-zone: \"test.\" nodefault\n  send-client-subnet: 127.0.0.1\n"
-                         "  max-client-subnet-ipv4: 32\nstub-zone:\n  name: \"pool.test.\"\n  stub-addr: 127.0.0.1@{}\n",
-                         unbound_port, dir.dir, dir.dir, server.dns_port()));
-  ChildProcess unbound({"unbound", "-d", "-c", dir.dir + "/unbound.conf"}, dir.dir + "/unbound.log");
-  bool ready = false;
-  for (int poll = 0; poll < 200 && !ready && unbound.running(); ++poll) {
-    ready = !dig(unbound_port, "localhost.", "A").no_reply;
-    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ASSERT_TRUE(ready) << unbound.log();
+  UnboundResolver unbound(dir.dir, {{"pool.test.", server.dns_port()}},
+                          "  module-config: \"subnetcache iterator\"\n  send-client-subnet: 127.0.0.1\n"
+                          "  max-client-subnet-ipv4: 32\n");
+  ASSERT_TRUE(unbound.ready()) << unbound.log();
+  std::uint16_t unbound_port = unbound.port();
   EXPECT_EQ(answer_for(unbound_port, kFromEu), kEu) << unbound.log();
   EXPECT_EQ(answer_for(unbound_port, kFromUs), kUs);
   auto queries = [&] {
@@ -244,7 +233,6 @@ TEST(RegionSteering, ThroughUnboundsSubnetCacheEachClientGetsItsRegion) {
   EXPECT_EQ(answer_for(unbound_port, kFromEu), kEu);  // from Unbound's cache for 127.0.0.185/32
   EXPECT_EQ(answer_for(unbound_port, kFromUs), kUs);
   EXPECT_EQ(queries(), before);
-  unbound.stop();
 }
 
 }  // namespace

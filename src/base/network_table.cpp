@@ -84,6 +84,7 @@ Result<void> NetworkTable::add(const NetworkPrefix& prefix, std::uint32_t value)
   nodes[at].value = static_cast<std::int32_t>(value);
   ++size_;
   v4_stage_.clear();
+  v4_stage2_.clear();
   return {};
 }
 
@@ -111,18 +112,32 @@ NetworkTable::Walk NetworkTable::walk(const std::vector<Node>& nodes, BitAt bit_
   return Walk{match, at, false};
 }
 
-void NetworkTable::seal() {
-  v4_stage_.assign(std::size_t{1} << kStageBits, Stage{});
+NetworkTable::Stage NetworkTable::stage_of(const Walk& done) {
+  Stage stage;
+  stage.node = done.node;
+  stage.value = done.match.found ? static_cast<std::int32_t>(done.match.value) : kNone;
+  stage.scope = done.match.scope;
+  stage.stopped = done.stopped;
+  return stage;
+}
+
+void NetworkTable::seal(std::size_t max_blocks) {
+  v4_stage_.assign(std::size_t{1} << kStageBits, FirstStage{});
+  v4_stage2_.clear();
   NetworkMatch root;
   if (v4_[0].value != kNone) root = {true, static_cast<std::uint32_t>(v4_[0].value), 0};
   for (std::size_t high = 0; high < v4_stage_.size(); ++high) {
-    const std::array<std::uint8_t, 4> address = {static_cast<std::uint8_t>(high >> 8), static_cast<std::uint8_t>(high), 0, 0};
-    Walk done = walk(v4_, v4_bits(address), 0, kStageBits, 0, root);
-    Stage& stage = v4_stage_[high];
-    stage.node = done.node;
-    stage.value = done.match.found ? static_cast<std::int32_t>(done.match.value) : kNone;
-    stage.scope = done.match.scope;
-    stage.stopped = done.stopped;
+    std::array<std::uint8_t, 4> address = {static_cast<std::uint8_t>(high >> 8), static_cast<std::uint8_t>(high), 0, 0};
+    Walk first = walk(v4_, v4_bits(address), 0, kStageBits, 0, root);
+    FirstStage& stage = v4_stage_[high];
+    static_cast<Stage&>(stage) = stage_of(first);
+    if (first.stopped || v4_stage2_.size() / 256 >= max_blocks) continue;
+    // Longer prefixes below this /16: the next 8 bits' walk for each third byte.
+    stage.block = static_cast<std::int32_t>(v4_stage2_.size() / 256);
+    for (std::size_t third = 0; third < 256; ++third) {
+      address[2] = static_cast<std::uint8_t>(third);
+      v4_stage2_.push_back(stage_of(walk(v4_, v4_bits(address), kStageBits, kStage2Bits, first.node, first.match)));
+    }
   }
 }
 
@@ -139,13 +154,20 @@ NetworkMatch NetworkTable::lookup(std::span<const std::uint8_t> address, unsigne
   bits = std::min(bits, v6 ? 128u : 32u);
   if (!v6 && bits >= kStageBits && !v4_stage_.empty()) {
     // The first 16 bits' walk, precomputed by seal().
-    const Stage& stage = v4_stage_[std::size_t{address[0]} << 8 | address[1]];
-    if (stage.value != kNone) match = {true, static_cast<std::uint32_t>(stage.value), 0};
-    if (stage.stopped) {
-      match.scope = stage.scope;
+    const FirstStage& first = v4_stage_[std::size_t{address[0]} << 8 | address[1]];
+    const Stage* stage = &first;
+    unsigned depth = kStageBits;
+    if (bits >= kStage2Bits && first.block != kNone) {
+      // The next 8 bits too, precomputed for this /16.
+      stage = &v4_stage2_[static_cast<std::size_t>(first.block) * 256 + address[2]];
+      depth = kStage2Bits;
+    }
+    if (stage->value != kNone) match = {true, static_cast<std::uint32_t>(stage->value), 0};
+    if (stage->stopped || depth == bits) {  // a /24 source ends at the second stage
+      match.scope = stage->stopped ? stage->scope : static_cast<std::uint8_t>(bits);
       return match;
     }
-    return walk(nodes, v4_bits(address), kStageBits, bits, stage.node, match).match;
+    return walk(nodes, v4_bits(address), depth, bits, stage->node, match).match;
   }
   if (nodes[0].value != kNone) match = {true, static_cast<std::uint32_t>(nodes[0].value), 0};
   if (!v6) return walk(nodes, v4_bits(address), 0, bits, 0, match).match;

@@ -46,9 +46,14 @@ class NetworkTable {
   // Undoes seal().
   Result<void> add(const NetworkPrefix& prefix, std::uint32_t value);
   // Once every prefix is added: precomputes the walk over the first 16 bits of every IPv4
-  // address (65,536 entries, 768 KiB), so an IPv4 lookup of 16 bits or more starts at depth 16.
-  // Lookups give the same answers with or without it.
-  void seal();
+  // address (65,536 entries, 1 MiB), so an IPv4 lookup of 16 bits or more starts at depth 16;
+  // then, for each /16 that holds longer prefixes (at most `max_blocks` of them, in address
+  // order), the walk over the next 8 bits (256 entries, 3 KiB a /16), so a lookup of 24 bits or
+  // more there starts at depth 24. Lookups give the same answers with or without it.
+  static constexpr std::size_t kDefaultSealBlocks = 2048;  // at most 6 MiB of second stage
+  void seal(std::size_t max_blocks = kDefaultSealBlocks);
+  // The /16s that seal() gave a second stage.
+  std::size_t sealed_blocks() const { return v4_stage2_.size() / 256; }
   // The longest prefix covering the first `bits` bits of `address` (4 bytes for IPv4, 16 for
   // IPv6; an IPv4-mapped IPv6 address is looked up as IPv4, its bits counted from the IPv4 part).
   // `bits` larger than the family's is taken as the whole address.
@@ -80,16 +85,23 @@ class NetworkTable {
   static Walk walk(const std::vector<Node>& nodes, BitAt bit_at, unsigned depth, unsigned bits, std::int32_t node,
                    NetworkMatch match);
   static constexpr unsigned kStageBits = 16;
+  static constexpr unsigned kStage2Bits = 24;
   struct Stage {
-    std::int32_t node = 0;   // the node at depth 16, unless stopped
+    std::int32_t node = 0;   // the node at the stage's depth, unless stopped
     std::int32_t value = kNone;
     std::uint8_t scope = 0;  // when stopped
     bool stopped = false;
   };
+  // The first stage's entry also names its /16's block of the second stage (kNone: none).
+  struct FirstStage : Stage {
+    std::int32_t block = kNone;
+  };
+  static Stage stage_of(const Walk& done);
 
   std::vector<Node> v4_{Node{}};
   std::vector<Node> v6_{Node{}};
-  std::vector<Stage> v4_stage_;  // seal(): indexed by the first two bytes of an IPv4 address
+  std::vector<FirstStage> v4_stage_;  // seal(): indexed by the first two bytes of an IPv4 address
+  std::vector<Stage> v4_stage2_;      // seal(): 256 entries per block, indexed by the third byte
   std::size_t size_ = 0;
 };
 

@@ -136,6 +136,44 @@ TEST(NetworkTable, ASealedTableAnswersAsTheUnsealedOne) {
   }
 }
 
+// The second stage (bits 16 to 24, one block per /16 holding longer prefixes): a dense table
+// in 10.0.0.0/14 (four /16s) answers every address and source length as unsealed, with every
+// /16 given a block, with only the first one (the cap), and with none.
+TEST(NetworkTable, TheSecondStageAnswersAsTheUnsealedOne) {
+  std::mt19937 random(23);
+  NetworkTable plain;
+  std::vector<std::pair<NetworkPrefix, std::uint32_t>> prefixes;
+  ASSERT_TRUE(plain.add(*parse_network_prefix("10.0.0.0/8"), 50).ok());
+  prefixes.emplace_back(*parse_network_prefix("10.0.0.0/8"), 50);
+  for (int i = 0; i < 2000; ++i) {
+    NetworkPrefix prefix;
+    std::uint32_t value = 0x0A000000u | (random() & 0x0003FFFFu);
+    prefix.bytes = {static_cast<std::uint8_t>(value >> 24), static_cast<std::uint8_t>(value >> 16),
+                    static_cast<std::uint8_t>(value >> 8), static_cast<std::uint8_t>(value)};
+    prefix.bits = 14 + random() % 19;  // 14 to 32: inside and across the second stage
+    prefix = prefix.masked();
+    if (plain.add(prefix, static_cast<std::uint32_t>(i % 7)).ok()) prefixes.emplace_back(prefix, i % 7);
+  }
+  for (std::size_t cap : {NetworkTable::kDefaultSealBlocks, std::size_t{1}, std::size_t{0}}) {
+    NetworkTable sealed;
+    for (const auto& [prefix, value] : prefixes) ASSERT_TRUE(sealed.add(prefix, value).ok());
+    sealed.seal(cap);
+    EXPECT_EQ(sealed.sealed_blocks(), std::min<std::size_t>(cap, 4)) << cap;
+    for (int round = 0; round < 40000; ++round) {
+      std::uint32_t value = 0x0A000000u | (random() & 0x0003FFFFu);
+      if (round % 8 == 0) value = random();  // now and then anywhere
+      std::array<std::uint8_t, 4> bytes = {static_cast<std::uint8_t>(value >> 24), static_cast<std::uint8_t>(value >> 16),
+                                           static_cast<std::uint8_t>(value >> 8), static_cast<std::uint8_t>(value)};
+      unsigned bits = round % 4 == 0 ? 24 : random() % 40;
+      NetworkMatch a = plain.lookup(bytes, bits);
+      NetworkMatch b = sealed.lookup(bytes, bits);
+      ASSERT_EQ(a.found, b.found) << round << " cap " << cap;
+      ASSERT_EQ(a.value, b.value) << round << " cap " << cap;
+      ASSERT_EQ(a.scope, b.scope) << round << " bits " << bits << " cap " << cap;
+    }
+  }
+}
+
 TEST(NetworkTable, ASourcePrefixShorterThanTheTableStopsTheWalk) {
   NetworkTable t = table({{"10.0.0.0/8", 1}, {"10.1.0.0/16", 2}});
   // A resolver that sends only 10.1.0.0/12 cannot be told apart below /12: the /8's answer, scope 12.

@@ -9,6 +9,8 @@
 #include <array>
 #include <set>
 
+#include "auth/engine.h"
+#include "auth/test_support.h"
 #include "base/clock.h"
 #include "dns/rdata.h"
 #include "health/health_monitor.h"
@@ -411,6 +413,58 @@ TEST_F(SteeredBuilderTest, EachRegionFailsOverInItsOwnOrder) {
   EXPECT_EQ(texts(region(answers->pools().front(), "eu").a), (std::vector<std::string>{"192.0.2.1", "192.0.2.2"}));
   EXPECT_EQ(events_.size(), 2u);
   for (const auto& event : events_) EXPECT_EQ(event.served_from, event.region);
+}
+
+// A steered pool of hostname endpoints: each region's clients get the CNAME to their region's
+// target, on the fast path and the general path alike, and eu's clients move to us's target
+// when eu's is down.
+TEST_F(SteeredBuilderTest, ASteeredHostnamePoolAnswersEachRegionsTarget) {
+  PoolSpec spec = steered_pool();
+  for (auto& endpoint : spec.endpoints) {
+    endpoint.address = "lb-" + endpoint.region + "-" + std::to_string(&endpoint - spec.endpoints.data()) + ".example.net.";
+    endpoint.target = *dns::Name::from_text(endpoint.address);
+  }
+  AnswerBuilder builder(registry_, {spec});
+  auto health = [&](bool eu_up) {
+    std::vector<std::pair<std::string, bool>> serving;
+    for (const auto& endpoint : spec.endpoints) serving.emplace_back(endpoint.address, eu_up || endpoint.region != "eu");
+    return health_of(serving);
+  };
+  auth::ZoneSet zones({auth::testing::make_zone(
+      "example.test.", {"example.test. 300 SOA ns.example.test. admin.example.test. 1 3600 600 86400 60",
+                        "example.test. 300 NS ns.example.test.", "ns.example.test. 300 A 192.0.2.53"})});
+  auto asked_from = [&](const PoolAnswers& answers, std::array<std::uint8_t, 4> source, bool general) {
+    std::vector<std::uint8_t> response;
+    auth::ClientContext client{source};
+    auto query = auth::testing::make_query("app.example.test.", dns::RRType::A);
+    auth::QueryOutcome outcome = general ? auth::answer_query_general(zones, query, auth::Transport::kUdp, response,
+                                                                      answers.dynamic().get(), &client)
+                                         : auth::answer_query(zones, answers.dynamic().get(), query, auth::Transport::kUdp,
+                                                              response, true, &client);
+    EXPECT_EQ(outcome.fast_path, !general);
+    auto reply = dns::parse_message(response);
+    EXPECT_TRUE(reply.ok());
+    std::set<std::string> targets;
+    for (const auto& record : reply->answers) targets.insert(dns::Name::from_uncompressed(record.rdata)->to_text());
+    return targets;
+  };
+  auto answers = builder.build(health(true), events_);
+  for (bool general : {false, true}) {
+    // eu holds two targets: one of them per query, drawn with equal chance.
+    std::set<std::string> eu;
+    for (int i = 0; i < 100; ++i) {
+      auto one = asked_from(*answers, {10, 1, 0, 1}, general);
+      EXPECT_EQ(one.size(), 1u);
+      eu.insert(one.begin(), one.end());
+    }
+    EXPECT_EQ(eu, (std::set<std::string>{"lb-eu-0.example.net.", "lb-eu-1.example.net."}));
+    EXPECT_EQ(asked_from(*answers, {10, 3, 0, 1}, general), std::set<std::string>{"lb-ap-3.example.net."});
+    EXPECT_EQ(asked_from(*answers, {172, 16, 0, 1}, general), std::set<std::string>{"lb-us-2.example.net."});
+  }
+  answers = builder.build(health(false), events_);
+  for (bool general : {false, true}) {
+    EXPECT_EQ(asked_from(*answers, {10, 1, 0, 1}, general), std::set<std::string>{"lb-us-2.example.net."});
+  }
 }
 
 TEST_F(SteeredBuilderTest, AllDownIsPoolWideAndReportedOnce) {

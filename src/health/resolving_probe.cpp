@@ -32,11 +32,17 @@ ProbeResult ResolvingProbe::run(const Target& target) {
   std::vector<net::SocketAddress> addresses = resolution.addresses(target.port, AF_INET);
   for (const auto& v6 : resolution.addresses(target.port, AF_INET6)) addresses.push_back(v6);
   if (addresses.empty()) {
+    // Both families answered and hold no address (NXDOMAIN, NODATA): the target is gone, a
+    // failure. A family not answered (no reply, SERVFAIL, a malformed reply) says nothing
+    // about the target: an error, which leaves the endpoint unknown and serving, so a lost
+    // resolver never empties an answer.
+    bool answered = resolution.a.answer.has_value() && resolution.aaaa.answer.has_value();
     ProbeResult failed;
-    failed.outcome = ProbeOutcome::kFail;
+    failed.outcome = answered ? ProbeOutcome::kFail : ProbeOutcome::kError;
     failed.latency = since(started);
     std::string why = resolution.error.empty() ? "no A or AAAA records" : resolution.error;
-    failed.detail = fmt::format("{} does not resolve: {}", target.host, why);
+    failed.detail = answered ? fmt::format("{} does not resolve: {}", target.host, why)
+                             : fmt::format("cannot resolve {}: {}", target.host, why);
     return failed;
   }
   if (addresses.size() > kMaxAddresses) addresses.resize(kMaxAddresses);

@@ -3,8 +3,10 @@
 // `resolver:` servers or /etc/resolv.conf, answers cached for their TTL), and the wrapped
 // probe runs against its addresses, IPv4 first, each in answer order: the first that passes
 // makes the run pass, and no further address is tried once the check's timeout is spent. A
-// name that does not resolve is a failed run, so an endpoint whose target vanishes goes down
-// like one that stops answering. One per checker thread, as every Probe.
+// name that does not resolve (NXDOMAIN, no address) is a failed run, so an endpoint whose
+// target vanishes goes down like one that stops answering; a resolver that does not answer
+// makes the run an error (unknown: the endpoint keeps serving). One per checker thread, as
+// every Probe.
 #pragma once
 
 #include <chrono>

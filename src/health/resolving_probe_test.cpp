@@ -1,8 +1,8 @@
 // ResolvingProbe (hostname endpoints) against a real UDP DNS peer and real TCP listeners on
 // 127.0.0.221-223, with the resolver's cache on a FakeClock: each address is tried until one
-// passes, a name that does not resolve fails, the answer is cached for its TTL and a changed
-// answer is followed, the timeout bounds how many addresses are tried, and only checks that
-// connect are wrapped.
+// passes, a name that does not resolve fails and a silent resolver is an error, the answer is
+// cached for its TTL and a changed answer is followed, and the timeout bounds how many
+// addresses are tried.
 #include "health/resolving_probe.h"
 
 #include <arpa/inet.h>
@@ -137,6 +137,28 @@ TEST_F(ResolvingProbeTest, ANameThatDoesNotResolveIsAFailure) {
     EXPECT_EQ(result.outcome, ProbeOutcome::kFail) << name;
     EXPECT_NE(result.detail.find(std::string(name) + " does not resolve"), std::string::npos) << result.detail;
   }
+}
+
+// A resolver that does not answer says nothing about the target: an error, not a failure.
+TEST(ResolvingProbe, ASilentResolverIsAnErrorNotAFailure) {
+  client::testing::UdpDnsPeer silent([](const dns::Message&) { return std::vector<dns::Message>{}; });
+  ProbeRegistry registry;
+  register_builtin_probes(registry);
+  CheckSettings settings;
+  settings.type = "tcp";
+  settings.timeout = 200ms;
+  auto inner = registry.create(settings);
+  ASSERT_TRUE(inner);
+  auto config = target_resolver({silent.address()}, 200ms);
+  ASSERT_TRUE(config);
+  base::FakeClock clock;
+  ResolvingProbe probe(std::move(*inner), *config, clock, 200ms);
+  Target target;
+  target.host = "lb.target.test.";
+  target.port = 80;
+  ProbeResult result = probe.run(target);
+  EXPECT_EQ(result.outcome, ProbeOutcome::kError) << result.detail;
+  EXPECT_NE(result.detail.find("cannot resolve lb.target.test."), std::string::npos) << result.detail;
 }
 
 TEST_F(ResolvingProbeTest, TheAnswerIsCachedForItsTtlThenAChangeIsFollowed) {

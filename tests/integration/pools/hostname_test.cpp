@@ -171,6 +171,26 @@ TEST(HostnameEndpoints, AResolverFollowsTheCnameToTheServingTargetsAddress) {
   EXPECT_TRUE(moved) << resolved() << "\n" << server.server().log();
 }
 
+// A check that connects nowhere (a pushed signal) is not wrapped in name resolution: without
+// `signal:` it reads the signal named after the target, and a pushed DOWN takes the target
+// out at once (wrapped, an unresolvable name would have left it unknown and serving).
+TEST(HostnameEndpoints, ASignalCheckReadsTheTargetsNameAndResolvesNothing) {
+  PoolDir dir;
+  dir.write_config(
+      "  app:\n    name: app.pool.test\n    shape: failover\n"
+      "    check: {type: signal, interval: 200ms, timeout: 100ms, fall: 1, rise: 1}\n"
+      "    endpoints:\n"
+      "      - {target: lb-a.unresolvable.invalid., priority: 1}\n"
+      "      - {target: lb-b.unresolvable.invalid., priority: 2}\n");
+  PoolServer server(dir);
+  EXPECT_TRUE(wait_for_cname(server.dns_port(), "app.pool.test", "lb-a.unresolvable.invalid."));  // unknown serves
+  ASSERT_EQ(server.put("/signals/lb-a.unresolvable.invalid.", R"({"state": "down", "ttl": "1h"})").status, 200);
+  EXPECT_TRUE(wait_for_cname(server.dns_port(), "app.pool.test", "lb-b.unresolvable.invalid.")) << server.server().log();
+  ASSERT_EQ(server.put("/signals/lb-a.unresolvable.invalid.", R"({"state": "up", "ttl": "1h"})").status, 200);
+  EXPECT_TRUE(wait_for_cname(server.dns_port(), "app.pool.test", "lb-a.unresolvable.invalid.")) << server.server().log();
+  EXPECT_EQ(server.server().log().find("resolve"), std::string::npos) << server.server().log();
+}
+
 TEST(HostnameEndpoints, ConfigMistakesNameTheirPlace) {
   PoolDir dir;
   dir.write_config("  app:\n    name: app.pool.test\n    check: {type: tcp, port: 80}\n"

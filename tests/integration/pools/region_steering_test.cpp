@@ -3,8 +3,8 @@
 // Client Subnet picks it instead and is echoed with its scope (dig +subnet, RFC 7871), a
 // region whose endpoints are all down is answered from the next region of its order and gets
 // its own back, and a bad networks file names file, line and column, at start and on reload
-// (which keeps the old table). Endpoints live on 127.0.0.181-183 and clients on
-// 127.0.0.185-187 (no other test uses them). Every wait is a bounded poll of at most 10 s.
+// (which keeps the old table); IPv6 sources and subnets over an IPv6 listener. Endpoints live
+// on 127.0.0.181-183 and clients on 127.0.0.185-187 (no other test uses them). Every wait is a bounded poll of at most 10 s.
 #include <fstream>
 
 #include "pool_fixture.h"
@@ -103,6 +103,52 @@ TEST(RegionSteering, SourceAddressAndTrustedClientSubnetPickTheRegion) {
                                    std::chrono::seconds(20));
   EXPECT_NE(text.out.find("steering: 4 prefixes"), std::string::npos) << text.out << text.err;
   EXPECT_NE(text.out.find("region eu: A 127.0.0.181 127.0.0.182"), std::string::npos) << text.out;
+}
+
+// IPv6 clients, over an IPv6 listener: the source address ::1 and a trusted resolver's IPv6
+// Client Subnet each pick their region through the table's IPv6 trie, the scope echoed.
+TEST(RegionSteering, Ipv6SourcesAndIpv6ClientSubnetsPickTheRegion) {
+  if (!ipv6_loopback_available()) GTEST_SKIP() << "no IPv6 loopback on this machine";
+  HttpEndpoint eu1{"127.0.0.181"};
+  HttpEndpoint eu2{"127.0.0.182"};
+  HttpEndpoint us{"127.0.0.183"};
+  PoolDir dir;
+  write_file(dir.dir + "/networks.txt", "::1 eu\n2001:db8:e0::/48 eu\n2001:db8:5::/48 us\n");
+  dir.write_config(steered_pool(eu1, eu2, us), "client-subnet: {trust: ['::1']}\n");
+  std::uint16_t port = free_port();
+  PoolServer server(dir, port, {"--listen", fmt::format("[::1]:{}", port)});
+  auto over_v6 = [&](std::vector<std::string> extra) {
+    std::vector<std::string> argv{"dig", "@::1", "-p", std::to_string(port), "app.pool.test", "A", "+time=2", "+tries=1"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    CommandResult run = run_command(argv, std::chrono::seconds(10));
+    DigResult reply = parse_dig_output(run.out);
+    reply.raw = run.out + run.err;
+    return reply;
+  };
+  auto sorted_a = [](const DigResult& reply) {
+    auto a = DigResult::rdatas(reply.answer, "A");
+    std::sort(a.begin(), a.end());
+    return a;
+  };
+  bool ready = false;
+  for (int poll = 0; poll < 200 && !ready; ++poll) {
+    ready = sorted_a(over_v6({})) == kEu;  // ::1 is eu's
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(ready) << over_v6({}).raw;
+  DigResult us_client = over_v6({"+subnet=2001:db8:5:7::/64"});
+  EXPECT_EQ(sorted_a(us_client), kUs) << us_client.raw;
+  EXPECT_NE(us_client.raw.find("CLIENT-SUBNET: 2001:db8:5:7::/64/48"), std::string::npos) << us_client.raw;
+  DigResult eu_client = over_v6({"+subnet=2001:db8:e0::/56"});
+  EXPECT_EQ(sorted_a(eu_client), kEu) << eu_client.raw;
+  EXPECT_NE(eu_client.raw.find("CLIENT-SUBNET: 2001:db8:e0::/56/48"), std::string::npos) << eu_client.raw;
+  DigResult nobody = over_v6({"+subnet=2001:db8:99::/48"});  // no prefix: the default region, us
+  EXPECT_EQ(sorted_a(nobody), kUs) << nobody.raw;
+  // From 127.0.0.1, which is not trusted here, the option is ignored: 127.0.0.1 has no
+  // prefix, so us, and nothing is echoed.
+  DigResult untrusted = dig(port, "app.pool.test", "A", {"+subnet=2001:db8:e0::/56"});
+  EXPECT_EQ(sorted_a(untrusted), kUs) << untrusted.raw;
+  EXPECT_EQ(untrusted.raw.find("CLIENT-SUBNET"), std::string::npos) << untrusted.raw;
 }
 
 TEST(RegionSteering, ARegionFailsOverInItsOrderAndComesBack) {

@@ -23,17 +23,6 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
 
-bool ipv6_loopback_available() {
-  int fd = ::socket(AF_INET6, SOCK_DGRAM, 0);
-  if (fd < 0) return false;
-  sockaddr_in6 address{};
-  address.sin6_family = AF_INET6;
-  address.sin6_addr = in6addr_loopback;
-  bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  ::close(fd);
-  return ok;
-}
-
 TEST(Serve, AnswersOverUdpAndTcp) {
   ZoneDir zone;
   CutoverServer server(zone_spec(zone));

@@ -173,6 +173,17 @@ bool bindable(int type, std::uint16_t port) {
 
 }  // namespace
 
+bool ipv6_loopback_available() {
+  int fd = ::socket(AF_INET6, SOCK_DGRAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in6 address{};
+  address.sin6_family = AF_INET6;
+  address.sin6_addr = in6addr_loopback;
+  bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  ::close(fd);
+  return ok;
+}
+
 std::uint16_t free_port() {
   static std::mt19937 random(std::random_device{}() ^ static_cast<unsigned>(::getpid()));
   auto [low, high] = test_port_range();

@@ -40,6 +40,8 @@ bool have_program(std::string_view program);
 // outside the kernel's ephemeral range (whose released ports any client socket may take
 // before the test binds it), so parallel test processes do not collide on a fixed list.
 std::uint16_t free_port();
+// True when a socket can bind ::1 (IPv6 loopback); tests that need it skip otherwise.
+bool ipv6_loopback_available();
 
 // A running child whose stdout and stderr go to a log file. The destructor stops it.
 class ChildProcess {

@@ -5,6 +5,7 @@ demo endpoint is stopped from the page's own button and the page must show the f
 the event stream delivers it, without a reload, within the pool's detection window; then the
 server is stopped and the page must mark its data stale. Last, a server with control.token:
 a drain from the page is refused until the token is entered in the page, then applied; and
+a server with a steered pool: the regions table, and a region answered from the next one; and
 a server with a cluster section (one etcd member it starts): the cluster panel's tables.
 
 Exit 0 on success, 1 on a failure (python3-websocket missing included: scripts/install-deps.sh
@@ -159,6 +160,9 @@ class HealthEndpoint:
         self.thread.start()
 
     def close(self):
+        if getattr(self, "closed", False):
+            return
+        self.closed = True
         self.server.shutdown()
         self.server.server_close()
 
@@ -170,18 +174,19 @@ class PoolServe(Serve):
     """`cutover serve` from a config of its own: `head` (control, cluster ...) and a failover
     pool `web` over the given HealthEndpoints, in zone `origin`."""
 
-    def __init__(self, binary, workdir, deadline, endpoints, label, origin, head):
+    def __init__(self, binary, workdir, deadline, endpoints, label, origin, head, pool_keys="", endpoint_keys=None):
         self.log_path = os.path.join(workdir, f"{label}-serve.log")
         self.process = None
         zone = os.path.join(workdir, f"{label}.db")
         with open(zone, "w") as f:
             f.write(f"$ORIGIN {origin}\n$TTL 300\n@ IN SOA ns1 admin 1 3600 600 86400 60\n@ IN NS ns1\n"
                     "ns1 IN A 127.0.0.1\n")
-        lines = "".join(f"      - {{address: {e.address}, port: {e.port}}}\n" for e in endpoints)
+        extra = endpoint_keys or [""] * len(endpoints)
+        lines = "".join(f"      - {{address: {e.address}, port: {e.port}{x}}}\n" for e, x in zip(endpoints, extra))
         config = os.path.join(workdir, f"{label}.yaml")
         with open(config, "w") as f:
             f.write(f"{head}zones:\n  - origin: {origin}\n    file: {zone}\n"
-                    f"pools:\n  web:\n    name: www.{origin}\n    shape: failover\n"
+                    f"pools:\n  web:\n    name: www.{origin}\n    shape: failover\n{pool_keys}"
                     "    check: {type: http, path: /health, interval: 200ms, timeout: 150ms, fall: 2, rise: 1}\n"
                     f"    endpoints:\n{lines}")
         self.start(binary, ["--config", config])
@@ -291,6 +296,52 @@ PAGE_STATE = """(() => {
           age: age ? age.textContent : null, reason: reason ? reason.textContent : null,
           marker: window.consoleTestMarker || null, events: window.cutoverConsole ? window.cutoverConsole.events : 0};
 })()"""
+
+
+class RegionsServe(PoolServe):
+    """A steered pool (docs/steering.md): eu and us, each with its own endpoint."""
+
+    def __init__(self, binary, workdir, deadline, endpoints):
+        with open(os.path.join(workdir, "networks.txt"), "w") as f:
+            f.write("203.0.113.0/24 eu\n198.51.100.0/24 us\n")
+        super().__init__(binary, workdir, deadline, endpoints, "regions", "regions.test.",
+                         "control: {listen: \"127.0.0.1:0\"}\n",
+                         "    networks: networks.txt\n    regions: {eu: [eu, us], us: [us, eu]}\n",
+                         [", region: eu", ", region: us"])
+
+
+def regions_phase(args, browser, workdir, deadline):
+    """A steered pool's regions table: each region's answer, then eu's endpoint stops and the
+    eu row shows us's address, marked as coming from us."""
+    endpoints = [HealthEndpoint("127.0.0.25"), HealthEndpoint("127.0.0.26")]
+    serve = None
+    try:
+        serve = RegionsServe(args.cutover, workdir, deadline, endpoints)
+        browser.call("Page.navigate", url=f"http://127.0.0.1:{serve.control_port()}/")
+        row = """(name) => {
+          const r = document.querySelector(`[data-pool="web"] table.regions tr[data-region="${name}"]`);
+          return r ? r.textContent : null;
+        }"""
+        eu = wait_for("the eu region's own endpoint in the regions table", lambda: (lambda t: t if t and (
+            "127.0.0.25" in t and "healthy" in t and "from" not in t) else None)(browser.evaluate(f"({row})('eu')")),
+            deadline)
+        us = browser.evaluate(f"({row})('us')")
+        if not us or "127.0.0.26" not in us or "eu → us" not in eu or "us → eu" not in us:
+            raise Failure(f"the regions table says eu {eu!r}, us {us!r}")
+        head = browser.evaluate("document.querySelector('[data-pool=\"web\"] div.regions p').textContent")
+        if "networks.txt (2 prefixes)" not in head:
+            raise Failure(f"the regions table's line says {head!r}")
+        endpoints[0].close()
+        moved = wait_for("eu answered from us in the regions table", lambda: (lambda t: t if t and (
+            "127.0.0.26" in t and "from us" in t) else None)(browser.evaluate(f"({row})('eu')")), deadline)
+        log(f"regions: eu {eu!r}, us {us!r}; after eu's endpoint stopped: {moved!r}")
+        if args.screenshots:
+            browser.screenshot(os.path.join(args.screenshots, "console-regions.png"))
+    finally:
+        if serve:
+            serve.stop()
+        for endpoint in endpoints:
+            endpoint.close()
 
 
 def token_phase(args, browser, workdir, deadline):
@@ -496,10 +547,11 @@ def run(args):
             raise Failure(f"the stale pools panel says {stale!r}")
         log(f"server stopped: the page says {stale!r}")
         token_phase(args, browser, workdir, deadline)
+        regions_phase(args, browser, workdir, deadline)
         cluster_phase(args, browser, workdir, deadline)
         return 0
     except Failure:
-        for name in ("serve.log", "chromium.log", "cluster-serve.log", "etcd.log"):
+        for name in ("serve.log", "chromium.log", "regions-serve.log", "cluster-serve.log", "etcd.log"):
             path = os.path.join(workdir, name)
             if os.path.exists(path):
                 with open(path, errors="replace") as f:

@@ -305,6 +305,24 @@
                                                                       : (c.worst_d_plus_k_plus_c_plus_r_ms / 1000).toFixed(1) + ' s')))));
   }
 
+  // A steered pool (docs/steering.md): each region's clients' answer per family, and where it
+  // comes from when that is not the region itself (another region of its order, or the whole
+  // pool).
+  function regionsTable(steering) {
+    const rows = steering.regions.map((region) => el('tr', {'data-region': region.name},
+        el('td', {}, region.name + (region.name === steering.default_region ? ' (default)' : '')),
+        el('td', {class: 'order'}, (region.order || []).join(' → ')),
+        el('td', {}, Object.entries(region.answer).map(([family, answer]) => {
+          const from = answer.region === region.name ? '' : answer.region ? `from ${answer.region}` : 'from the whole pool';
+          return el('div', {class: 'answer', 'data-family': family},
+              family + ' ', el('span', {class: 'addresses'}, answer.addresses.join(' ') || '(no data)'), ' ',
+              badge(answer.mode), from ? [' ', el('span', {class: 'from'}, from)] : '');
+        }))));
+    return el('div', {class: 'regions'},
+        el('p', {}, `steered by ${steering.networks} (${steering.prefixes} prefixes)`),
+        el('table', {class: 'regions'}, el('tr', {}, ['region', 'order', 'answer'].map((h) => el('th', {}, h))), rows));
+  }
+
   renderers.pools = (data) => {
     const out = [];
     if (state.demo.length) {
@@ -322,6 +340,7 @@
           family + ' ', el('span', {class: 'addresses'}, answer.addresses.join(' ') || '(no data)'), ' ',
           badge(answer.mode), ` ttl ${answer.ttl}`, answer.per_query ? ' (drawn per query)' : ''));
       const d = pool.detection;
+      const regions = pool.steering ? regionsTable(pool.steering) : '';
       const rows = pool.endpoints.map((endpoint) => {
         const last = endpoint.transitions && endpoint.transitions.length ? endpoint.transitions[endpoint.transitions.length - 1] : null;
         const probe = endpoint.last_probe;
@@ -343,7 +362,8 @@
       });
       out.push(el('div', {class: 'pool', 'data-pool': pool.name},
           el('h3', {}, pool.name, ' ', el('small', {}, `${pool.owner} · ${pool.shape} · TTL ${pool.ttl} s · ${pool.serve}`)),
-          answers,
+          pool.steering ? '' : answers,  // a steered pool's answers are its regions'
+          regions,
           el('p', {class: 'window'}, `cutover window: detection D ${(d.d_min_ms / 1000).toFixed(1)}–${(d.d_max_ms / 1000).toFixed(1)} s, ` +
              `cached answers K ≤ TTL ${d.ttl_s} s, worst D+K ${(d.worst_d_plus_k_ms / 1000).toFixed(1)} s; ${pool.queries || 0} queries`),
           clientTerms(pool.client_terms),

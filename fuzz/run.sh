@@ -28,6 +28,10 @@ for target in $targets; do build_targets="$build_targets fuzz_$target"; done
 # shellcheck disable=SC2086  # one ninja target per word
 cmake --build "$build" -j "${JOBS:-2}" --target $build_targets
 
+# Leaks inside system libraries that are not ours to free (each one explained in the file).
+LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+
 failed=""
 for target in $targets; do
   work="$build/run/$target"

@@ -173,6 +173,34 @@ TEST_F(PoolWritesTest, BadBodiesAreRefusedNamingTheField) {
   EXPECT_TRUE(writes_->history("web", 0)->empty());
 }
 
+// A pool of hostname endpoints through the API (docs/pools.md "Hostname endpoints"): the same
+// reader as the config, journaled and replayed like any pool, drained by its target's name.
+TEST_F(PoolWritesTest, AHostnamePoolIsWrittenJournaledAndReplayed) {
+  json settings = {{"name", "web.pool.test."},
+                   {"check", {{"type", "tcp"}, {"port", 443}, {"resolver", "127.0.0.1:5353"}}},
+                   {"endpoints", json::array({{{"target", "lb-eu.example.net."}, {"priority", 1}},
+                                              {{"target", "lb-us.example.net."}, {"priority", 2}}})}};
+  ASSERT_EQ(put({{"pool", settings}}).status, WriteStatus::kApplied);
+  ASSERT_EQ(call(override_request("web", "lb-eu.example.net.", "drain", json::object())).status, WriteStatus::kApplied);
+  open();  // replayed from the journal
+  ASSERT_EQ(runtime_.api.size(), 1u);
+  const PoolSpec& spec = runtime_.api[0];
+  EXPECT_TRUE(spec.alias());
+  ASSERT_EQ(spec.endpoints.size(), 2u);
+  EXPECT_EQ(spec.endpoints[1].target->to_text(), "lb-us.example.net.");
+  EXPECT_EQ(spec.endpoints[0].check.resolvers, std::vector<std::string>{"127.0.0.1:5353"});
+  ASSERT_TRUE(writes_->start());
+  EXPECT_EQ(runtime_.overrides, std::vector<std::string>{"web lb-eu.example.net. drain"});
+  // Mixed with an address, it is refused naming the endpoint.
+  settings["check"].erase("resolver");  // that key alone is refused on an address endpoint
+  settings["endpoints"].push_back({{"address", "192.0.2.9"}});
+  auto mixed = put({{"pool", settings}});
+  EXPECT_EQ(mixed.status, WriteStatus::kInvalid);
+  EXPECT_NE(mixed.message.find("pools.web.endpoints[2]: a pool's endpoints are all addresses or all hostnames"),
+            std::string::npos)
+      << mixed.message;
+}
+
 TEST_F(PoolWritesTest, FloorRefusesDeletingAPoolOrDrainingItsLastEndpointUnlessAllowed) {
   ASSERT_EQ(put({{"pool", kWeb}}).status, WriteStatus::kApplied);
   auto removed = call(delete_pool_request("web", json::object()));

@@ -1,6 +1,6 @@
 // libFuzzer target: the answer engine on arbitrary query bytes, with a steered dynamic name,
-// alias names (hostname endpoints: a CNAME followed inside the zone, and one leaving it) and
-// Client Subnet trusted and not. The fast path (answer_query) and the general pipeline
+// alias names (hostname endpoints: a CNAME followed inside the zone, and one leaving it, one of
+// them steered) and Client Subnet trusted and not. The fast path (answer_query) and the general pipeline
 // (answer_query_general) must give the same bytes for every input, and whatever is answered
 // must parse; a malformed option is FORMERR on both, never a crash (RFC 7871 §7.2.1).
 #include <array>
@@ -76,19 +76,33 @@ const Engine& engine() {
     plain.a = fixed(dns::RRType::A, {{192, 0, 2, 20}});
     plain.aaaa = fixed(dns::RRType::AAAA, {});
     std::vector<auth::DynamicAnswer> answers{steered, plain};
-    for (const auto& [owner, target] : std::vector<std::pair<const char*, const char*>>{
-             {"lb.example.test.", "www.example.test."}, {"away.example.test.", "lb.example.net."},
-             {"near.example.test.", "lb.Test."}}) {
+    auto cname_to = [](const char* target) {
+      dns::Name name = *dns::Name::from_text(target);
+      return fixed(dns::RRType::CNAME, {dns::Rdata(name.wire().begin(), name.wire().end())});
+    };
+    auto alias_entry = [](const char* owner) {
       auth::DynamicAnswer alias;
       alias.source = owner;
       alias.owner = *dns::Name::from_text(owner);
       alias.ttl = 20;
       alias.counters = std::make_shared<auth::AnswerCounters>();
       alias.alias = true;
-      dns::Name name = *dns::Name::from_text(target);
-      alias.cname = fixed(dns::RRType::CNAME, {dns::Rdata(name.wire().begin(), name.wire().end())});
+      return alias;
+    };
+    for (const auto& [owner, target] : std::vector<std::pair<const char*, const char*>>{
+             {"lb.example.test.", "www.example.test."}, {"away.example.test.", "lb.example.net."},
+             {"near.example.test.", "lb.Test."}}) {
+      auth::DynamicAnswer alias = alias_entry(owner);
+      alias.cname = cname_to(target);
       answers.push_back(std::move(alias));
     }
+    // A steered alias: the eu group's clients to a target outside the zone (the fast path), the
+    // us group's to one inside it (followed by the general path).
+    auth::DynamicAnswer regional = alias_entry("regional.example.test.");
+    regional.networks = steered.networks;
+    regional.groups = {{"eu", {}, {}, cname_to("lb-eu.example.net.")}, {"us", {}, {}, cname_to("www.example.test.")}};
+    regional.cname = regional.groups[1].cname;
+    answers.push_back(std::move(regional));
     base::NetworkTable trust;
     check(trust.add(*base::parse_network_prefix("127.0.0.0/8"), 0).ok(), "trust adds");
     return Engine{auth::ZoneSet({*zone}),

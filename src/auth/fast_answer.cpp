@@ -208,17 +208,6 @@ const DynamicFamily* client_family(const DynamicAnswer& entry, RRType type, cons
   return entry.groups[steer(entry, query, *client).group].family(type);
 }
 
-// The label starts of an uncompressed wire name (the root's zero byte not counted); 0 when
-// the name holds more labels than fit.
-std::size_t wire_labels(std::span<const std::uint8_t> wire, std::array<std::uint8_t, 128>& starts) {
-  std::size_t count = 0;
-  for (std::size_t at = 0; at < wire.size() && wire[at] != 0; at += 1u + wire[at]) {
-    if (count == starts.size()) return 0;
-    starts[count++] = static_cast<std::uint8_t>(at);
-  }
-  return count;
-}
-
 bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -249,7 +238,7 @@ bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
   }
   std::span<const std::uint8_t> target(members[member]);
   std::array<std::uint8_t, 128> starts;
-  std::size_t labels = wire_labels(target, starts);
+  std::size_t labels = dns::wire_label_offsets(target, starts);
   if (labels == 0) return false;  // the root as a target: left to the general path
   // Inside the zone: the chain goes on there.
   const auto& origin = served.zone->origin().wire();

@@ -69,9 +69,7 @@ std::string log_file_problem(const std::string& path) {
 }
 
 void print_embedded_hint(const net::SocketAddress& address, std::uint16_t control_port, base::Logger& logger) {
-  std::string text = net::format_address(address.storage);
-  std::string host = text.substr(0, text.rfind(':'));
-  if (host.front() == '[') host = host.substr(1, host.size() - 2);  // dig wants a bare IPv6 address
+  std::string host = net::format_host(address.storage);  // dig wants a bare IPv6 address
   std::string dig = "dig @" + host + " -p " + std::to_string(address.port());
   if (base::log_format() == base::LogFormat::kJson) {
     // Every stderr line is a JSON object with --json: the hint is a log line.

@@ -331,11 +331,8 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
 base::Result<ControlConfig> parse_control_listen(std::string_view text) {
   auto address = net::parse_socket_address(text);
   if (!address) return address.error();
-  std::string printed = net::format_address(address->storage);
-  std::string host = printed.substr(0, printed.rfind(':'));
-  if (host.front() == '[') host = host.substr(1, host.size() - 2);
   ControlConfig control;
-  control.host = host;
+  control.host = net::format_host(address->storage);
   control.port = address->port();
   return control;
 }

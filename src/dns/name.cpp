@@ -164,15 +164,7 @@ std::string Name::to_text() const {
   return text;
 }
 
-std::size_t Name::label_offsets(std::uint8_t (&offsets)[128]) const {
-  std::size_t count = 0;
-  std::size_t pos = 0;
-  while (wire_[pos] != 0) {
-    offsets[count++] = static_cast<std::uint8_t>(pos);
-    pos += wire_[pos] + 1;
-  }
-  return count;
-}
+std::size_t Name::label_offsets(std::uint8_t (&offsets)[128]) const { return wire_label_offsets(wire_, offsets); }
 
 std::size_t Name::label_count() const {
   std::uint8_t offsets[128];

@@ -16,6 +16,19 @@
 
 namespace cutover::dns {
 
+// The offsets of the length bytes of an uncompressed wire name's labels, leftmost first (the
+// root excluded); 0 when the bytes end before the root or hold more labels than fit. Inline:
+// the answer fast path calls it per hostname-pool query.
+inline std::size_t wire_label_offsets(std::span<const std::uint8_t> wire, std::span<std::uint8_t, 128> offsets) {
+  std::size_t count = 0;
+  std::size_t pos = 0;
+  for (; pos < wire.size() && wire[pos] != 0; pos += 1u + wire[pos]) {
+    if (count == offsets.size()) return 0;
+    offsets[count++] = static_cast<std::uint8_t>(pos);
+  }
+  return pos < wire.size() ? count : 0;
+}
+
 class Name {
  public:
   static constexpr std::size_t kMaxWireLength = 255;

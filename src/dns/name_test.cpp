@@ -2,6 +2,7 @@
 #include "dns/name.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,18 @@ TEST(NameText, RejectsMalformedNames) {
         std::string("a\\"), std::string("a\\25"), std::string("a\\256."), std::string("..")}) {
     EXPECT_FALSE(Name::from_text(bad).ok()) << bad;
   }
+}
+
+TEST(NameWire, LabelOffsetsOfWireBytes) {
+  std::array<std::uint8_t, 128> offsets{};
+  auto name = Name::from_text("lb.Example.net.");
+  ASSERT_TRUE(name.ok());
+  ASSERT_EQ(wire_label_offsets(name->wire(), offsets), 3u);
+  EXPECT_EQ(offsets[0], 0);
+  EXPECT_EQ(offsets[1], 3);
+  EXPECT_EQ(offsets[2], 11);
+  EXPECT_EQ(wire_label_offsets(std::vector<std::uint8_t>{0}, offsets), 0u);             // the root
+  EXPECT_EQ(wire_label_offsets(std::vector<std::uint8_t>{2, 'l', 'b'}, offsets), 0u);  // no root byte
 }
 
 TEST(NameCompare, IgnoresAsciiCase) {

@@ -7,15 +7,6 @@
 namespace cutover::health {
 namespace {
 
-// "192.0.2.1" or "2001:db8::1": the address alone, as probes and signals expect it.
-std::string address_text(const net::SocketAddress& socket) {
-  std::string text = net::format_address(socket.storage);
-  auto colon = text.rfind(':');
-  std::string address = text.substr(0, colon);
-  if (!address.empty() && address.front() == '[') address = address.substr(1, address.size() - 2);
-  return address;
-}
-
 std::chrono::microseconds since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
 }
@@ -53,7 +44,7 @@ ProbeResult ResolvingProbe::run(const Target& target) {
     if (!failed.empty() && since(started) >= budget_) break;  // the first address is always tried
     Target resolved = target;
     resolved.socket = socket;
-    resolved.address = address_text(socket);
+    resolved.address = net::format_host(socket.storage);  // as probes and signals expect it
     last = inner_->run(resolved);
     if (last.outcome == ProbeOutcome::kPass) {
       last.detail += fmt::format(" (at {})", resolved.address);

@@ -71,17 +71,25 @@ base::Result<SocketAddress> parse_socket_address(std::string_view text) {
   return address;
 }
 
-std::string format_address(const sockaddr_storage& address) {
+std::string format_host(const sockaddr_storage& address) {
   char host[INET6_ADDRSTRLEN] = {};
   if (address.ss_family == AF_INET) {
-    const auto& v4 = reinterpret_cast<const sockaddr_in&>(address);
-    ::inet_ntop(AF_INET, &v4.sin_addr, host, sizeof host);
-    return std::string(host) + ":" + std::to_string(ntohs(v4.sin_port));
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(address).sin_addr, host, sizeof host);
+    return host;
   }
   if (address.ss_family == AF_INET6) {
-    const auto& v6 = reinterpret_cast<const sockaddr_in6&>(address);
-    ::inet_ntop(AF_INET6, &v6.sin6_addr, host, sizeof host);
-    return "[" + std::string(host) + "]:" + std::to_string(ntohs(v6.sin6_port));
+    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(address).sin6_addr, host, sizeof host);
+    return host;
+  }
+  return "unknown";
+}
+
+std::string format_address(const sockaddr_storage& address) {
+  if (address.ss_family == AF_INET) {
+    return format_host(address) + ":" + std::to_string(ntohs(reinterpret_cast<const sockaddr_in&>(address).sin_port));
+  }
+  if (address.ss_family == AF_INET6) {
+    return "[" + format_host(address) + "]:" + std::to_string(ntohs(reinterpret_cast<const sockaddr_in6&>(address).sin6_port));
   }
   return "unknown";
 }

@@ -29,6 +29,9 @@ base::Result<SocketAddress> parse_socket_address(std::string_view text);
 
 // "192.0.2.1:53" or "[2001:db8::1]:53".
 std::string format_address(const sockaddr_storage& address);
+// The address alone, without port or brackets: "192.0.2.1" or "2001:db8::1" ("unknown" for
+// another family).
+std::string format_host(const sockaddr_storage& address);
 
 // The address alone, in network order: 4 bytes for IPv4, 16 for IPv6, empty otherwise.
 // Points into `address`.

@@ -14,12 +14,14 @@ TEST(SocketAddress, ParsesIpv4AndIpv6) {
   EXPECT_EQ(v4->family(), AF_INET);
   EXPECT_EQ(v4->port(), 5353);
   EXPECT_EQ(format_address(v4->storage), "127.0.0.1:5353");
+  EXPECT_EQ(format_host(v4->storage), "127.0.0.1");
 
   auto v6 = parse_socket_address("[::1]:53");
   ASSERT_TRUE(v6.ok());
   EXPECT_EQ(v6->family(), AF_INET6);
   EXPECT_EQ(v6->port(), 53);
   EXPECT_EQ(format_address(v6->storage), "[::1]:53");
+  EXPECT_EQ(format_host(v6->storage), "::1");
 }
 
 TEST(SocketAddress, RejectsMalformedText) {

@@ -39,10 +39,7 @@ std::unique_ptr<ResolverAdapter> make_external(const std::optional<std::string>&
   if (!address) return nullptr;
   auto parsed = client::parse_server(*address);
   if (!parsed) return nullptr;
-  std::string text = net::format_address(parsed->storage);
-  std::string host = text.substr(0, text.rfind(':'));
-  if (!host.empty() && host.front() == '[') host = host.substr(1, host.size() - 2);
-  return std::make_unique<External>(host, parsed->port(), *address);
+  return std::make_unique<External>(net::format_host(parsed->storage), parsed->port(), *address);
 }
 
 }  // namespace

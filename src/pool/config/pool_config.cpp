@@ -12,6 +12,7 @@
 #include "config/yaml_reader.h"
 #include "pool/config/yaml_option_reader.h"
 #include "health/probe.h"
+#include "client/query.h"
 #include "client/resolv_conf.h"
 #include "net/address.h"
 #include "pool/answer_builder.h"
@@ -413,13 +414,11 @@ class PoolReader {
   std::vector<std::string> resolvers(const YAML::Node& node, const std::string& path) const {
     std::vector<std::string> out;
     auto one = [&](const YAML::Node& item, const std::string& item_path) {
-      std::string text = reader_.scalar(item, item_path);
-      std::string with_port = text;
-      if (is_numeric_address(text)) with_port = text.find(':') != std::string::npos ? "[" + text + "]:53" : text + ":53";
-      if (!net::parse_socket_address(with_port)) {
+      auto server = client::parse_server(reader_.scalar(item, item_path));
+      if (!server) {
         reader_.fail(item.Mark(), item_path, "expected a DNS server as ADDRESS or ADDRESS:PORT, like 127.0.0.1:5353 or [::1]:53");
       }
-      out.push_back(with_port);
+      out.push_back(net::format_address(server->storage));
     };
     if (node.IsSequence()) {
       if (node.size() == 0 || node.size() > client::kMaxNameservers) {

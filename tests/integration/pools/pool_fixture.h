@@ -36,7 +36,10 @@ constexpr const char* kPoolZone = "pool.test.";
 class HttpEndpoint {
  public:
   // backlog_only: listen but never accept (a full backlog is the closest thing to a
-  // blackhole without root).
+  // blackhole without root). Otherwise one thread answers one connection at a time behind a
+  // deep backlog: a test with many pools on one endpoint has three servers' probes of every
+  // pool arrive on the same tick, and a short backlog dropped their SYNs (a 1 s retransmit,
+  // past the probe's timeout) so that a healthy endpoint looked down.
   HttpEndpoint(std::string address, std::uint16_t port = 0, bool backlog_only = false)
       : address_(std::move(address)) {
     fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -47,7 +50,7 @@ class HttpEndpoint {
     bind_address.sin_port = htons(port);
     ::inet_pton(AF_INET, address_.c_str(), &bind_address.sin_addr);
     if (::bind(fd_, reinterpret_cast<sockaddr*>(&bind_address), sizeof(bind_address)) != 0 ||
-        ::listen(fd_, backlog_only ? 0 : 64) != 0) {
+        ::listen(fd_, backlog_only ? 0 : 1024) != 0) {
       ::close(fd_);
       throw std::runtime_error("cannot listen on " + address_);
     }

@@ -6,6 +6,7 @@
 #include "app/console_panels.h"
 #include "app/demo_endpoints.h"
 #include "app/replication.h"
+#include "app/signed_queries.h"
 #include "cluster/cluster_config.h"
 #include "cluster/etcd_journal.h"
 #include "cluster/pool_state_watcher.h"
@@ -52,6 +53,8 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);
   auto replication = Replication::install(server_, control_.get(), server_.config(), logger);
+  // After replication's handler: UPDATE and transfers are signed there; plain queries here.
+  install_signed_queries(server_, server_.config());
   if (replication) {
     server_.add_service(replication);
     if (replication->pool_materializer()) pools->set_answer_sink(replication->pool_materializer());

@@ -44,6 +44,13 @@ void answer_batch(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span
                   std::span<QueryOutcome> outcomes, const dns::CookieSecrets* cookies, std::uint32_t now,
                   const base::NetworkTable* subnet_trust) {
   ClientContext context{{}, cookies, now, subnet_trust};
+  if (zones.views() != nullptr) [[unlikely]] {  // each query's view first, then its answer
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      context.address = batch[i].client_address;
+      outcomes[i] = answer_in_view(zones, dynamic, batch[i].packet, Transport::kUdp, *batch[i].response, false, &context);
+    }
+    return;
+  }
   for (std::size_t start = 0; start < batch.size(); start += kChunk) {
     std::size_t size = std::min(kChunk, batch.size() - start);
     answer_chunk(zones, dynamic, batch.subspan(start, size), outcomes.subspan(start, size), context);

@@ -61,6 +61,9 @@ DynamicPlan plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& own
 QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
                           Transport transport, std::vector<std::uint8_t>& response, bool describe,
                           const ClientContext* client) {
+  if (zones.views() != nullptr) [[unlikely]] {
+    return answer_in_view(zones, dynamic, query, transport, response, describe, client);
+  }
   // The fast path answers dynamic names too; a name whose answer leads into one (a CNAME)
   // it hands to the general pipeline, as it does every chain.
   // One named result, so it is built in the caller's slot instead of moved there.

@@ -229,7 +229,10 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
 
   bool minimal_any = transport == Transport::kUdp;
   AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, dynamic, &network);
-  if (subnet) dns::add_client_subnet(*frame.edns, *subnet, subnet->source == 0 ? 0 : plan.subnet_scope.value_or(0));
+  if (subnet) {
+    std::uint8_t scope = std::max(plan.subnet_scope.value_or(0), client->subnet_scope_floor);
+    dns::add_client_subnet(*frame.edns, *subnet, subnet->source == 0 ? 0 : scope);
+  }
   return finish(std::move(outcome), plan, std::move(frame), response);
 }
 

@@ -21,6 +21,8 @@ namespace cutover::auth {
 
 class DynamicAnswers;
 struct DynamicAnswer;
+class ViewTable;
+struct View;
 using base::Transport;
 
 // A served zone with what the answer fast path precomputes for it.
@@ -32,9 +34,18 @@ struct ServedZone {
 };
 
 // The zones served at one moment. Built once, then only read; swapped whole on reload.
+// The default zones may carry views (auth/views.h): each view's own ZoneSet shares the
+// default's prepared zones that it does not replace.
 class ZoneSet {
  public:
   explicit ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones);
+
+  // `base`'s zones with `views` attached (any views `base` had are dropped); nothing is rebuilt.
+  static std::shared_ptr<const ZoneSet> with_views(const ZoneSet& base, std::shared_ptr<const ViewTable> views);
+  // `own`'s zones, then `base`'s zones whose origin `own` does not serve: a view's set.
+  static std::shared_ptr<const ZoneSet> overlay(const ZoneSet& own, const ZoneSet& base);
+  // The views, or nullptr (no views configured: every query is answered from this set).
+  const ViewTable* views() const { return views_.get(); }
 
   // The zone with the longest origin that contains `name`, or nullptr.
   const zone::Zone* find(const dns::Name& name) const;
@@ -44,8 +55,11 @@ class ZoneSet {
   const std::vector<std::shared_ptr<const zone::Zone>>& zones() const { return zones_; }
 
  private:
+  ZoneSet() = default;
+
   std::vector<std::shared_ptr<const zone::Zone>> zones_;  // longest origin first
-  std::vector<ServedZone> served_;                         // in the same order
+  std::vector<std::shared_ptr<const ServedZone>> served_;  // in the same order, shared with views' sets
+  std::shared_ptr<const ViewTable> views_;
 };
 
 // What happened to one query, for logs and metrics.
@@ -59,6 +73,8 @@ struct QueryOutcome {
   const DynamicAnswer* dynamic = nullptr;
   // Answered by the fast path (the general pipeline leaves it false); for tests and profiles.
   bool fast_path = false;
+  // The view that answered (auth/views.h); nullptr: the default zones, or no views.
+  const View* view = nullptr;
 };
 
 // Largest UDP payload we ever advertise or send (DNS flag day 2020).
@@ -73,6 +89,9 @@ struct ClientContext {
   // Resolvers whose Client Subnet option (RFC 7871) is used and answered; from anyone else,
   // or with none set, the option is ignored as by a server that does not implement it.
   const base::NetworkTable* subnet_trust = nullptr;
+  // The least SCOPE PREFIX-LENGTH an answered Client Subnet option carries: the bits the
+  // choice of a view looked at (auth/views.h); the answer's own scope when that is larger.
+  std::uint8_t subnet_scope_floor = 0;
 };
 
 // True when the option of `client`'s queries is used (ClientContext::subnet_trust).
@@ -100,9 +119,19 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
                                   std::vector<std::uint8_t>& response, const DynamicAnswers* dynamic = nullptr,
                                   const ClientContext* client = nullptr);
 // The same with dynamic answers: names held by `dynamic` are answered from it (which the
-// caller keeps alive until it is done with the outcome). In dynamic_plan.cpp.
+// caller keeps alive until it is done with the outcome). When `zones` has views, the query is
+// answered in the view its client matches (answer_in_view). In dynamic_plan.cpp.
 QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
                           Transport transport, std::vector<std::uint8_t>& response, bool describe = true,
                           const ClientContext* client = nullptr);
+// From `zones` alone, whatever views it has: the fast path, else the general pipeline
+// (views.cpp). For a view chosen by the caller (a TSIG key's, matched after verification).
+QueryOutcome answer_query_in(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
+                             Transport transport, std::vector<std::uint8_t>& response, bool describe,
+                             const ClientContext* client);
+// Chooses the view of `client` among `zones.views()` (not null) and answers from it (views.cpp).
+QueryOutcome answer_in_view(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
+                            Transport transport, std::vector<std::uint8_t>& response, bool describe,
+                            const ClientContext* client);
 
 }  // namespace cutover::auth

@@ -110,7 +110,7 @@ bool settle_client_subnet(std::span<const std::uint8_t> packet, FastQuery& query
   query.subnet_source = parsed->source;
   query.subnet_address = parsed->address;
   query.subnet_address_size = parsed->bytes().size();
-  query.subnet_scope = 0;
+  query.subnet_scope = client->subnet_scope_floor;  // a view's choice; the answer may raise it
   // The option echoed as it came.
   std::uint8_t* opt = query.subnet_opt.data();
   query.opt_size = write_opt_with_option(opt, query.dnssec_ok, dns::kClientSubnetOption, data.size());
@@ -197,7 +197,7 @@ void put_dynamic_records(const EncodedFamily& encoded, std::size_t first, std::s
   bool by_subnet = query.has_subnet() && query.subnet_source > 0;
   ClientNetwork network = by_subnet ? ClientNetwork{query.subnet_bytes(), query.subnet_source} : ClientNetwork{client.address};
   GroupChoice choice = entry.choose(network);
-  if (by_subnet) query.subnet_scope = choice.scope;
+  if (by_subnet) query.subnet_scope = std::max(query.subnet_scope, choice.scope);
   return choice;
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "auth/engine.h"
+#include "auth/views.h"
 
 namespace cutover::auth {
 
@@ -10,8 +11,46 @@ ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones) : zones_(
     return a->origin().label_count() > b->origin().label_count();
   });
   for (const auto& zone : zones_) {
-    served_.push_back(ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone)});
+    served_.push_back(std::make_shared<const ServedZone>(
+        ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone)}));
   }
+}
+
+std::shared_ptr<const ZoneSet> ZoneSet::with_views(const ZoneSet& base, std::shared_ptr<const ViewTable> views) {
+  auto set = std::shared_ptr<ZoneSet>(new ZoneSet());
+  set->zones_ = base.zones_;
+  set->served_ = base.served_;
+  set->views_ = std::move(views);
+  return set;
+}
+
+std::shared_ptr<const ZoneSet> ZoneSet::overlay(const ZoneSet& own, const ZoneSet& base) {
+  auto set = std::shared_ptr<ZoneSet>(new ZoneSet());
+  set->zones_ = own.zones_;
+  set->served_ = own.served_;
+  for (std::size_t i = 0; i < base.zones_.size(); ++i) {
+    const auto& origin = base.zones_[i]->origin();
+    bool replaced = std::any_of(own.zones_.begin(), own.zones_.end(),
+                                [&](const auto& zone) { return zone->origin() == origin; });
+    if (replaced) continue;
+    set->zones_.push_back(base.zones_[i]);
+    set->served_.push_back(base.served_[i]);
+  }
+  // Longest origin first, as the constructor orders them; both lists move together.
+  std::vector<std::size_t> index(set->zones_.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
+  std::stable_sort(index.begin(), index.end(), [&](std::size_t a, std::size_t b) {
+    return set->zones_[a]->origin().label_count() > set->zones_[b]->origin().label_count();
+  });
+  std::vector<std::shared_ptr<const zone::Zone>> zones;
+  std::vector<std::shared_ptr<const ServedZone>> served;
+  for (std::size_t i : index) {
+    zones.push_back(set->zones_[i]);
+    served.push_back(set->served_[i]);
+  }
+  set->zones_ = std::move(zones);
+  set->served_ = std::move(served);
+  return set;
 }
 
 const zone::Zone* ZoneSet::find(const dns::Name& name) const {
@@ -23,7 +62,8 @@ const zone::Zone* ZoneSet::find(const dns::Name& name) const {
 
 const ServedZone* ZoneSet::find_lower(std::span<const std::uint8_t> lower_wire,
                                       std::span<const std::uint8_t> label_starts) const {
-  for (const auto& served : served_) {
+  for (const auto& shared : served_) {
+    const ServedZone& served = *shared;
     const auto& origin = served.zone->origin_lower();
     std::size_t origin_labels = served.origin_labels;
     if (origin_labels > label_starts.size()) continue;

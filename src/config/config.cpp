@@ -2,10 +2,12 @@
 // every value against its type, so a typo fails loudly at its line instead of being ignored.
 #include "config/config.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <initializer_list>
 #include <set>
 #include <sstream>
@@ -162,7 +164,8 @@ class Reader : public YamlReader {
     }
   }
 
-  ZoneConfig zone(const YAML::Node& node, const std::string& path) const {
+  // `parent`: "zones[]" for a top-level zone, "views[].zones[]" for a view's (no replication keys).
+  ZoneConfig zone(const YAML::Node& node, const std::string& path, std::string_view parent = "zones[]") const {
     ZoneConfig zone;
     bool has_origin = false;
     bool has_file = false;
@@ -170,7 +173,7 @@ class Reader : public YamlReader {
     std::string order_names_path;
     YAML::Node forward_updates;
     std::string forward_updates_path;
-    each_entry(node, path, child_keys("zones[]"),
+    each_entry(node, path, child_keys(parent),
                [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
                  if (key == "origin") {
                    zone.origin = name(value, key_path, nullptr);
@@ -229,6 +232,101 @@ class Reader : public YamlReader {
     }
   }
 
+  // A view's name: it goes into logs, /status and the lab's reports.
+  static bool valid_view_name(std::string_view name) {
+    if (name.empty() || name.size() > 64) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+             c == '-';
+    });
+  }
+
+  // TSIG key names: one or a list, each one of writes.tsig-keys.
+  std::vector<dns::Name> key_names(const YAML::Node& node, const std::string& path, const Config& config) const {
+    std::vector<YAML::Node> items;
+    if (node.IsScalar()) {
+      items.push_back(node);
+    } else if (node.IsSequence() && node.size() > 0) {
+      for (const auto& item : node) items.push_back(item);
+    } else {
+      fail(node.Mark(), path, "expected a TSIG key name or a non-empty list of them");
+    }
+    std::vector<dns::Name> out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::string item_path = node.IsScalar() ? path : fmt::format("{}[{}]", path, i);
+      dns::Name key = name(items[i], item_path, nullptr);
+      bool known = std::any_of(config.writes.keys.begin(), config.writes.keys.end(),
+                               [&](const auto& defined) { return defined.name == key; });
+      if (!known) fail(items[i].Mark(), item_path, "TSIG key " + key.to_text() + " is not defined in writes.tsig-keys");
+      if (std::find(out.begin(), out.end(), key) != out.end()) {
+        fail(items[i].Mark(), item_path, "key " + key.to_text() + " is listed twice");
+      }
+      out.push_back(std::move(key));
+    }
+    return out;
+  }
+
+  // Read after writes and client-subnet, wherever they are in the file: match-keys names keys
+  // of writes.tsig-keys, and ecs needs trusted resolvers.
+  void views(const YAML::Node& node, const std::string& path, Config& config) const {
+    if (node.IsNull()) return;
+    if (!node.IsSequence()) fail(node.Mark(), path, "expected a list of views");
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      std::string item_path = fmt::format("{}[{}]", path, i);
+      ViewConfig view;
+      bool has_name = false;
+      YAML::Node zones_node;
+      YAML::Node ecs_node;
+      each_entry(node[i], item_path, child_keys("views[]"),
+                 [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                   if (key == "name") {
+                     view.name = scalar(value, key_path);
+                     if (!valid_view_name(view.name)) {
+                       fail(value.Mark(), key_path, "expected 1 to 64 of A-Z a-z 0-9 . _ -");
+                     }
+                     for (const auto& other : config.views) {
+                       if (other.name == view.name) fail(value.Mark(), key_path, "view " + view.name + " is listed twice");
+                     }
+                     has_name = true;
+                   }
+                   if (key == "match-clients") view.match_clients = prefixes(value, key_path);
+                   if (key == "match-keys") view.match_keys = key_names(value, key_path, config);
+                   if (key == "ecs") {
+                     view.ecs = boolean(value, key_path);
+                     ecs_node = value;
+                   }
+                   if (key == "zones") zones_node = value;
+                 });
+      if (!has_name) fail(node[i].Mark(), item_path, "missing required key 'name'");
+      if (view.match_clients.empty() && view.match_keys.empty()) {
+        fail(node[i].Mark(), item_path, "view " + view.name + " matches no client: give match-clients or match-keys");
+      }
+      if (view.ecs && view.match_clients.empty()) {
+        fail(ecs_node.Mark(), item_path + ".ecs", "ecs matches client subnets against match-clients, which is not set");
+      }
+      if (view.ecs && config.client_subnet.trust.empty()) {
+        fail(ecs_node.Mark(), item_path + ".ecs",
+             "no resolver's client subnet is trusted: set client-subnet.trust to the resolvers that send it");
+      }
+      std::string zones_path = item_path + ".zones";
+      if (!zones_node.IsDefined() || zones_node.IsNull() || !zones_node.IsSequence() || zones_node.size() == 0) {
+        fail(zones_node.IsDefined() ? zones_node.Mark() : node[i].Mark(), zones_path,
+             "expected a non-empty list of zones (a view without zones answers as the default does)");
+      }
+      for (std::size_t z = 0; z < zones_node.size(); ++z) {
+        std::string zone_path = fmt::format("{}[{}]", zones_path, z);
+        ZoneConfig zone_config = zone(zones_node[z], zone_path, "views[].zones[]");
+        for (const auto& existing : view.zones) {
+          if (existing.origin == zone_config.origin) {
+            fail(zones_node[z].Mark(), zone_path, "zone " + existing.origin.to_text() + " is listed twice in this view");
+          }
+        }
+        view.zones.push_back(std::move(zone_config));
+      }
+      config.views.push_back(std::move(view));
+    }
+  }
+
   Config document(const YAML::Node& root) const {
     Config config;
     config.source = label_;
@@ -242,6 +340,7 @@ class Reader : public YamlReader {
     }
     for (const auto& section : sections) keys.push_back(section.key);
     std::map<std::string, std::pair<YAML::Node, std::string>> section_nodes;
+    std::optional<std::pair<YAML::Node, std::string>> views_node;
     each_entry(root, "", keys, [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
       if (key == "listen") listen(value, key_path, config);
       if (key == "threads") config.threads = count(value, key_path, kMaxThreads);
@@ -253,10 +352,12 @@ class Reader : public YamlReader {
       if (key == "client-subnet") client_subnet(value, key_path, config);
       if (key == "writes") read_writes(value, key_path, label_, base_dir_, config.writes);
       if (key == "zones") zones(value, key_path, config);
+      if (key == "views") views_node = {value, key_path};
       if (std::any_of(sections.begin(), sections.end(), [&](const Section& s) { return s.key == key; })) {
         section_nodes[key] = {value, key_path};
       }
     });
+    if (views_node) views(views_node->first, views_node->second, config);
     // Sections are read last, in registration order: pools must lie inside one of the
     // zones, wherever the zones are listed.
     for (const auto& section : sections) {

@@ -80,6 +80,17 @@ struct ClientSubnetConfig {
   std::vector<base::NetworkPrefix> trust;
 };
 
+// One view (docs/steering.md, "Views"): which clients it answers and the zones it serves in
+// place of (or beside) the default zones. Views are tried in order; the first that matches
+// answers, and a query no view matches is answered from the top-level `zones`.
+struct ViewConfig {
+  std::string name;
+  std::vector<base::NetworkPrefix> match_clients;  // the source address, or a trusted ECS prefix
+  std::vector<dns::Name> match_keys;               // queries signed with one of these TSIG keys
+  bool ecs = false;  // match-clients reads a trusted resolver's Client Subnet (RFC 7871)
+  std::vector<ZoneConfig> zones;
+};
+
 struct Config {
   std::string source;  // the config file, or "<embedded>"
   std::vector<ListenConfig> listen;
@@ -92,6 +103,7 @@ struct Config {
   ClientSubnetConfig client_subnet;
   WritesConfig writes;  // journal and TSIG keys
   std::vector<ZoneConfig> zones;
+  std::vector<ViewConfig> views;  // empty: every client gets the zones above
   // The values of the keys owned by feature modules (config/section.h), by key; a key the
   // file does not set has no entry. `pools` holds src/pool's (pool::config_pools).
   std::map<std::string, std::any> sections;

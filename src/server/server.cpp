@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "auth/answer_batch.h"
+#include "auth/views.h"
 #include "net/server.h"
 #include "server/zone_loading.h"
 
@@ -106,11 +107,61 @@ bool Server::handle_stream(std::span<const std::uint8_t> query, const sockaddr_s
 
 void Server::add_query_observer(QueryObserver observer) { observers_.push_back(std::move(observer)); }
 
-void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) { zones_.store(std::move(zones)); }
+void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) {
+  std::lock_guard lock(views_mutex_);
+  if (views_.empty() && zones->views() == nullptr) {
+    zones_.store(std::move(zones));
+    return;
+  }
+  zones_.store(attach_views(*zones));
+}
+
+std::shared_ptr<const auth::ZoneSet> Server::attach_views(const auth::ZoneSet& zones) const {
+  if (views_.empty()) return auth::ZoneSet::with_views(zones, nullptr);
+  std::vector<auth::View> views;
+  for (const auto& loaded : views_) {
+    auth::View view;
+    view.name = loaded.config.name;
+    for (const auto& prefix : loaded.config.match_clients) (void)view.clients.add(prefix, 0);
+    view.clients.seal();
+    view.keys = loaded.config.match_keys;
+    view.ecs = loaded.config.ecs;
+    view.zones = auth::ZoneSet::overlay(*loaded.zones, zones);
+    views.push_back(std::move(view));
+  }
+  return auth::ZoneSet::with_views(zones, std::make_shared<const auth::ViewTable>(std::move(views)));
+}
+
+bool Server::load_views(const config::Config& config, std::vector<LoadedView>& out) {
+  for (const auto& view : config.views) {
+    ZoneSetLoad load = load_zones(view.zones);
+    log_zone_load(logger_, load);
+    if (!load.zones) {
+      logger_.error("view.failed", {{"view", view.name}, {"reason", "a zone of the view did not load"}});
+      return false;
+    }
+    logger_.info("view.loaded", {{"view", view.name}, {"zones", std::to_string(load.loaded.size())}});
+    out.push_back({view, std::move(load.zones)});
+  }
+  return true;
+}
+
+auth::ClientContext Server::client_context(const sockaddr_storage& client) const {
+  return auth::ClientContext{net::address_bytes(client), cookies_->current(), unix_seconds(), subnet_trust_.read()};
+}
 
 void Server::publish_dynamic(std::shared_ptr<const auth::DynamicAnswers> dynamic) { dynamic_.store(std::move(dynamic)); }
 
 bool Server::load_initial_zones() {
+  std::vector<LoadedView> views;
+  if (!load_views(config_, views)) {
+    logger_.error("serve.failed", {{"reason", "a view's zone did not load"}});
+    return false;
+  }
+  {
+    std::lock_guard lock(views_mutex_);
+    views_ = std::move(views);
+  }
   ZoneSetLoad load = load_zones(config_.zones);
   log_zone_load(logger_, load);
   if (!load.zones) {
@@ -196,15 +247,21 @@ bool Server::answer(std::span<const std::uint8_t> query, net::Transport transpor
   std::shared_ptr<const auth::ZoneSet> zones = zones_.load();
   std::shared_ptr<const auth::DynamicAnswers> dynamic = dynamic_.load();  // held until the outcome is used
   bool log_query = query_log_.load(std::memory_order_relaxed);
-  auth::ClientContext context{net::address_bytes(client), cookies_->current(), unix_seconds(), subnet_trust_.read()};
+  auth::ClientContext context = client_context(client);
   auth::QueryOutcome outcome = auth::answer_query(*zones, dynamic.get(), query, transport,
                                                   response, log_query, &context);
   if (log_query) {
-    logger_.info("query", {{"client", net::format_address(client)},
-                           {"qname", outcome.qname ? outcome.qname->to_text() : "-"},
-                           {"qtype", dns::type_to_text(outcome.qtype)},
-                           {"rcode", outcome.respond ? dns::rcode_to_text(outcome.rcode) : "dropped"},
-                           {"transport", udp ? "udp" : "tcp"}});
+    std::string qname = outcome.qname ? outcome.qname->to_text() : "-";
+    std::string rcode = outcome.respond ? dns::rcode_to_text(outcome.rcode) : "dropped";
+    if (outcome.view == nullptr) {
+      logger_.info("query", {{"client", net::format_address(client)}, {"qname", qname},
+                             {"qtype", dns::type_to_text(outcome.qtype)}, {"rcode", rcode},
+                             {"transport", udp ? "udp" : "tcp"}});
+    } else {  // answered in a view (docs/steering.md, "Views")
+      logger_.info("query", {{"client", net::format_address(client)}, {"qname", qname},
+                             {"qtype", dns::type_to_text(outcome.qtype)}, {"rcode", rcode},
+                             {"transport", udp ? "udp" : "tcp"}, {"view", outcome.view->name}});
+    }
   }
   if (!observers_.empty() && outcome.respond) observe(std::span<const auth::QueryOutcome>(&outcome, 1));
   return outcome.respond;
@@ -256,6 +313,11 @@ void Server::reload() {
     logger_.error("reload.failed", {{"reason", e.what()}});
     return;
   }
+  std::vector<LoadedView> views;
+  if (!load_views(next, views)) {
+    logger_.error("reload.failed", {{"reason", "a view's zone did not load; still serving the previous zones"}});
+    return;
+  }
   ZoneSetLoad load = load_zones(next.zones);
   log_zone_load(logger_, load);
   if (!load.zones) {
@@ -265,6 +327,13 @@ void Server::reload() {
   if (auto taken = take_zones(next, load.zones, false); !taken) {
     logger_.error("reload.failed", {{"reason", taken.error().message + "; still serving the previous zones"}});
     return;
+  }
+  {
+    // The default zones just published carry the old views; attach the new ones to them.
+    std::lock_guard lock(views_mutex_);
+    views_ = std::move(views);
+    auto current = zones_.load();
+    zones_.store(views_.empty() && current->views() == nullptr ? current : attach_views(*current));
   }
   query_log_.store(next.log.queries, std::memory_order_relaxed);
   cookies_->reload(next.cookies);

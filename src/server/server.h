@@ -10,6 +10,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -87,10 +88,18 @@ class Server {
   void set_zone_load_handler(ZoneLoadHandler handler);
 
   // Swaps the served zones at once: each query sees the old set or the new one, never a mix.
+  // `zones` are the default zones; the configured views (auth/views.h) are attached to them
+  // here, each view's own zones over these, so a write to a default zone reaches every view
+  // that does not replace it.
   void publish(std::shared_ptr<const auth::ZoneSet> zones);
   std::shared_ptr<const auth::ZoneSet> zones() const { return zones_.load(); }
   // Swaps the dynamic answers (the pools'); the next query sees them.
   void publish_dynamic(std::shared_ptr<const auth::DynamicAnswers> dynamic);
+  std::shared_ptr<const auth::DynamicAnswers> dynamic() const { return dynamic_.load(); }
+  // What the engine is told about a query from `client` (its address spans `client`'s bytes):
+  // the current cookie secrets, the time, the trusted Client Subnet resolvers. For request
+  // handlers that answer through the engine themselves (signed queries).
+  auth::ClientContext client_context(const sockaddr_storage& client) const;
   const config::Config& config() const { return config_; }
   base::Logger& logger() { return logger_; }
 
@@ -118,6 +127,13 @@ class Server {
                            std::vector<std::vector<std::uint8_t>>& responses) const;
   void observe(std::span<const auth::QueryOutcome> outcomes) const;
   void stop_services();
+  // The views' own zones, loaded from `config.views`; false (logged) when one did not load.
+  struct LoadedView {
+    config::ViewConfig config;
+    std::shared_ptr<const auth::ZoneSet> zones;
+  };
+  bool load_views(const config::Config& config, std::vector<LoadedView>& out);
+  std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones) const;
 
   ConfigSource source_;
   config::Config config_;
@@ -133,6 +149,10 @@ class Server {
   std::unique_ptr<CookieJar> cookies_;
   // client-subnet.trust as a table; empty (no option is trusted) when unset.
   base::Published<base::NetworkTable> subnet_trust_;
+  // Held while views change and while a publication attaches them (writes publish from other
+  // threads than reload).
+  mutable std::mutex views_mutex_;
+  std::vector<LoadedView> views_;
 };
 
 }  // namespace cutover::server

@@ -1,0 +1,58 @@
+// Views (docs/steering.md, "Views"): which zones a client is answered from. A view matches
+// clients by source prefix, by a trusted resolver's Client Subnet (RFC 7871) or by the TSIG
+// key a query is signed with, and serves its own zones in place of the default zones with the
+// same origin (the default's others stay visible). Views are tried in order; the first that
+// matches answers; a query no view matches is answered from the default zones.
+// Immutable once built; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "auth/dynamic_answers.h"
+#include "base/network_table.h"
+#include "dns/name.h"
+
+namespace cutover::auth {
+
+class ZoneSet;
+
+struct View {
+  std::string name;
+  base::NetworkTable clients;   // match-clients, sealed; empty: matched by key only
+  std::vector<dns::Name> keys;  // match-keys (TSIG key names)
+  bool ecs = false;             // clients are read from a trusted resolver's Client Subnet
+  std::shared_ptr<const ZoneSet> zones;  // this view's zones over the default ones
+};
+
+// Which view answers, and the Client Subnet scope the choice holds for (the most leading bits
+// any ECS-reading view looked at, RFC 7871 §7.2.1), so a resolver caches one answer per
+// region of the match-clients lists and never hands one view's answer to another's clients.
+struct ViewChoice {
+  const View* view = nullptr;  // nullptr: the default zones
+  std::uint8_t scope = 0;
+};
+
+class ViewTable {
+ public:
+  explicit ViewTable(std::vector<View> views);
+
+  const std::vector<View>& views() const { return views_; }
+  bool any_ecs() const { return any_ecs_; }
+  // `source`: the query's source address; `subnet`: a trusted resolver's Client Subnet (source
+  // prefix length above 0), read by the views with ecs.
+  ViewChoice choose(std::span<const std::uint8_t> source, const std::optional<ClientNetwork>& subnet) const;
+  // The first view that lists key `key` in match-keys, or nullptr.
+  const View* by_key(const dns::Name& key) const;
+  const View* by_name(const std::string& name) const;
+
+ private:
+  std::vector<View> views_;
+  bool any_ecs_ = false;
+};
+
+}  // namespace cutover::auth

@@ -77,6 +77,29 @@ std::string document_for(const KeySpec& key) {
     if (name == "forward-updates") zone = "{origin: example.test., primary: \"127.0.0.1:5355\", ";
     return tsig + "zones: [" + zone + name + ": " + value + "}]\n";
   }
+  if (path.rfind("views[].", 0) == 0) {  // a whole view around the key, as views need one
+    std::vector<std::pair<std::string, std::string>> zone = {{"origin", "example.test."}, {"file", "x.zone"}};
+    std::vector<std::pair<std::string, std::string>> view = {{"name", "v"}, {"match-clients", "[\"10.0.0.0/8\"]"}};
+    auto set = [](auto& entries, const std::string& key, const std::string& text) {
+      for (auto& entry : entries) {
+        if (entry.first == key) {
+          entry.second = text;
+          return;
+        }
+      }
+      entries.emplace_back(key, text);
+    };
+    auto flow = [](const auto& entries) {
+      std::string out = "{";
+      for (const auto& [key, text] : entries) out += (out.size() > 1 ? ", " : "") + key + ": " + text;
+      return out + "}";
+    };
+    std::string rest = path.substr(8);
+    if (rest.rfind("zones[].", 0) == 0) set(zone, leaf(path), value);
+    set(view, "zones", "[" + flow(zone) + "]");
+    if (rest != "zones" && rest.rfind("zones[].", 0) != 0) set(view, rest, value);
+    return tsig + "client-subnet: {trust: 127.0.0.1}\nviews: [" + flow(view) + "]\n";
+  }
   auto dot = path.find('.');
   if (dot == std::string::npos) return path + ": " + value + "\n";
   return path.substr(0, dot) + ": {" + path.substr(dot + 1) + ": " + value + "}\n";

@@ -181,6 +181,69 @@ TEST(Config, ReadsClientSubnetTrust) {
   for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
 }
 
+// Views (docs/steering.md, "Views"): read in order, after writes and client-subnet wherever
+// those stand in the file; every problem names its place.
+TEST(Config, ReadsViews) {
+  const std::string prefix =
+      "writes:\n  tsig-keys:\n    - {name: inside, algorithm: hmac-sha256, secret: c2VjcmV0}\n"
+      "zones:\n  - {origin: example.test., file: ext.zone}\n";
+  Config config = parse("views:\n"
+                        "  - name: internal\n"
+                        "    match-clients: [10.0.0.0/8, '2001:db8::/32']\n"
+                        "    match-keys: Inside\n"
+                        "    ecs: true\n"
+                        "    zones:\n      - {origin: example.test., file: int.zone, rrset-order: cyclic}\n"
+                        "  - name: keyed\n    match-keys: [inside]\n"
+                        "    zones: [{origin: other.test., file: other.zone}]\n" +
+                        prefix + "client-subnet: {trust: 127.0.0.1}\n");
+  ASSERT_EQ(config.views.size(), 2u);
+  const ViewConfig& internal = config.views[0];
+  EXPECT_EQ(internal.name, "internal");
+  ASSERT_EQ(internal.match_clients.size(), 2u);
+  EXPECT_EQ(internal.match_clients[1].to_text(), "2001:db8::/32");
+  ASSERT_EQ(internal.match_keys.size(), 1u);
+  EXPECT_EQ(internal.match_keys[0], *dns::Name::from_text("inside."));
+  EXPECT_TRUE(internal.ecs);
+  ASSERT_EQ(internal.zones.size(), 1u);
+  EXPECT_EQ(internal.zones[0].file, "/etc/cutover/int.zone");
+  EXPECT_EQ(internal.zones[0].order.zone_default, zone::RRsetOrder::kCyclic);
+  EXPECT_FALSE(config.views[1].ecs);
+  EXPECT_TRUE(config.views[1].match_clients.empty());
+  EXPECT_TRUE(parse("").views.empty());
+
+  const BadCase cases[] = {
+      {"views: {a: b}\n", "test.yaml:1:8: views: expected a list of views"},
+      {"views:\n  - {match-clients: 10.0.0.0/8, zones: [{origin: a.test., file: a}]}\n",
+       "test.yaml:2:5: views[0]: missing required key 'name'"},
+      {"views:\n  - {name: 'in side', match-clients: 10.0.0.0/8, zones: [{origin: a.test., file: a}]}\n",
+       "test.yaml:2:12: views[0].name: expected 1 to 64 of A-Z a-z 0-9 . _ -"},
+      {"views:\n  - {name: a, match-clients: 10.0.0.0/8, zones: [{origin: a.test., file: a}]}\n"
+       "  - {name: a, match-clients: 10.0.0.0/8, zones: [{origin: a.test., file: a}]}\n",
+       "test.yaml:3:12: views[1].name: view a is listed twice"},
+      {"views:\n  - {name: a, zones: [{origin: a.test., file: a}]}\n",
+       "views[0]: view a matches no client: give match-clients or match-keys"},
+      {"views:\n  - {name: a, match-clients: 10.0.0/8, zones: [{origin: a.test., file: a}]}\n",
+       "test.yaml:2:30: views[0].match-clients: expected an address or address/prefix"},
+      {"views:\n  - {name: a, match-keys: nokey, zones: [{origin: a.test., file: a}]}\n",
+       "test.yaml:2:27: views[0].match-keys: TSIG key nokey. is not defined in writes.tsig-keys"},
+      {"views:\n  - {name: a, match-clients: 10.0.0.0/8, ecs: true, zones: [{origin: a.test., file: a}]}\n",
+       "test.yaml:2:47: views[0].ecs: no resolver's client subnet is trusted: set client-subnet.trust"},
+      {"views:\n  - {name: a, match-clients: 10.0.0.0/8}\n",
+       "views[0].zones: expected a non-empty list of zones"},
+      {"views:\n  - {name: a, match-clients: 10.0.0.0/8, zones: []}\n" ,
+       "test.yaml:2:49: views[0].zones: expected a non-empty list of zones"},
+      {"views:\n  - {name: a, match-clients: 10.0.0.0/8, zones: [{origin: a.test.}]}\n",
+       "views[0].zones[0]: missing required key 'file'"},
+      {"views:\n  - {name: a, match-clients: 10.0.0.0/8, zones: [{origin: a.test., file: a, primary: '127.0.0.1:53'}]}\n",
+       "views[0].zones[0].primary: unknown key"},
+      {"views:\n  - {name: a, match-clients: 10.0.0.0/8, zones: [{origin: a.test., file: a}, {origin: A.test., file: b}]}\n",
+       "views[0].zones[1]: zone a.test. is listed twice in this view"},
+      {"views:\n  - {name: a, match-clients: 10.0.0.0/8, colour: red, zones: [{origin: a.test., file: a}]}\n",
+       "views[0].colour: unknown key"},
+  };
+  for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
+}
+
 TEST(Config, ZoneKeyNamesMustBeDefinedTsigKeys) {
   const std::string keys = "writes:\n  tsig-keys:\n    - {name: Xfer-Key, algorithm: hmac-sha256, secret: c2VjcmV0}\n";
   Config ok = parse(keys +

@@ -129,23 +129,42 @@ base::Status Store::reload(const std::vector<ZoneSource>& zones) {
   std::vector<std::pair<std::size_t, Delta>> file_changes;  // index into next, file delta
   {
     std::lock_guard lock(mutex_);
+    // Everything is read and checked before anything changes: a zone that fails to replay
+    // leaves every zone as it was. (Moving zones out of zones_ while still looking others up
+    // in it once dereferenced the moved-from slot: a reload of two or more zones crashed.)
+    struct Kept {
+      Managed* existing = nullptr;            // null: a new zone, `fresh`
+      std::unique_ptr<Managed> fresh;
+      ZoneData file;
+      Delta changed;
+    };
+    std::vector<Kept> kept;
     for (const auto& source : zones) {
       Managed* existing = find_locked(source.zone->origin());
       if (existing == nullptr) {
         auto managed = replay(source);
         if (!managed) return managed.error();
-        next.push_back(std::make_unique<Managed>(std::move(*managed)));
+        kept.push_back({nullptr, std::make_unique<Managed>(std::move(*managed)), {}, {}});
         continue;
       }
       ZoneData file = ZoneData::from_zone(*source.zone);
       Delta changed = diff(existing->file_base, file);
-      existing->file_base = std::move(file);
-      existing->order = source.order;
-      existing->file = source.file;
-      for (auto& managed : zones_) {
-        if (managed.get() == existing) next.push_back(std::move(managed));
+      kept.push_back({existing, nullptr, std::move(file), std::move(changed)});
+    }
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      Kept& zone = kept[i];
+      if (zone.existing == nullptr) {
+        next.push_back(std::move(zone.fresh));
+        continue;
       }
-      if (!changed.empty()) file_changes.emplace_back(next.size() - 1, std::move(changed));
+      const ZoneSource& source = zones[i];
+      zone.existing->file_base = std::move(zone.file);
+      zone.existing->order = source.order;
+      zone.existing->file = source.file;
+      for (auto& managed : zones_) {
+        if (managed.get() == zone.existing) next.push_back(std::move(managed));
+      }
+      if (!zone.changed.empty()) file_changes.emplace_back(next.size() - 1, std::move(zone.changed));
     }
     zones_ = std::move(next);
     publish_locked();

@@ -239,3 +239,50 @@ TEST_F(StoreTest, UndoRestoresAnEarlierVersionAsANewWriteWithCacheTail) {
 
 }  // namespace
 }  // namespace cutover::store
+
+namespace cutover::store {
+namespace {
+
+// A reload of several zones keeps each zone's written data; it once crashed on the second
+// zone (a moved-from slot of the zone list was looked up).
+TEST(StoreReload, SeveralZonesReloadTogether) {
+  std::string path = testing::new_journal_path("store_reload_test");
+  ASSERT_FALSE(path.empty());
+  auto journal = Journal::open(path);
+  ASSERT_TRUE(journal) << journal.error().message;
+  base::Logger logger{nullptr, base::LogLevel::kError};
+  std::shared_ptr<const auth::ZoneSet> published;
+  Store store(std::move(*journal), [&published](auto zones) { published = zones; }, logger);
+  auto zone_of = [](const std::string& origin, const std::string& www) {
+    std::string text = "$ORIGIN " + origin + "\n$TTL 300\n@ IN SOA ns1 admin 10 3600 600 86400 60\n@ IN NS ns1\n"
+                       "ns1 IN A 192.0.2.1\nwww IN A " + www + "\n";
+    auto loaded = zone::load_zone_text(testing::name(origin.c_str()), text, origin);
+    EXPECT_TRUE(loaded.zone) << origin;
+    return loaded.zone;
+  };
+  std::vector<ZoneSource> first = {ZoneSource{zone_of("a.test.", "192.0.2.10"), {}, ""},
+                                   ZoneSource{zone_of("b.test.", "192.0.2.20"), {}, ""}};
+  ASSERT_TRUE(store.load(first));
+  WriteRequest request;
+  request.zone = testing::name("b.test.");
+  request.edits.push_back({Edit::Op::kReplaceRRset, testing::name("new.b.test."), dns::RRType::A, 60,
+                           {testing::a_rdata("192.0.2.77")}});
+  ASSERT_TRUE(store.write(request).ok());
+  auto www_of = [&published](const std::string& owner) {
+    const zone::Zone* zone = published->find(testing::name(owner.c_str()));
+    EXPECT_NE(zone, nullptr) << owner;
+    return zone != nullptr && zone->find(testing::name(owner.c_str())) != nullptr;
+  };
+
+  std::vector<ZoneSource> second = {ZoneSource{zone_of("a.test.", "192.0.2.11"), {}, ""},
+                                    ZoneSource{zone_of("b.test.", "192.0.2.21"), {}, ""}};
+  auto status = store.reload(second);
+  ASSERT_TRUE(status) << status.error().message;
+  ASSERT_EQ(published->zones().size(), 2u);
+  EXPECT_TRUE(www_of("new.b.test."));  // the write survives the reload
+  auto names = store.zone_names();
+  EXPECT_EQ(names.size(), 2u);
+}
+
+}  // namespace
+}  // namespace cutover::store

@@ -1,0 +1,158 @@
+// Views with the real binary and real dig: the client's source address (dig -b 127.0.0.x),
+// a trusted resolver's Client Subnet (dig +subnet) with the scope echoed, a TSIG key (dig -y,
+// the answer signed and checked by dig), a write to a default zone reaching the view that
+// does not replace it (nsupdate), and a reload that replaces a view's zone or keeps the old
+// data when the new one does not load. Loopback only; bounded waits.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/dig.h"
+#include "support/process.h"
+#include "support/server.h"
+
+namespace cutover::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr const char* kViewSecret = "dmlldy1rZXktc2VjcmV0LWZvci10ZXN0cw==";
+constexpr const char* kUpdateSecret = "dXBkYXRlLWtleS1zZWNyZXQtZm9yLXRlc3Rz";
+
+std::string example_zone(int serial, const std::string& www) {
+  return fmt::format(
+      "$ORIGIN example.test.\n$TTL 60\n@ IN SOA ns1 hostmaster {} 3600 600 86400 60\n@ IN NS ns1\n"
+      "ns1 IN A 192.0.2.53\nwww IN A {}\n",
+      serial, www);
+}
+
+class Views : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_program("dig") || !have_program("nsupdate")) GTEST_SKIP() << "dig or nsupdate not installed";
+    dir_ = make_temp_dir("cutover-views");
+    write_file(dir_ + "/external.zone", example_zone(1, "192.0.2.10"));
+    write_file(dir_ + "/internal.zone", example_zone(1, "10.0.0.10"));
+    write_file(dir_ + "/partner.zone", example_zone(1, "198.51.100.10"));
+    write_file(dir_ + "/other.zone",
+               "$ORIGIN other.test.\n$TTL 60\n@ IN SOA ns1 hostmaster 1 3600 600 86400 60\n@ IN NS ns1\n"
+               "ns1 IN A 192.0.2.54\n");
+    write_file(dir_ + "/cutover.yaml",
+               fmt::format("log: {{queries: true}}\n"
+                           "client-subnet: {{trust: 127.0.0.1}}\n"
+                           "writes:\n  journal: journal.sqlite\n  tsig-keys:\n"
+                           "    - {{name: partner-key, algorithm: hmac-sha256, secret: {}}}\n"
+                           "    - {{name: update-key, algorithm: hmac-sha256, secret: {}}}\n"
+                           "zones:\n"
+                           "  - {{origin: example.test., file: external.zone}}\n"
+                           "  - {{origin: other.test., file: other.zone, allow-update: [update-key]}}\n"
+                           "views:\n"
+                           "  - name: internal\n    match-clients: [127.0.0.2, 10.0.0.0/8]\n    ecs: true\n"
+                           "    zones: [{{origin: example.test., file: internal.zone}}]\n"
+                           "  - name: partner\n    match-keys: [partner-key]\n"
+                           "    zones: [{{origin: example.test., file: partner.zone}}]\n",
+                           kViewSecret, kUpdateSecret));
+    ServerSpec spec;
+    spec.config = dir_ + "/cutover.yaml";
+    spec.probe_name = "example.test.";
+    server_ = std::make_unique<CutoverServer>(spec);
+  }
+
+  std::vector<std::string> www(std::vector<std::string> extra = {}) {
+    return DigResult::rdatas(dig(server_->port(), "www.example.test", "A", std::move(extra)).answer, "A");
+  }
+
+  std::string dir_;
+  std::unique_ptr<CutoverServer> server_;
+};
+
+TEST_F(Views, TheSourceAddressPicksTheView) {
+  EXPECT_EQ(www(), std::vector<std::string>{"192.0.2.10"});  // 127.0.0.1: no view
+  EXPECT_EQ(www({"-b", "127.0.0.2"}), std::vector<std::string>{"10.0.0.10"});
+  EXPECT_EQ(www({"-b", "127.0.0.3"}), std::vector<std::string>{"192.0.2.10"});
+  // Over TCP too, and a zone the view does not replace is the default's.
+  EXPECT_EQ(www({"-b", "127.0.0.2", "+tcp"}), std::vector<std::string>{"10.0.0.10"});
+  DigResult other = dig(server_->port(), "ns1.other.test", "A", {"-b", "127.0.0.2"});
+  EXPECT_EQ(DigResult::rdatas(other.answer, "A"), std::vector<std::string>{"192.0.2.54"});
+  // Negative answers come from the view's zone: its SOA.
+  DigResult nx = dig(server_->port(), "nothing.example.test", "A", {"-b", "127.0.0.2"});
+  EXPECT_EQ(nx.status, "NXDOMAIN");
+  EXPECT_TRUE(server_->wait_for_log("view=internal")) << server_->log();
+}
+
+TEST_F(Views, ATrustedResolversSubnetPicksTheViewAndTheScopeIsEchoed) {
+  DigResult inside = dig(server_->port(), "www.example.test", "A", {"+subnet=10.20.30.0/24"});
+  EXPECT_EQ(DigResult::rdatas(inside.answer, "A"), std::vector<std::string>{"10.0.0.10"});
+  EXPECT_THAT(inside.raw, HasSubstr("CLIENT-SUBNET: 10.20.30.0/24/8"));  // all of 10/8 is internal
+  DigResult outside = dig(server_->port(), "www.example.test", "A", {"+subnet=192.0.2.0/24"});
+  EXPECT_EQ(DigResult::rdatas(outside.answer, "A"), std::vector<std::string>{"192.0.2.10"});
+  // 192/8 differs from 10/8 and 127.0.0.2 in the first bit already.
+  EXPECT_THAT(outside.raw, HasSubstr("CLIENT-SUBNET: 192.0.2.0/24/1"));
+  // An untrusted sender's subnet is ignored: 127.0.0.3 is answered as itself, without an echo.
+  DigResult untrusted = dig(server_->port(), "www.example.test", "A", {"-b", "127.0.0.3", "+subnet=10.20.30.0/24"});
+  EXPECT_EQ(DigResult::rdatas(untrusted.answer, "A"), std::vector<std::string>{"192.0.2.10"});
+  EXPECT_THAT(untrusted.raw, ::testing::Not(HasSubstr("CLIENT-SUBNET")));
+}
+
+TEST_F(Views, AQuerySignedWithAViewsKeyIsAnsweredThereAndSigned) {
+  const std::string key = std::string("hmac-sha256:partner-key:") + kViewSecret;
+  for (const char* transport : {"+notcp", "+tcp"}) {
+    DigResult signed_query = dig(server_->port(), "www.example.test", "A", {"-y", key, transport});
+    EXPECT_EQ(DigResult::rdatas(signed_query.answer, "A"), std::vector<std::string>{"198.51.100.10"}) << transport;
+    // dig checks the response's TSIG and says so when it cannot.
+    EXPECT_THAT(signed_query.raw, HasSubstr("TSIG PSEUDOSECTION")) << signed_query.raw;
+    EXPECT_THAT(signed_query.raw, ::testing::Not(HasSubstr("could not be validated"))) << signed_query.raw;
+    EXPECT_THAT(signed_query.raw, ::testing::Not(HasSubstr("Couldn't verify"))) << signed_query.raw;
+  }
+  // A key the view does not list: answered by address (the default here), still signed.
+  DigResult other_key =
+      dig(server_->port(), "www.example.test", "A", {"-y", std::string("hmac-sha256:update-key:") + kUpdateSecret});
+  EXPECT_EQ(DigResult::rdatas(other_key.answer, "A"), std::vector<std::string>{"192.0.2.10"});
+  EXPECT_THAT(other_key.raw, ::testing::Not(HasSubstr("could not be validated"))) << other_key.raw;
+  // A wrong secret: NOTAUTH with BADSIG (RFC 8945 §5.3.2), no data.
+  DigResult forged = dig(server_->port(), "www.example.test", "A",
+                         {"-y", "hmac-sha256:partner-key:d3Jvbmctc2VjcmV0LXdyb25nLXNlY3JldA=="});
+  EXPECT_EQ(forged.status, "NOTAUTH") << forged.raw;
+  EXPECT_THAT(forged.raw, HasSubstr("BADSIG"));
+  EXPECT_TRUE(forged.answer.empty());
+}
+
+TEST_F(Views, AWriteToADefaultZoneReachesTheViewsThatShareIt) {
+  CommandResult update = nsupdate(server_->port(), "other.test", "update add new.other.test. 60 A 192.0.2.77\n",
+                                  std::string("hmac-sha256:update-key:") + kUpdateSecret, dir_ + "/update.txt");
+  ASSERT_EQ(update.exit_code, 0) << update.out << update.err;
+  for (const char* source : {"127.0.0.1", "127.0.0.2"}) {
+    DigResult added = dig(server_->port(), "new.other.test", "A", {"-b", source});
+    EXPECT_EQ(DigResult::rdatas(added.answer, "A"), std::vector<std::string>{"192.0.2.77"}) << source;
+  }
+  // The view's own zone is untouched by it.
+  EXPECT_EQ(www({"-b", "127.0.0.2"}), std::vector<std::string>{"10.0.0.10"});
+}
+
+TEST_F(Views, ReloadSwapsAViewsZoneOrKeepsTheOldOneWhenTheNewDoesNotLoad) {
+  write_file(dir_ + "/internal.zone", example_zone(2, "10.0.0.11"));
+  server_->reload();
+  ASSERT_TRUE(server_->wait_for_log("reload.ok")) << server_->log();
+  EXPECT_EQ(www({"-b", "127.0.0.2"}), std::vector<std::string>{"10.0.0.11"});
+  EXPECT_EQ(www(), std::vector<std::string>{"192.0.2.10"});
+
+  write_file(dir_ + "/internal.zone", example_zone(3, "10.0.0.12") + "broken IN A 300.1.2.3\n");
+  server_->reload();
+  ASSERT_TRUE(server_->wait_for_log("reload.failed")) << server_->log();
+  EXPECT_THAT(server_->log(), HasSubstr("internal.zone:7:13: error: bad A rdata"));  // file, line, column
+  EXPECT_THAT(server_->log(), HasSubstr("view.failed view=internal"));
+  EXPECT_EQ(www({"-b", "127.0.0.2"}), std::vector<std::string>{"10.0.0.11"});
+  EXPECT_EQ(www(), std::vector<std::string>{"192.0.2.10"});
+}
+
+TEST_F(Views, AConfigWithABadViewDoesNotStartAndNamesThePlace) {
+  write_file(dir_ + "/bad.yaml",
+             "zones: [{origin: example.test., file: external.zone}]\n"
+             "views:\n  - {name: lab, match-clients: [10.0.0.0/33], zones: [{origin: example.test., file: x}]}\n");
+  CommandResult run = run_command({CUTOVER_BINARY, "serve", "--config", dir_ + "/bad.yaml"}, std::chrono::seconds(10));
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_THAT(run.err, HasSubstr("bad.yaml:3:33: views[0].match-clients[0]:")) << run.err;
+}
+
+}  // namespace
+}  // namespace cutover::testing

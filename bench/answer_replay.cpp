@@ -10,9 +10,11 @@
 // `cutover serve` does, to count what cookies cost (docs/performance.md). --steer PREFIXES
 // steers every pool by a networks table of that many /24s (docs/steering.md), the queries
 // coming from 1,024 sources in and around them; --ecs sends them all from one trusted resolver
-// with each client's /24 in a Client Subnet option instead.
-// Usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--edns] [--cookie client|server]
-//        ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
+// with each client's /24 in a Client Subnet option instead. --views N configures N views
+// (docs/steering.md, "Views"), each serving its own copy of the zone; the query source
+// (127.0.0.1; with --ecs the clients' subnets) matches only the last, to count what a view costs.
+// Usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--views N] [--edns]
+//        [--cookie client|server] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -27,6 +29,7 @@
 
 #include "auth/answer_batch.h"
 #include "auth/engine.h"
+#include "auth/views.h"
 #include "base/network_table.h"
 #include "dns/edns_options.h"
 #include "dns/message.h"
@@ -154,6 +157,7 @@ int main(int argc, char** argv) {
   bool edns = false;
   CookieMode cookie = CookieMode::kNone;
   std::size_t steer = 0;
+  std::size_t views = 0;
   bool ecs = false;
   while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
     if (std::strcmp(argv[1], "--edns") == 0 || std::strcmp(argv[1], "--ecs") == 0) {
@@ -168,6 +172,8 @@ int main(int argc, char** argv) {
       pool_file = argv[2];
     } else if (std::strcmp(argv[1], "--steer") == 0) {
       steer = std::strtoul(argv[2], nullptr, 10);
+    } else if (std::strcmp(argv[1], "--views") == 0) {
+      views = std::strtoul(argv[2], nullptr, 10);
     } else if (std::strcmp(argv[1], "--cookie") == 0 && std::strcmp(argv[2], "client") == 0) {
       cookie = CookieMode::kClient;
     } else if (std::strcmp(argv[1], "--cookie") == 0 && std::strcmp(argv[2], "server") == 0) {
@@ -180,7 +186,7 @@ int main(int argc, char** argv) {
     argv += 2;
   }
   if (argc < 4) {
-    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--edns] [--cookie client|server] ORIGIN ZONE_FILE "
+    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--views N] [--edns] [--cookie client|server] ORIGIN ZONE_FILE "
                  "QUERY_FILE [QUERIES]\n");
     return 2;
   }
@@ -191,7 +197,24 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cutover_answer_replay: %s did not load\n", argv[2]);
     return 1;
   }
-  cutover::auth::ZoneSet zones({load.zone});
+  std::shared_ptr<const cutover::auth::ZoneSet> zone_set = std::make_shared<cutover::auth::ZoneSet>(
+      std::vector<std::shared_ptr<const cutover::zone::Zone>>{load.zone});
+  if (views != 0) {  // views 1..N-1 match 172.16.I.0/24, the last 127.0.0.0/8 (every query's source)
+    std::vector<cutover::auth::View> list;
+    for (std::size_t i = 0; i < views; ++i) {
+      cutover::auth::View view;
+      view.name = "view" + std::to_string(i);
+      // With --ecs the views read Client Subnet and the last one holds every client's /24.
+      std::string last = ecs ? "10.0.0.0/8" : "127.0.0.0/8";
+      std::string prefix = i + 1 == views ? last : "172.16." + std::to_string(i % 256) + ".0/24";
+      view.ecs = ecs;
+      view.clients = {*cutover::base::parse_network_prefix(prefix)};
+      view.zones = cutover::auth::ZoneSet::overlay(cutover::auth::ZoneSet({load.zone}), *zone_set);
+      list.push_back(std::move(view));
+    }
+    zone_set = cutover::auth::ZoneSet::with_views(*zone_set, std::make_shared<const cutover::auth::ViewTable>(std::move(list)));
+  }
+  const cutover::auth::ZoneSet& zones = *zone_set;
   cutover::pool::PolicyRegistry policies;
   cutover::pool::register_builtin_policies(policies);
   std::shared_ptr<const cutover::pool::PoolAnswers> pools;

@@ -14,17 +14,20 @@
 #include <vector>
 
 #include "auth/dynamic_answers.h"
+#include "auth/engine.h"
 #include "base/network_table.h"
 #include "dns/name.h"
 
 namespace cutover::auth {
 
 class ZoneSet;
+struct FastQuery;
+struct ClientContext;
 
 struct View {
   std::string name;
-  base::NetworkTable clients;   // match-clients, sealed; empty: matched by key only
-  std::vector<dns::Name> keys;  // match-keys (TSIG key names)
+  std::vector<base::NetworkPrefix> clients;  // match-clients; empty: matched by key only
+  std::vector<dns::Name> keys;               // match-keys (TSIG key names)
   bool ecs = false;             // clients are read from a trusted resolver's Client Subnet
   std::shared_ptr<const ZoneSet> zones;  // this view's zones over the default ones
 };
@@ -46,13 +49,36 @@ class ViewTable {
   // `source`: the query's source address; `subnet`: a trusted resolver's Client Subnet (source
   // prefix length above 0), read by the views with ecs.
   ViewChoice choose(std::span<const std::uint8_t> source, const std::optional<ClientNetwork>& subnet) const;
+  // The same without a subnet: one lookup, whatever the number of views.
+  ViewChoice choose_by_source(std::span<const std::uint8_t> source) const {
+    base::NetworkMatch match = by_source_.lookup(source);
+    return {match.found ? &views_[match.value] : nullptr, 0};
+  }
   // The first view that lists key `key` in match-keys, or nullptr.
   const View* by_key(const dns::Name& key) const;
   const View* by_name(const std::string& name) const;
 
  private:
   std::vector<View> views_;
+  std::vector<base::NetworkTable> clients_;  // per view, sealed
+  // Every view's match-clients in one table whose longest match is the first matching view: a
+  // prefix inside one of an earlier view's is left out, since that view always wins there.
+  base::NetworkTable by_source_;
   bool any_ecs_ = false;
+  bool all_ecs_ = false;  // every view with match-clients reads Client Subnet: by_source_ serves subnets too
 };
+
+// The view of a query from `client` when a view reads Client Subnet and `client` is trusted:
+// for views with ecs by the option, read from `query` (the fast path's reading of `packet`)
+// or, when that is null, by parsing `packet`.
+ViewChoice choose_view_by_subnet(const ViewTable& views, std::span<const std::uint8_t> packet, const FastQuery* query,
+                                 const ClientContext& client);
+
+// The view of a query from `client`: by its source address, or by choose_view_by_subnet.
+inline ViewChoice choose_view(const ViewTable& views, std::span<const std::uint8_t> packet, const FastQuery* query,
+                              const ClientContext& client) {
+  if (!views.any_ecs() || client.subnet_trust == nullptr) [[likely]] return views.choose_by_source(client.address);
+  return choose_view_by_subnet(views, packet, query, client);
+}
 
 }  // namespace cutover::auth

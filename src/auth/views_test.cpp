@@ -31,9 +31,15 @@ std::shared_ptr<const zone::Zone> other() {
                                    "other.test. 300 NS ns.other.test.", "ns.other.test. 300 A 192.0.2.54"});
 }
 
-base::NetworkTable table(std::initializer_list<const char*> prefixes) {
+std::vector<base::NetworkPrefix> prefixes(std::initializer_list<const char*> texts) {
+  std::vector<base::NetworkPrefix> out;
+  for (const char* text : texts) out.push_back(*base::parse_network_prefix(text));
+  return out;
+}
+
+base::NetworkTable table(std::initializer_list<const char*> texts) {
   base::NetworkTable out;
-  for (const char* text : prefixes) EXPECT_TRUE(out.add(*base::parse_network_prefix(text), 0).ok()) << text;
+  for (const auto& prefix : prefixes(texts)) EXPECT_TRUE(out.add(prefix, 0).ok());
   out.seal();
   return out;
 }
@@ -50,13 +56,13 @@ class ViewsTest : public ::testing::Test {
   ViewsTest() : base_({example("192.0.2.10", "192.0.2.53"), other()}) {
     View internal;
     internal.name = "internal";
-    internal.clients = table({"10.0.0.0/8", "127.0.0.2/32"});
+    internal.clients = prefixes({"10.0.0.0/8", "127.0.0.2/32"});
     internal.ecs = true;
     internal.keys = {*dns::Name::from_text("internal-key.")};
     internal.zones = ZoneSet::overlay(ZoneSet({example("10.0.0.10", "10.0.0.53")}), base_);
     View lab;
     lab.name = "lab";
-    lab.clients = table({"127.0.0.0/24"});  // holds 127.0.0.2 too: the first view wins
+    lab.clients = prefixes({"127.0.0.0/24"});  // holds 127.0.0.2 too: the first view wins
     lab.zones = ZoneSet::overlay(ZoneSet({example("198.51.100.10", "198.51.100.53")}), base_);
     zones_ = ZoneSet::with_views(base_, std::make_shared<const ViewTable>(std::vector<View>{internal, lab}));
   }
@@ -213,6 +219,44 @@ TEST_F(ViewsTest, KeysAndNamesFindTheirView) {
   ViewTable only_keys({keyed});
   const std::array<std::uint8_t, 4> anyone = {10, 0, 0, 1};
   EXPECT_EQ(only_keys.choose(anyone, std::nullopt).view, nullptr);
+}
+
+// One table answers every source lookup (and every subnet one when all views read Client
+// Subnet); its longest match must still be the first matching view's, in config order.
+TEST(ViewTable, TheFirstMatchingViewWinsOverALongerPrefixOfALaterOne) {
+  auto view = [](const char* name, std::initializer_list<const char*> texts, bool ecs = false) {
+    View out;
+    out.name = name;
+    out.clients = prefixes(texts);
+    out.ecs = ecs;
+    return out;
+  };
+  auto name_of = [](ViewChoice choice) { return choice.view != nullptr ? choice.view->name : std::string("-"); };
+  const std::array<std::uint8_t, 4> in_both = {10, 1, 2, 3};
+  const std::array<std::uint8_t, 4> wide_only = {10, 2, 0, 1};
+  const std::array<std::uint8_t, 4> doc = {192, 0, 2, 1};
+  const std::array<std::uint8_t, 4> nowhere = {198, 51, 100, 1};
+  ViewTable wide_first({view("wide", {"10.0.0.0/8"}), view("narrow", {"10.1.0.0/16", "192.0.2.0/24"})});
+  EXPECT_EQ(name_of(wide_first.choose_by_source(in_both)), "wide");
+  EXPECT_EQ(name_of(wide_first.choose_by_source(doc)), "narrow");
+  EXPECT_EQ(name_of(wide_first.choose_by_source(nowhere)), "-");
+  ViewTable narrow_first({view("narrow", {"10.1.0.0/16", "192.0.2.0/24"}), view("wide", {"10.0.0.0/8"})});
+  EXPECT_EQ(name_of(narrow_first.choose_by_source(in_both)), "narrow");
+  EXPECT_EQ(name_of(narrow_first.choose_by_source(wide_only)), "wide");
+  // Every view reads Client Subnet: the same table decides, and its scope is the choice's.
+  ViewTable by_subnet({view("wide", {"10.0.0.0/8"}, true), view("narrow", {"10.1.0.0/16", "192.0.2.0/24"}, true)});
+  auto subnet = [](const std::array<std::uint8_t, 4>& address, unsigned bits) {
+    return std::optional<ClientNetwork>(ClientNetwork{address, bits});
+  };
+  ViewChoice wide = by_subnet.choose(nowhere, subnet(in_both, 24));
+  EXPECT_EQ(name_of(wide), "wide");
+  EXPECT_EQ(wide.scope, 8);  // all of 10/8 goes to wide
+  ViewChoice narrow = by_subnet.choose(nowhere, subnet(doc, 24));
+  EXPECT_EQ(name_of(narrow), "narrow");
+  EXPECT_EQ(narrow.scope, 24);
+  ViewChoice none = by_subnet.choose(in_both, subnet(nowhere, 24));
+  EXPECT_EQ(name_of(none), "-");  // the resolver's own address in 10/8 does not count
+  EXPECT_GT(none.scope, 0);
 }
 
 TEST_F(ViewsTest, WithoutViewsNothingIsChosen) {

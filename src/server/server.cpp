@@ -122,8 +122,7 @@ std::shared_ptr<const auth::ZoneSet> Server::attach_views(const auth::ZoneSet& z
   for (const auto& loaded : views_) {
     auth::View view;
     view.name = loaded.config.name;
-    for (const auto& prefix : loaded.config.match_clients) (void)view.clients.add(prefix, 0);
-    view.clients.seal();
+    view.clients = loaded.config.match_clients;
     view.keys = loaded.config.match_keys;
     view.ecs = loaded.config.ecs;
     view.zones = auth::ZoneSet::overlay(*loaded.zones, zones);

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "auth/views.h"
 #include "dns/edns_options.h"
 #include "net/address.h"
 
@@ -104,6 +105,22 @@ Intercept Responder::handle(std::span<const std::uint8_t> query, net::Transport 
   tsig::RequestContext signed_by;
   const auto* config = settings(message->questions.front().name);
   bool notify_request = opcode == dns::Opcode::kNotify;
+  // A transfer signed with a view's key (match-keys) is of that view's zones: the key is the
+  // view's credential, so the zone's transfer-key does not apply; allow-transfer still does
+  // (docs/steering.md, "Views").
+  if (!notify_request && !keys_.empty()) {
+    auto checked = tsig::verify_request(query, keys_, now);
+    auto zones = zones_();
+    if (checked && checked->valid() && zones->views() != nullptr) {
+      if (const auth::View* view = zones->views()->by_key(checked->key->name); view != nullptr) {
+        signed_by = *checked;
+        Intercept result = transfer(*message, transport, client, responses, view);
+        tsig::ResponseSigner signer(signed_by, now);
+        for (auto& response : responses) signer.sign(response);
+        return result;
+      }
+    }
+  }
   if (config != nullptr) {
     // A NOTIFY is checked against the key its zone is pulled with, a transfer against the key
     // it is served with (RFC 8945: either kind of request may be signed).
@@ -127,7 +144,15 @@ Intercept Responder::signed_soa(std::span<const std::uint8_t> query, Messages& r
     if (!message) return Intercept::kContinue;
     response = error_reply(*message, context->response_rcode()).front();
   } else {
-    auth::answer_query(*zones_(), tsig::strip_tsig(query, **located), auth::Transport::kTcp, response);
+    // In the view whose match-keys lists the key, else as an unsigned query would be.
+    auto zones = zones_();
+    const auth::View* view = zones->views() != nullptr ? zones->views()->by_key(context->key->name) : nullptr;
+    auto unsigned_query = tsig::strip_tsig(query, **located);
+    if (view != nullptr) {
+      auth::answer_query_in(*view->zones, nullptr, unsigned_query, auth::Transport::kTcp, response, false, nullptr);
+    } else {
+      auth::answer_query(*zones, unsigned_query, auth::Transport::kTcp, response);
+    }
   }
   tsig::ResponseSigner(*context, now).sign(response);
   responses.push_back(std::move(response));
@@ -135,9 +160,10 @@ Intercept Responder::signed_soa(std::span<const std::uint8_t> query, Messages& r
 }
 
 Intercept Responder::transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
-                              Messages& responses) const {
+                              Messages& responses, const auth::View* view) const {
   const dns::Question& question = query.questions.front();
-  auto zones = zones_();
+  auto served = zones_();  // holds the view's set too
+  const auth::ZoneSet* zones = view != nullptr ? view->zones.get() : served.get();
   const zone::Zone* zone = zones->find(question.name);
   if (zone == nullptr || !(zone->origin() == question.name)) {
     responses = error_reply(query, dns::Rcode::kNotAuth, dns::ExtendedError::kNotAuthoritative,
@@ -157,7 +183,14 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
     if (candidate.get() == zone) pinned = candidate;
   }
   bool ixfr = question.type == dns::RRType::IXFR;
-  if (ixfr) {
+  // The journal holds the history of the default zones only: a view's own zone goes whole.
+  bool own_view_zone = view != nullptr && served->find(question.name) != zone;
+  if (ixfr && own_view_zone) {
+    if (transport == net::Transport::kUdp) {  // RFC 1995 §2: the current SOA alone says "use TCP"
+      responses = pack_messages(query, std::vector<dns::ResourceRecord>{axfr_records(*zone).front()});
+      return Intercept::kRespond;
+    }
+  } else if (ixfr) {
     // RFC 1995 §3: the client's SOA is in the authority section.
     if (query.authorities.size() != 1 || query.authorities.front().type != dns::RRType::SOA) {
       responses = error_reply(query, dns::Rcode::kFormErr);
@@ -190,7 +223,7 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
   }
   auto records = axfr_records(*zone);
   responses = pack_messages(query, records);
-  logger_.info("xfr.axfr", {{"zone", zone->origin().to_text()}, {"client", peer},
+  logger_.info("xfr.axfr", {{"zone", zone->origin().to_text()}, {"view", view != nullptr ? view->name : "-"}, {"client", peer},
                             {"serial", std::to_string(zone->soa_fields().serial)},
                             {"records", std::to_string(records.size())},
                             {"messages", std::to_string(responses.size())}});

@@ -18,6 +18,10 @@
 #include "tsig/tsig.h"
 #include "replication/primary/transfer.h"
 
+namespace cutover::auth {
+struct View;
+}
+
 namespace cutover::replication {
 
 class Responder {
@@ -41,8 +45,9 @@ class Responder {
                            Messages& responses) const;
 
  private:
+  // From the default zones, or from `view`'s (a transfer signed with its key).
   net::Intercept transfer(const dns::Message& query, net::Transport transport, const sockaddr_storage& client,
-                             Messages& responses) const;
+                             Messages& responses, const auth::View* view = nullptr) const;
   net::Intercept notify(const dns::Message& query, const sockaddr_storage& client, Messages& responses) const;
   // A TSIG-signed SOA query over TCP (a secondary's signed refresh check): answered by the
   // engine and the answer signed with the request's key; unsigned ones go to the engine.

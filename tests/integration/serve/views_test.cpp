@@ -44,7 +44,7 @@ class Views : public ::testing::Test {
                            "    - {{name: partner-key, algorithm: hmac-sha256, secret: {}}}\n"
                            "    - {{name: update-key, algorithm: hmac-sha256, secret: {}}}\n"
                            "zones:\n"
-                           "  - {{origin: example.test., file: external.zone}}\n"
+                           "  - {{origin: example.test., file: external.zone, allow-transfer: [127.0.0.0/8]}}\n"
                            "  - {{origin: other.test., file: other.zone, allow-update: [update-key]}}\n"
                            "views:\n"
                            "  - name: internal\n    match-clients: [127.0.0.2, 10.0.0.0/8]\n    ecs: true\n"
@@ -115,6 +115,23 @@ TEST_F(Views, AQuerySignedWithAViewsKeyIsAnsweredThereAndSigned) {
   EXPECT_EQ(forged.status, "NOTAUTH") << forged.raw;
   EXPECT_THAT(forged.raw, HasSubstr("BADSIG"));
   EXPECT_TRUE(forged.answer.empty());
+}
+
+TEST_F(Views, ATransferSignedWithAViewsKeyIsOfTheViewsZone) {
+  const std::string key = std::string("hmac-sha256:partner-key:") + kViewSecret;
+  // dig prints a transfer's records without sections: read its text.
+  DigResult view = dig(server_->port(), "example.test", "AXFR", {"-y", key});
+  EXPECT_THAT(view.raw, HasSubstr("198.51.100.10")) << view.raw;
+  EXPECT_THAT(view.raw, ::testing::Not(HasSubstr("192.0.2.10"))) << view.raw;
+  EXPECT_THAT(view.raw, ::testing::Not(HasSubstr("could not be validated"))) << view.raw;
+  EXPECT_THAT(view.raw, ::testing::Not(HasSubstr("failed"))) << view.raw;
+  // IXFR of the view's own zone: the whole zone (the journal keeps the default zones' history).
+  DigResult ixfr = dig(server_->port(), "example.test", "IXFR=0", {"-y", key, "+tcp"});
+  EXPECT_THAT(ixfr.raw, HasSubstr("198.51.100.10")) << ixfr.raw;
+  DigResult plain = dig(server_->port(), "example.test", "AXFR");
+  EXPECT_THAT(plain.raw, HasSubstr("192.0.2.10")) << plain.raw;
+  EXPECT_THAT(plain.raw, ::testing::Not(HasSubstr("198.51.100.10"))) << plain.raw;
+  EXPECT_TRUE(server_->wait_for_log("xfr.axfr zone=example.test. view=partner")) << server_->log();
 }
 
 TEST_F(Views, AWriteToADefaultZoneReachesTheViewsThatShareIt) {

@@ -47,15 +47,22 @@ bool matches(const dns::Message& request, const dns::Message& reply) {
   return true;
 }
 
-Result<net::UniqueFd> open_socket(const net::SocketAddress& server, int type) {
+using Source = std::optional<net::SocketAddress>;
+
+Result<net::UniqueFd> open_socket(const net::SocketAddress& server, int type, const Source& source) {
   int fd = ::socket(server.family(), type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) return io_error(server, "socket");
-  return net::UniqueFd(fd);
+  net::UniqueFd owned(fd);
+  if (source && ::bind(fd, reinterpret_cast<const sockaddr*>(&source->storage), source->length) != 0) {
+    return io_error(server, "bind to " + net::format_address(source->storage));
+  }
+  return owned;
 }
 
 Result<QueryResult> exchange_udp(const net::SocketAddress& server, const dns::Message& request,
-                                 const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout) {
-  auto socket = open_socket(server, SOCK_DGRAM);
+                                 const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout,
+                                 const Source& source) {
+  auto socket = open_socket(server, SOCK_DGRAM, source);
   if (!socket) return socket.error();
   int fd = socket->get();
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&server.storage), server.length) != 0) {
@@ -87,8 +94,8 @@ Result<QueryResult> exchange_udp(const net::SocketAddress& server, const dns::Me
 
 base::Status stream_tcp(const net::SocketAddress& server, const dns::Message& request,
                         const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout,
-                        const ReplyHandler& on_reply) {
-  auto socket = open_socket(server, SOCK_STREAM);
+                        const ReplyHandler& on_reply, const Source& source = std::nullopt) {
+  auto socket = open_socket(server, SOCK_STREAM, source);
   if (!socket) return socket.error();
   int fd = socket->get();
   auto start = Clock::now();
@@ -140,12 +147,16 @@ base::Status stream_tcp(const net::SocketAddress& server, const dns::Message& re
 }
 
 Result<QueryResult> exchange_tcp(const net::SocketAddress& server, const dns::Message& request,
-                                 const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout) {
+                                 const std::vector<std::uint8_t>& wire, std::chrono::milliseconds timeout,
+                                 const Source& source) {
   std::optional<QueryResult> first;
-  auto streamed = stream_tcp(server, request, wire, timeout, [&first](QueryResult reply) -> Result<bool> {
-    first = std::move(reply);
-    return true;
-  });
+  auto streamed = stream_tcp(
+      server, request, wire, timeout,
+      [&first](QueryResult reply) -> Result<bool> {
+        first = std::move(reply);
+        return true;
+      },
+      source);
   if (!streamed) return streamed.error();
   return std::move(*first);
 }
@@ -182,27 +193,27 @@ Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Messag
 
 Result<QueryResult> exchange(const net::SocketAddress& server, const dns::Message& request,
                              const std::vector<std::uint8_t>& wire, const QueryOptions& options) {
-  if (options.tcp) return exchange_tcp(server, request, wire, options.timeout);
+  if (options.tcp) return exchange_tcp(server, request, wire, options.timeout, options.source);
   Result<QueryResult> last = make_error(ErrorCode::kInvalidArgument, "tries must be at least 1");
   for (int attempt = 0; attempt < options.tries; ++attempt) {
-    last = exchange_udp(server, request, wire, options.timeout);
+    last = exchange_udp(server, request, wire, options.timeout, options.source);
     if (last.ok() || last.error().code != ErrorCode::kTimeout) break;
   }
   if (last.ok() && last->response.header.tc && options.tcp_on_truncation) {
-    return exchange_tcp(server, request, wire, options.timeout);
+    return exchange_tcp(server, request, wire, options.timeout, options.source);
   }
   return last;
 }
 
 base::Status exchange_stream(const net::SocketAddress& server, const dns::Message& request,
                              const QueryOptions& options, const ReplyHandler& on_reply) {
-  return stream_tcp(server, request, dns::encode_message(request), options.timeout, on_reply);
+  return stream_tcp(server, request, dns::encode_message(request), options.timeout, on_reply, options.source);
 }
 
 base::Status exchange_stream(const net::SocketAddress& server, const dns::Message& request,
                              const std::vector<std::uint8_t>& wire, const QueryOptions& options,
                              const ReplyHandler& on_reply) {
-  return stream_tcp(server, request, wire, options.timeout, on_reply);
+  return stream_tcp(server, request, wire, options.timeout, on_reply, options.source);
 }
 
 }  // namespace cutover::client

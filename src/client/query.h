@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,9 @@ struct QueryOptions {
   bool edns = true;
   std::uint16_t udp_size = 1232;
   bool recursion_desired = false;
+  // Sends from this address (its port 0: any) instead of one the kernel picks: the lab's
+  // client populations on their own loopback addresses.
+  std::optional<net::SocketAddress> source;
 };
 
 struct QueryResult {

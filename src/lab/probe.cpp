@@ -14,10 +14,12 @@ namespace cutover::lab {
 double since(std::int64_t reference_ns, std::int64_t at_ns) { return base::seconds_between(reference_ns, at_ns); }
 
 Observation ask(const net::SocketAddress& resolver, const std::string& name, dns::RRType type,
-                std::int64_t reference_ns, std::chrono::milliseconds timeout) {
+                std::int64_t reference_ns, std::chrono::milliseconds timeout,
+                const std::optional<net::SocketAddress>& source) {
   Observation observation;
   client::QueryOptions options;
   options.timeout = timeout;
+  options.source = source;
   options.recursion_desired = true;
   auto qname = dns::Name::from_text(name);
   std::int64_t sent = base::monotonic_ns();

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,11 @@
 
 namespace cutover::lab {
 
-// One query with RD set; times in the Observation are relative to `reference_ns`.
+// One query with RD set; times in the Observation are relative to `reference_ns`. `source`:
+// the address it is sent from (a client population's, E13), else the kernel's choice.
 Observation ask(const net::SocketAddress& resolver, const std::string& name, dns::RRType type,
-                std::int64_t reference_ns, std::chrono::milliseconds timeout = std::chrono::milliseconds(1500));
+                std::int64_t reference_ns, std::chrono::milliseconds timeout = std::chrono::milliseconds(1500),
+                const std::optional<net::SocketAddress>& source = std::nullopt);
 
 struct PollPlan {
   std::string name;

@@ -244,7 +244,8 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     if (config.upstream.kind == Upstream::Kind::kStub && config.upstream.zone.empty()) {
       config.upstream = {Upstream::Kind::kStub, options.zone, "127.0.0.1", authority_port};
     }
-    config.extra_lines = run.extra_lines;
+    // The case's own lines (E13's Client Subnet settings), then the run's --resolver-option lines.
+    config.extra_lines.insert(config.extra_lines.end(), run.extra_lines.begin(), run.extra_lines.end());
     result.config = config.cache.label() + (run.variant.empty() ? "" : " + " + run.variant);
     std::string unsupported = run.adapter->unsupported(config);
     if (job.spec.run_isolated) {

@@ -17,6 +17,7 @@
   X(e10_failover) \
   X(e11_reuse) \
   X(e12_rotation) \
+  X(e13_split) \
   X(e15_search)
 
 namespace cutover::lab {

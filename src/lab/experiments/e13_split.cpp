@@ -8,6 +8,7 @@
 // Measured: the first time B got A's answer (expected: never); the details keep every poll of
 // both populations and the views the authority answered with.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/clock.h"
 #include "lab/experiments/common.h"
@@ -106,7 +107,10 @@ void run_split(const std::string& mode, const std::string& label, CaseContext& c
   std::vector<std::string> views = lab->views_for(name);  // the resolver's queries, after the direct one
   views.erase(views.begin(), views.begin() + static_cast<std::ptrdiff_t>(std::min(direct_views, views.size())));
   details["authority_views"] = views;
-  details["client_subnet_lines"] = client_subnet_lines(context.env.adapter->name(), label == "ecs-subnetcache");
+  auto lines = mode == "ecs" ? client_subnet_lines(context.env.adapter->name(), label == "ecs-subnetcache")
+                             : std::vector<std::string>{};
+  details["client_subnet_lines"] = lines;
+  if (!lines.empty()) result.config += " + " + fmt::format("{}", fmt::join(lines, "; "));
 }
 
 // "A own 28/29, B got A's from 0.5 s to 9.5 s; authority: a-ecs×1 -×1"

@@ -1,4 +1,5 @@
-// Integration tests of `cutover lab`: the CI subset (E1, E2, E3, E4 and E10 on Unbound and BIND)
+// Integration tests of `cutover lab`: the CI subset (E1, E2, E3, E4 and E10 on Unbound and BIND,
+// and E13 on both in a test of its own)
 // must run with every case measured, and its report must follow from its raw observations;
 // E3's poll pattern is the client's view (a reply after the 1.8 s client timeout is a failure);
 // every resolver's Debian package version and generated configuration are recorded, and
@@ -341,6 +342,54 @@ TEST(Lab, AuthorityControlApiChangesAnswersAtRuntime) {
   curl("PUT", "/lab/outage/name/www.t.lab.", R"({"mode":"none"})");
   CommandResult minimal = run_command({"dig", at, "-p", port, "+noall", "+authority", "www.t.lab.", "A"}, 5s);
   EXPECT_TRUE(minimal.out.empty()) << minimal.out;
+}
+
+// E13 through real Unbound (with and without its subnet cache) and BIND: a views authority
+// (cutover serve) gives population A its own view; through a resolver a view chosen by the
+// source address never reaches A, one chosen by Client Subnet reaches A only through Unbound's
+// subnet cache, and B never gets A's answer from the shared cache; TSIG is reported as not
+// possible through a resolver.
+TEST(Lab, SplitHorizonBehindOneResolverCache) {
+  if (!have_program("unbound") || !have_program("named")) GTEST_SKIP() << "unbound and named are needed (scripts/install-deps.sh)";
+  std::string out = make_temp_dir("lab-e13");
+  CommandResult run = run_command({CUTOVER_BINARY, "lab", "run", "--resolvers", "unbound,bind", "--experiments", "E13",
+                                   "--out", out},
+                                  120s);
+  ASSERT_FALSE(run.timed_out) << run.out;
+  ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.exit_code << "\n" << run.out << run.err;
+  auto results = nlohmann::json::parse(read_file(out + "/results.json"));
+  std::map<std::string, nlohmann::json> cases;
+  for (const auto& item : results["cases"]) {
+    cases[item["resolver"].get<std::string>() + " " + item["case"].get<std::string>()] = item;
+  }
+  // unbound: src, ecs, ecs-subnetcache, tsig; bind: src, ecs, tsig.
+  ASSERT_EQ(cases.size(), 7u) << run.out;
+  for (const char* key : {"unbound tsig", "bind tsig"}) {
+    EXPECT_EQ(cases[key]["verdict"], "not supported") << key;
+    EXPECT_NE(cases[key]["note"].get<std::string>().find("TSIG"), std::string::npos) << key;
+  }
+  for (const char* key : {"unbound src", "unbound ecs", "unbound ecs-subnetcache", "bind src", "bind ecs"}) {
+    const auto& item = cases[key];
+    ASSERT_EQ(item["verdict"], "pass") << key << ": " << item["note"];  // B never got A's answer
+    const auto& details = item["details"];
+    // Asked directly from A's address, the authority answers A's view.
+    EXPECT_EQ(details["direct_a"]["answer"], nlohmann::json::array({"192.0.2.13"})) << key;
+    EXPECT_FALSE(item["observations"].empty()) << key;
+    for (const auto& poll : item["observations"]) {
+      EXPECT_EQ(poll["answer"], nlohmann::json::array({"192.0.2.14"})) << key;  // B: the default
+    }
+    std::size_t polls = details["a_polls_count"].get<std::size_t>();
+    EXPECT_GT(polls, 20u) << key;
+    std::size_t own = details["a_got_own_view"].get<std::size_t>();
+    bool reaches_a = std::string(key) == "unbound ecs-subnetcache";
+    EXPECT_EQ(own, reaches_a ? polls : 0u) << key;
+    bool subnet_seen = false;
+    for (const auto& view : details["authority_views"]) subnet_seen = subnet_seen || view == "a-ecs";
+    EXPECT_EQ(subnet_seen, reaches_a) << key << ": " << details["authority_views"].dump();
+  }
+  CommandResult check = run_command({CUTOVER_BINARY, "lab", "check", out}, 30s);
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+  EXPECT_NE(read_file(out + "/report.md").find("## E13."), std::string::npos);
 }
 
 }  // namespace

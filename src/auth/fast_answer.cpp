@@ -105,11 +105,19 @@ bool settle_cookie(std::span<const std::uint8_t> packet, FastQuery& query, const
 bool settle_client_subnet(std::span<const std::uint8_t> packet, FastQuery& query, const ClientContext* client) {
   if (!trusts_client_subnet(client)) return true;
   auto data = packet.subspan(query.subnet_at, query.subnet_size);
-  auto parsed = dns::parse_client_subnet(data);
-  if (!parsed) return false;
-  query.subnet_source = parsed->source;
-  query.subnet_address = parsed->address;
-  query.subnet_address_size = parsed->bytes().size();
+  // RFC 7871 §6 as dns::parse_client_subnet checks it, without building its result: any
+  // breach goes the general way, which answers FORMERR with the reason (read_fast_query has
+  // already bounded the option to 4 to 20 bytes).
+  unsigned family = static_cast<unsigned>(data[0]) << 8 | data[1];
+  unsigned source = data[2];
+  std::size_t size = family == 1 ? 4 : 16;
+  std::size_t octets = (source + 7) / 8;
+  if ((family != 1 && family != 2) || source > size * 8 || data[3] != 0 || data.size() - 4 != octets) return false;
+  if (source % 8 != 0 && (data[3 + octets] & (0xFFu >> (source % 8))) != 0) return false;
+  query.subnet_source = static_cast<std::uint8_t>(source);
+  query.subnet_address = {};
+  std::memcpy(query.subnet_address.data(), data.data() + 4, octets);
+  query.subnet_address_size = size;
   query.subnet_scope = client->subnet_scope_floor;  // a view's choice; the answer may raise it
   // The option echoed as it came.
   std::uint8_t* opt = query.subnet_opt.data();

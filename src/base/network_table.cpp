@@ -112,12 +112,19 @@ NetworkTable::Walk NetworkTable::walk(const std::vector<Node>& nodes, BitAt bit_
   return Walk{match, at, false};
 }
 
-NetworkTable::Stage NetworkTable::stage_of(const Walk& done) {
+NetworkTable::Stage NetworkTable::stage_of(const Walk& done, const std::vector<Node>& nodes, unsigned depth) {
   Stage stage;
   stage.node = done.node;
   stage.value = done.match.found ? static_cast<std::int32_t>(done.match.value) : kNone;
   stage.scope = done.match.scope;
   stage.stopped = done.stopped;
+  // A walk that reached the stage's depth on a leaf goes no further for any longer address:
+  // the lookup stops here, with the scope the walk would give (this depth), without walking.
+  const Node& node = nodes[static_cast<std::size_t>(done.node)];
+  if (!done.stopped && node.child[0] == kNone && node.child[1] == kNone) {
+    stage.stopped = true;
+    stage.scope = static_cast<std::uint8_t>(depth);
+  }
   return stage;
 }
 
@@ -130,13 +137,14 @@ void NetworkTable::seal(std::size_t max_blocks) {
     std::array<std::uint8_t, 4> address = {static_cast<std::uint8_t>(high >> 8), static_cast<std::uint8_t>(high), 0, 0};
     Walk first = walk(v4_, v4_bits(address), 0, kStageBits, 0, root);
     FirstStage& stage = v4_stage_[high];
-    static_cast<Stage&>(stage) = stage_of(first);
-    if (first.stopped || v4_stage2_.size() / 256 >= max_blocks) continue;
+    static_cast<Stage&>(stage) = stage_of(first, v4_, kStageBits);
+    if (stage.stopped || v4_stage2_.size() / 256 >= max_blocks) continue;
     // Longer prefixes below this /16: the next 8 bits' walk for each third byte.
     stage.block = static_cast<std::int32_t>(v4_stage2_.size() / 256);
     for (std::size_t third = 0; third < 256; ++third) {
       address[2] = static_cast<std::uint8_t>(third);
-      v4_stage2_.push_back(stage_of(walk(v4_, v4_bits(address), kStageBits, kStage2Bits, first.node, first.match)));
+      v4_stage2_.push_back(
+          stage_of(walk(v4_, v4_bits(address), kStageBits, kStage2Bits, first.node, first.match), v4_, kStage2Bits));
     }
   }
 }

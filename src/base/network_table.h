@@ -96,7 +96,7 @@ class NetworkTable {
   struct FirstStage : Stage {
     std::int32_t block = kNone;
   };
-  static Stage stage_of(const Walk& done);
+  static Stage stage_of(const Walk& done, const std::vector<Node>& nodes, unsigned depth);
 
   std::vector<Node> v4_{Node{}};
   std::vector<Node> v6_{Node{}};

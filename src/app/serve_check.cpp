@@ -13,6 +13,15 @@ ServeCheck check_serve(const config::Config& config, ServeFeatures features) {
   server::ZoneSetLoad load = server::load_zones(config.zones);
   check.zones = std::move(load.loaded);
   check.diagnostics = std::move(load.diagnostics);
+  // The views' zones too: a pool may be answered in a view only (docs/steering.md, "Views").
+  std::vector<server::LoadedView> views;
+  for (const auto& view : config.views) {
+    server::ZoneSetLoad view_load = server::load_zones(view.zones);
+    check.zones.insert(check.zones.end(), view_load.loaded.begin(), view_load.loaded.end());
+    check.diagnostics.insert(check.diagnostics.end(), view_load.diagnostics.begin(), view_load.diagnostics.end());
+    if (!view_load.zones) load.zones.reset();
+    if (view_load.zones) views.push_back({view, std::move(view_load.zones)});
+  }
   if (!load.zones) {
     for (const auto& diagnostic : check.diagnostics) {
       if (diagnostic.severity == zone::Severity::kError) check.problems.push_back(diagnostic.to_string());
@@ -20,7 +29,8 @@ ServeCheck check_serve(const config::Config& config, ServeFeatures features) {
     if (check.problems.empty()) check.problems.push_back("a zone did not load");
     return check;
   }
-  auto placed = pool::check_pool_placement(pool::config_pools(config), load.zones.get(),
+  auto served = server::attach_views(*load.zones, views);
+  auto placed = pool::check_pool_placement(pool::config_pools(config), served.get(),
                                            Replication::writes_through_store(config));
   if (!placed) check.problems.push_back(placed.error().message);
   return check;

@@ -66,6 +66,7 @@ void answer_chunk_in_views(const ZoneSet& zones, const ViewTable& views, const D
     outcomes[i] = QueryOutcome{};
     client.address = query.client_address;
     client.subnet_scope_floor = choices[i].scope;
+    client.view_bit = choices[i].view != nullptr ? choices[i].view->bit : kDefaultViewBit;
     if (served[i] == nullptr ||
         !answer_fast_query(*served[i], dynamic, query.packet, questions[i], *query.response, outcomes[i], false, &client)) {
       const ZoneSet& chosen = choices[i].view != nullptr ? *choices[i].view->zones : zones;

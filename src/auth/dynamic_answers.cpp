@@ -74,6 +74,7 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
   index_ = zone::NameIndex(answers_.size());
   for (std::size_t i = 0; i < answers_.size(); ++i) {
     const DynamicAnswer& answer = answers_[i];
+    restricted_ = restricted_ || answer.views != kEveryView;
     lower_wires_.push_back(answer.owner.lowercased().wire());
     EncodedAnswer encoded{encode_family(answer.a, answer.ttl), encode_family(answer.aaaa, answer.ttl), {}};
     for (const auto& group : answer.groups) {

@@ -68,6 +68,13 @@ struct GroupChoice {
   std::uint8_t scope = 0;
 };
 
+// DynamicAnswer::views and ClientContext::view_bit: every view, and the default zones' bit.
+constexpr std::uint16_t kEveryView = 0xFFFF;
+constexpr std::uint16_t kDefaultViewBit = 1;
+// Views past this many cannot be told apart by an entry (pool/config refuses restricting a
+// pool in a config with more).
+constexpr std::size_t kMaxMaskedViews = 15;
+
 struct DynamicAnswer {
   std::string source;  // who answers this name (a pool's id), for outcomes and logs
   dns::Name owner;
@@ -79,6 +86,10 @@ struct DynamicAnswer {
   // answers is one shift on the fast path (callgrind counted 12 instructions more per pool
   // query at 520).
   bool alias = false;
+  // The views it is answered in (auth/views.h): bit 0 the default zones, bit i + 1 the view at
+  // index i; a query whose view's bit is clear is answered from zone data as if there were no
+  // entry. Also in the padding beside the flags, so the entry stays 512 bytes.
+  std::uint16_t views = kEveryView;
   // Unsteered: every client's answer. Steered: the default group's, for callers that know no client.
   DynamicFamily a;
   DynamicFamily aaaa;
@@ -142,8 +153,16 @@ class DynamicAnswers {
   const EncodedAnswer& encoded(std::size_t position) const { return encoded_[position]; }
   bool empty() const { return answers_.empty(); }
   const std::vector<DynamicAnswer>& answers() const { return answers_; }
+  // Whether an entry is answered in some views only (DynamicAnswer::views): without one, the
+  // answer paths skip the view test.
+  bool restricted() const { return restricted_; }
+  // The entry at `position` is not for a query answered in the view `view_bit`.
+  bool hidden(std::size_t position, std::uint16_t view_bit) const {
+    return restricted_ && (answers_[position].views & view_bit) == 0;
+  }
 
  private:
+  bool restricted_ = false;
   std::vector<DynamicAnswer> answers_;  // sorted by owner
   std::vector<std::vector<std::uint8_t>> lower_wires_;
   std::vector<EncodedAnswer> encoded_;  // parallel to answers_

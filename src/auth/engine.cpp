@@ -228,7 +228,8 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   if (question.type == dns::RRType::DS) zone = &zone_for_ds(zones, *zone, question.name);
 
   bool minimal_any = transport == Transport::kUdp;
-  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, dynamic, &network);
+  AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, dynamic, &network,
+                                client != nullptr ? client->view_bit : kDefaultViewBit);
   if (subnet) {
     std::uint8_t scope = std::max(plan.subnet_scope.value_or(0), client->subnet_scope_floor);
     dns::add_client_subnet(*frame.edns, *subnet, subnet->source == 0 ? 0 : scope);

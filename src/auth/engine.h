@@ -92,6 +92,9 @@ struct ClientContext {
   // The least SCOPE PREFIX-LENGTH an answered Client Subnet option carries: the bits the
   // choice of a view looked at (auth/views.h); the answer's own scope when that is larger.
   std::uint8_t subnet_scope_floor = 0;
+  // The bit of the view the query is answered in (DynamicAnswer::views): kDefaultViewBit for
+  // the default zones and whenever there are no views.
+  std::uint16_t view_bit = 1;
 };
 
 // True when the option of `client`'s queries is used (ClientContext::subnet_trust).

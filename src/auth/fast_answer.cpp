@@ -357,6 +357,10 @@ bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, 
   dns::Rcode rcode = dns::Rcode::kNoError;
   std::size_t position =
       dynamic == nullptr || dynamic->empty() ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);
+  // An entry not answered in this query's view is not there for it (a pool restricted to views).
+  if (position != DynamicAnswers::kNone && client != nullptr && dynamic->hidden(position, client->view_bit)) [[unlikely]] {
+    position = DynamicAnswers::kNone;
+  }
   if (position == DynamicAnswers::kNone) {
     if (!answer(packet, query, served, response, rcode)) return false;
   } else {

@@ -123,7 +123,7 @@ bool is_alias_companion(const zone::Node& node, RRType qtype) {
 }  // namespace
 
 AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, bool minimal_any,
-                       const DynamicAnswers* dynamic, const ClientNetwork* network) {
+                       const DynamicAnswers* dynamic, const ClientNetwork* network, std::uint16_t view_bit) {
   AnswerPlan plan;
   plan.authoritative = true;
   Name name = qname;
@@ -140,7 +140,9 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
       plan.authoritative = !plan.answer.empty();
       return plan;
     }
-    if (const DynamicAnswer* entry = dynamic != nullptr ? dynamic->find(name) : nullptr) {
+    const DynamicAnswer* entry = dynamic != nullptr ? dynamic->find(name) : nullptr;
+    if (entry != nullptr && dynamic->restricted() && (entry->views & view_bit) == 0) entry = nullptr;  // not in this view
+    if (entry != nullptr) {
       Name target;
       DynamicPlan planned = plan_dynamic_answer(*entry, name, qtype, plan, network, &target);
       if (planned == DynamicPlan::kAlias) {  // a hostname endpoint: on to the target, in a zone of ours or not

@@ -14,8 +14,9 @@ constexpr int kMaxChainLength = 16;
 
 // `minimal_any`: answer QTYPE ANY with a single RRset (RFC 8482 §4.2).
 // `dynamic`: names it holds (pools) are answered from it (dynamic_plan.h), steered ones for
-// `network` when given.
+// `network` when given, except entries not answered in the view `view_bit` (auth/views.h).
 AnswerPlan plan_answer(const zone::Zone& zone, const dns::Name& qname, dns::RRType qtype, bool minimal_any,
-                       const DynamicAnswers* dynamic = nullptr, const ClientNetwork* network = nullptr);
+                       const DynamicAnswers* dynamic = nullptr, const ClientNetwork* network = nullptr,
+                       std::uint16_t view_bit = kDefaultViewBit);
 
 }  // namespace cutover::auth

@@ -29,6 +29,7 @@ ViewTable::ViewTable(std::vector<View> views) : views_(std::move(views)) {
   any_ecs_ = std::any_of(views_.begin(), views_.end(), [](const View& view) { return view.ecs; });
   all_ecs_ = std::all_of(views_.begin(), views_.end(), [](const View& view) { return view.ecs || view.clients.empty(); });
   for (std::size_t i = 0; i < views_.size(); ++i) {
+    views_[i].bit = static_cast<std::uint16_t>(1u << (std::min(i, kMaxMaskedViews - 1) + 1));
     base::NetworkTable own;
     for (const auto& prefix : views_[i].clients) {
       (void)own.add(prefix, 0);  // the config reader refused a prefix listed twice
@@ -146,6 +147,7 @@ QueryOutcome answer_in_view(const ZoneSet& zones, const DynamicAnswers* dynamic,
   bool readable = read_fast_query(query, transport, fast);
   ViewChoice choice = choose_view(*zones.views(), query, readable ? &fast : nullptr, context);
   context.subnet_scope_floor = choice.scope;
+  context.view_bit = choice.view != nullptr ? choice.view->bit : kDefaultViewBit;
   const ZoneSet& chosen = choice.view != nullptr ? *choice.view->zones : zones;
   const ServedZone* served = readable ? chosen.find_lower(fast.name(), fast.starts()) : nullptr;
   if (served == nullptr || !answer_fast_query(*served, dynamic, query, fast, response, outcome, describe, &context)) {

@@ -30,6 +30,9 @@ struct View {
   std::vector<dns::Name> keys;               // match-keys (TSIG key names)
   bool ecs = false;             // clients are read from a trusted resolver's Client Subnet
   std::shared_ptr<const ZoneSet> zones;  // this view's zones over the default ones
+  // Its bit in DynamicAnswer::views, set by ViewTable: 1 << (index + 1), the last bit shared
+  // by every view past kMaxMaskedViews.
+  std::uint16_t bit = 0;
 };
 
 // Which view answers, and the Client Subnet scope the choice holds for (the most leading bits

@@ -284,6 +284,9 @@ class Reader : public YamlReader {
                      if (!valid_view_name(view.name)) {
                        fail(value.Mark(), key_path, "expected 1 to 64 of A-Z a-z 0-9 . _ -");
                      }
+                     if (view.name == "default") {  // pools' `views:` name the top-level zones so
+                       fail(value.Mark(), key_path, "'default' names the top-level zones; choose another name");
+                     }
                      for (const auto& other : config.views) {
                        if (other.name == view.name) fail(value.Mark(), key_path, "view " + view.name + " is listed twice");
                      }

@@ -238,6 +238,7 @@ std::shared_ptr<const PoolAnswers> AnswerBuilder::build(const health::HealthSnap
     answer.owner = spec.owner;
     answer.ttl = spec.ttl;
     answer.suspicion_ttl = spec.suspicion_ttl;
+    answer.views = spec.view_mask;
     answer.settled = std::all_of(spec.endpoints.begin(), spec.endpoints.end(), [&](const EndpointSpec& endpoint) {
       const health::EndpointView* view = health.find(spec.name, endpoint.address);
       return view != nullptr && view->effective != health::HealthState::kUnknown;

@@ -49,6 +49,7 @@ auth::DynamicAnswer PoolAnswer::dynamic() const {
   answer.alias = alias;
   answer.cname = cname;
   answer.counters = counters;
+  answer.views = views;
   if (networks != nullptr) {
     answer.networks = networks;
     answer.default_group = default_region;

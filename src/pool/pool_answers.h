@@ -68,6 +68,7 @@ struct PoolAnswer {
   std::shared_ptr<const base::NetworkTable> networks;
   std::vector<RegionAnswer> regions;
   std::size_t default_region = 0;
+  std::uint16_t views = auth::kEveryView;  // PoolSpec::view_mask
 
   const FamilyAnswer* family(dns::RRType type) const;
   std::array<const FamilyAnswer*, 3> families() const { return {&a, &aaaa, &cname}; }

@@ -99,6 +99,11 @@ struct PoolSpec {
   std::vector<EndpointSpec> endpoints;
   // `networks:`, `regions:`, `default-region:`: answers per client network (docs/steering.md).
   SteeringSpec steering;
+  // `views:`: the views it is answered in ("default" for the top-level zones; docs/steering.md,
+  // "Views"), empty for all of them; elsewhere the name is answered from zone data. `view_mask`
+  // is the same as auth::DynamicAnswer::views, from the config's order of views.
+  std::vector<std::string> views;
+  std::uint16_t view_mask = 0xFFFF;
 
   // Its endpoints are hostnames (`target:`), so it answers a CNAME; a pool's endpoints are all
   // hostnames or all addresses (the config checks it).

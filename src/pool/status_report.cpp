@@ -197,6 +197,7 @@ std::string render_status_json(const StatusInput& input) {
     pool["min_healthy"] = spec.min_healthy.to_text();
     pool["suspicion_ttl"] = spec.suspicion_ttl;
     pool["serve"] = spec.serve == ServeMode::kMaterialize ? "materialize" : "per-query";
+    if (!spec.views.empty()) pool["views"] = spec.views;  // answered in these views only
     if (spec.when_all_down == AllDownPolicy::kNoData && input.negative_ttl) {
       auto negative = input.negative_ttl(spec.owner);
       pool["nodata_negative_ttl"] = negative ? json(*negative) : json(nullptr);

@@ -113,22 +113,7 @@ void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) {
     zones_.store(std::move(zones));
     return;
   }
-  zones_.store(attach_views(*zones));
-}
-
-std::shared_ptr<const auth::ZoneSet> Server::attach_views(const auth::ZoneSet& zones) const {
-  if (views_.empty()) return auth::ZoneSet::with_views(zones, nullptr);
-  std::vector<auth::View> views;
-  for (const auto& loaded : views_) {
-    auth::View view;
-    view.name = loaded.config.name;
-    view.clients = loaded.config.match_clients;
-    view.keys = loaded.config.match_keys;
-    view.ecs = loaded.config.ecs;
-    view.zones = auth::ZoneSet::overlay(*loaded.zones, zones);
-    views.push_back(std::move(view));
-  }
-  return auth::ZoneSet::with_views(zones, std::make_shared<const auth::ViewTable>(std::move(views)));
+  zones_.store(attach_views(*zones, views_));
 }
 
 bool Server::load_views(const config::Config& config, std::vector<LoadedView>& out) {
@@ -332,7 +317,7 @@ void Server::reload() {
     std::lock_guard lock(views_mutex_);
     views_ = std::move(views);
     auto current = zones_.load();
-    zones_.store(views_.empty() && current->views() == nullptr ? current : attach_views(*current));
+    zones_.store(views_.empty() && current->views() == nullptr ? current : attach_views(*current, views_));
   }
   query_log_.store(next.log.queries, std::memory_order_relaxed);
   cookies_->reload(next.cookies);

@@ -25,6 +25,7 @@
 #include "net/address.h"
 #include "net/handler.h"
 #include "server/cookie_jar.h"
+#include "server/zone_loading.h"
 
 namespace cutover::server {
 
@@ -128,12 +129,7 @@ class Server {
   void observe(std::span<const auth::QueryOutcome> outcomes) const;
   void stop_services();
   // The views' own zones, loaded from `config.views`; false (logged) when one did not load.
-  struct LoadedView {
-    config::ViewConfig config;
-    std::shared_ptr<const auth::ZoneSet> zones;
-  };
   bool load_views(const config::Config& config, std::vector<LoadedView>& out);
-  std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones) const;
 
   ConfigSource source_;
   config::Config config_;

@@ -1,6 +1,7 @@
 // Loads each zone with its answer-order policy and builds the ZoneSet only if all loaded.
 #include "server/zone_loading.h"
 
+#include "auth/views.h"
 #include "zone/loader.h"
 
 namespace cutover::server {
@@ -24,6 +25,21 @@ ZoneSetLoad load_zones(const std::vector<config::ZoneConfig>& zones) {
   }
   if (built.size() == zones.size()) result.zones = std::make_shared<const auth::ZoneSet>(std::move(built));
   return result;
+}
+
+std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones, const std::vector<LoadedView>& views) {
+  if (views.empty()) return auth::ZoneSet::with_views(zones, nullptr);
+  std::vector<auth::View> table;
+  for (const auto& loaded : views) {
+    auth::View view;
+    view.name = loaded.config.name;
+    view.clients = loaded.config.match_clients;
+    view.keys = loaded.config.match_keys;
+    view.ecs = loaded.config.ecs;
+    view.zones = auth::ZoneSet::overlay(*loaded.zones, zones);
+    table.push_back(std::move(view));
+  }
+  return auth::ZoneSet::with_views(zones, std::make_shared<const auth::ViewTable>(std::move(table)));
 }
 
 }  // namespace cutover::server

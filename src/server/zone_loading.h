@@ -28,4 +28,14 @@ struct ZoneSetLoad {
 
 ZoneSetLoad load_zones(const std::vector<config::ZoneConfig>& zones);
 
+// One view's own zones, loaded (docs/steering.md, "Views").
+struct LoadedView {
+  config::ViewConfig config;
+  std::shared_ptr<const auth::ZoneSet> zones;
+};
+
+// `zones` (the default ones) with `views` attached: each view's set is its own zones over
+// them (auth::ZoneSet::overlay); without views, `zones` alone.
+std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones, const std::vector<LoadedView>& views);
+
 }  // namespace cutover::server

@@ -15,6 +15,7 @@
 #include "client/query.h"
 #include "client/resolv_conf.h"
 #include "net/address.h"
+#include "auth/dynamic_answers.h"
 #include "pool/answer_builder.h"
 #include "pool/policy.h"
 #include "pool/steering/mmdb.h"
@@ -62,6 +63,7 @@ class PoolReader {
     YAML::Node networks_node(YAML::NodeType::Undefined);
     YAML::Node regions_node(YAML::NodeType::Undefined);
     YAML::Node default_region_node(YAML::NodeType::Undefined);
+    YAML::Node views_node(YAML::NodeType::Undefined);
     std::string check_path;
     std::string endpoints_path;
     // The shape's own keys go to the shape, so it is looked up first; a bad `shape` value
@@ -96,6 +98,7 @@ class PoolReader {
                            spec.serve = serve_mode(value, key_path);
                            serve_node = value;
                          }
+                         if (key == "views") views_node = value;
                          if (key == "networks") networks_node = value;
                          if (key == "regions") regions_node = value;
                          if (key == "default-region") default_region_node = value;
@@ -111,8 +114,18 @@ class PoolReader {
                          }
                        });
     if (!has_name) reader_.fail(node.Mark(), path, "missing required key 'name' (the DNS name the pool answers for)");
-    bool inside = std::any_of(config.zones.begin(), config.zones.end(),
-                              [&](const ZoneConfig& zone) { return spec.owner.is_subdomain_of(zone.origin); });
+    if (views_node.IsDefined()) views(views_node, path + ".views", config, spec);
+    // Inside a zone of the default view, or of one of the views it is answered in.
+    auto in_zones = [&](const std::vector<ZoneConfig>& zones) {
+      return std::any_of(zones.begin(), zones.end(),
+                         [&](const ZoneConfig& zone) { return spec.owner.is_subdomain_of(zone.origin); });
+    };
+    bool inside = in_zones(config.zones);
+    for (std::size_t v = 0; v < config.views.size() && !inside; ++v) {
+      bool answered = spec.views.empty() ||
+                      std::find(spec.views.begin(), spec.views.end(), config.views[v].name) != spec.views.end();
+      inside = answered && in_zones(config.views[v].zones);
+    }
     if (!inside) reader_.fail(node["name"].Mark(), path + ".name", spec.owner.to_text() + " is outside every zone");
     if (has_check) spec.check = check(check_node, check_path, spec.check);
     if (!has_endpoints || !endpoints_node.IsSequence() || endpoints_node.size() == 0) {
@@ -321,6 +334,10 @@ class PoolReader {
     }
     if (spec.suspicion_ttl) {
       reader_.fail(node.Mark(), path, "suspicion-ttl changes the TTL per query and cannot be materialized");
+    }
+    if (!spec.views.empty()) {
+      reader_.fail(node.Mark(), path, "a pool limited to views answers some clients only and cannot be materialized "
+                                      "into the zone every view shares");
     }
   }
 
@@ -554,11 +571,39 @@ class PoolReader {
   health::CheckSettings check(const YAML::Node& node, const std::string& path, health::CheckSettings base) const;
 
   // The keys of a pool mapping: the common ones and every registered shape's.
+  // `views: [NAME, ...]`: views of the config, and "default" for the top-level zones.
+  void views(const YAML::Node& node, const std::string& path, const Config& config, PoolSpec& spec) const {
+    if (!node.IsSequence() || node.size() == 0) reader_.fail(node.Mark(), path, "expected a non-empty list of view names");
+    if (config.views.size() > auth::kMaxMaskedViews) {
+      reader_.fail(node.Mark(), path,
+                   fmt::format("a pool can be limited to views in a config of at most {} views (this one has {})",
+                               auth::kMaxMaskedViews, config.views.size()));
+    }
+    spec.view_mask = 0;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      std::string item_path = fmt::format("{}[{}]", path, i);
+      std::string name = reader_.scalar(node[i], item_path);
+      std::uint16_t bit = 0;
+      if (name == "default") bit = auth::kDefaultViewBit;
+      for (std::size_t v = 0; v < config.views.size(); ++v) {
+        if (config.views[v].name == name) bit = static_cast<std::uint16_t>(1u << (v + 1));
+      }
+      if (bit == 0) {
+        std::string known = "default";
+        for (const auto& view : config.views) known += ", " + view.name;
+        reader_.fail(node[i].Mark(), item_path, fmt::format("no view named '{}' (views: {})", name, known));
+      }
+      if ((spec.view_mask & bit) != 0) reader_.fail(node[i].Mark(), item_path, "view '" + name + "' is listed twice");
+      spec.view_mask = static_cast<std::uint16_t>(spec.view_mask | bit);
+      spec.views.push_back(name);
+    }
+  }
+
   std::vector<std::string> pool_keys() const {
     std::vector<std::string> keys = {"name", "shape"};
     for (const auto& key : policies_.option_keys()) keys.push_back(key);
     for (const char* key : {"ttl", "min-healthy", "checkers", "when-all-down", "fallback", "suspicion-ttl", "wait-for-first-check", "serve", "networks",
-                            "regions", "default-region", "check", "endpoints"}) {
+                            "regions", "default-region", "views", "check", "endpoints"}) {
       keys.push_back(key);
     }
     return keys;

@@ -259,6 +259,52 @@ TEST(ViewTable, TheFirstMatchingViewWinsOverALongerPrefixOfALaterOne) {
   EXPECT_GT(none.scope, 0);
 }
 
+// A dynamic entry (a pool) limited to views is answered only there; in the other views the
+// name is answered from zone data, on the fast path and the general path alike.
+TEST_F(ViewsTest, AnEntryLimitedToViewsIsZoneDataElsewhere) {
+  DynamicFamily family;
+  family.type = RRType::A;
+  family.fixed = zone::RRset(RRType::A, 30);
+  family.fixed.rdatas = {dns::Rdata{203, 0, 113, 7}};
+  DynamicAnswer entry;
+  entry.source = "web";
+  entry.owner = *dns::Name::from_text("www.example.test.");
+  entry.ttl = 30;
+  entry.counters = std::make_shared<AnswerCounters>();
+  entry.a = family;
+  entry.aaaa.type = RRType::AAAA;
+  entry.views = kDefaultViewBit;  // the default zones only
+  auto dynamic = std::make_shared<const DynamicAnswers>(std::vector<DynamicAnswer>{entry});
+  ASSERT_TRUE(dynamic->restricted());
+  auto ask_pool = [&](std::array<std::uint8_t, 4> source, bool edns) {
+    ClientContext client{source, nullptr, 0, &trust_};
+    Bytes first;
+    QueryOutcome outcome =
+        answer_query(*zones_, dynamic.get(), make_query("www.example.test.", RRType::A, edns), Transport::kUdp, first, true, &client);
+    // The general path in the same view, told the same view, writes the same bytes.
+    ClientContext same = client;
+    same.view_bit = outcome.view != nullptr ? outcome.view->bit : kDefaultViewBit;
+    Bytes general;
+    answer_query_general(outcome.view != nullptr ? *outcome.view->zones : *zones_, make_query("www.example.test.", RRType::A, edns),
+                         Transport::kUdp, general, dynamic.get(), &same);
+    EXPECT_EQ(first, general);
+    auto parsed = dns::parse_message(first);
+    EXPECT_TRUE(parsed.ok());
+    return std::make_pair(parsed.ok() ? address(*parsed) : std::string(), outcome.dynamic != nullptr);
+  };
+  for (bool edns : {false, true}) {
+    EXPECT_EQ(ask_pool({192, 0, 2, 1}, edns), std::make_pair(std::string("203.0.113.7"), true));     // default: the pool
+    EXPECT_EQ(ask_pool({127, 0, 0, 2}, edns), std::make_pair(std::string("10.0.0.10"), false));      // internal: its zone
+    EXPECT_EQ(ask_pool({127, 0, 0, 9}, edns), std::make_pair(std::string("198.51.100.10"), false));  // lab: its zone
+  }
+  // Each view has its own bit, the default bit 0.
+  EXPECT_EQ(zones_->views()->views()[0].bit, 2);
+  EXPECT_EQ(zones_->views()->views()[1].bit, 4);
+  // Unlimited entries are not tested at all.
+  entry.views = kEveryView;
+  EXPECT_FALSE(DynamicAnswers(std::vector<DynamicAnswer>{entry}).restricted());
+}
+
 TEST_F(ViewsTest, WithoutViewsNothingIsChosen) {
   EXPECT_EQ(base_.views(), nullptr);
   auto stripped = ZoneSet::with_views(*zones_, nullptr);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "auth/test_support.h"
+#include "auth/views.h"
 #include "pool/test_support.h"
 
 namespace cutover::pool {
@@ -62,6 +63,47 @@ TEST(PoolPlacement, NothingServedRefusesEveryPool) {
   auto checked = check_pool_placement({pool_spec("app", "failover", {endpoint("192.0.2.10")})}, nullptr, false);
   ASSERT_FALSE(checked);
   EXPECT_EQ(checked.error().message, "pools.app.name: app.example.test. is outside every served zone");
+}
+
+// With views, a pool is checked in every zone set it is answered from: all of them without
+// `views:`, where one at least must hold it; each listed one with it, all of which must.
+TEST(PoolPlacement, EveryViewThePoolIsAnsweredInIsChecked) {
+  auth::ZoneSet base = zones();
+  auth::View internal;
+  internal.name = "internal";
+  internal.clients = {*base::parse_network_prefix("10.0.0.0/8")};
+  internal.zones = auth::ZoneSet::overlay(
+      auth::ZoneSet({make_zone("intra.test.", {"intra.test. 300 SOA ns.intra.test. h.intra.test. 1 2 3 4 5",
+                                               "intra.test. 300 NS ns.intra.test.", "ns.intra.test. 300 A 10.0.0.53",
+                                               "www.intra.test. 300 A 10.0.0.1"})}),
+      base);
+  auto served = auth::ZoneSet::with_views(base, std::make_shared<const auth::ViewTable>(std::vector<auth::View>{internal}));
+  auto limited = [](const char* name, const char* zone, std::vector<std::string> views, std::uint16_t mask) {
+    PoolSpec spec = pool_spec(name, "failover", {endpoint("192.0.2.10")}, zone);
+    spec.views = std::move(views);
+    spec.view_mask = mask;
+    return spec;
+  };
+  struct ViewCase {
+    PoolSpec spec;
+    const char* error;
+  };
+  const ViewCase cases[] = {
+      {limited("app", "intra.test.", {}, 0xFFFF), ""},  // in the internal view's own zone
+      {limited("app", "intra.test.", {"internal"}, 2), ""},
+      {limited("app", "example.test.", {"default", "internal"}, 3), ""},  // the default zone, seen in both
+      {limited("app", "intra.test.", {"default"}, 1),
+       "pools.app.name: app.intra.test. is outside every zone served (view default)"},
+      {limited("www", "intra.test.", {"internal"}, 2),
+       "pools.www.name: www.intra.test. also has static records in zone intra.test. (a name is either a pool or zone "
+       "data) (view internal)"},
+      {limited("app", "other.test.", {}, 0xFFFF), "pools.app.name: app.other.test. is outside every served zone"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.spec.owner.to_text());
+    auto checked = check_pool_placement({c.spec}, served.get(), false);
+    EXPECT_EQ(checked ? std::string() : checked.error().message, c.error);
+  }
 }
 
 }  // namespace

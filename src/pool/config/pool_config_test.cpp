@@ -295,6 +295,58 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
 
 // The keys of docs/steering.md: min-healthy, checks, combine, invert and check-address, and
 // the signal and file checks' own keys, read into the spec.
+// `views:` (docs/steering.md, "Views"): names of the config's views and "default", as a mask.
+TEST(PoolConfig, ReadsTheViewsAPoolIsAnsweredIn) {
+  const std::string views =
+      "views:\n"
+      "  - {name: internal, match-clients: 10.0.0.0/8, zones: [{origin: example.test., file: i.db}]}\n"
+      "  - {name: lab, match-clients: 10.1.0.0/16, zones: [{origin: lab.test., file: l.db}]}\n";
+  auto read = [&](const std::string& pools) {
+    return parse_config(std::string(kZones) + views + "pools:\n" + pools, "t.yaml", "/d");
+  };
+  auto error = [&](const std::string& pools) {
+    try {
+      read(pools);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string endpoint = "    endpoints: [{address: 192.0.2.10, port: 80}]\n";
+  Config config = read("  app:\n    name: app.example.test\n    views: [default, lab]\n" + endpoint +
+                       "  every:\n    name: every.example.test\n" + endpoint +
+                       "  inlab:\n    name: www.lab.test\n    views: [lab]\n" + endpoint);
+  const auto& pools = config_pools(config);
+  ASSERT_EQ(pools.size(), 3u);
+  EXPECT_EQ(pools[0].views, (std::vector<std::string>{"default", "lab"}));
+  EXPECT_EQ(pools[0].view_mask, 1 | 4);
+  EXPECT_EQ(pools[1].view_mask, 0xFFFF);
+  EXPECT_EQ(pools[2].view_mask, 4);  // a name in the lab view's own zone
+  struct BadCase {
+    std::string pools;
+    std::string expected;
+  };
+  const BadCase cases[] = {
+      {"  app:\n    name: app.example.test\n    views: [nope]\n" + endpoint,
+       "t.yaml:9:13: pools.app.views[0]: no view named 'nope' (views: default, internal, lab)"},
+      {"  app:\n    name: app.example.test\n    views: [lab, lab]\n" + endpoint,
+       "pools.app.views[1]: view 'lab' is listed twice"},
+      {"  app:\n    name: app.example.test\n    views: []\n" + endpoint, "pools.app.views: expected a non-empty list"},
+      {"  app:\n    name: www.lab.test\n    views: [internal]\n" + endpoint,
+       "pools.app.name: www.lab.test. is outside every zone"},
+  };
+  for (const auto& bad : cases) EXPECT_NE(error(bad.pools).find(bad.expected), std::string::npos) << error(bad.pools);
+  // A view may not take the name that stands for the top-level zones.
+  try {
+    parse_config(std::string(kZones) + "views:\n  - {name: default, match-clients: 10.0.0.0/8, zones: [{origin: "
+                                       "example.test., file: i.db}]}\n",
+                 "t.yaml", "/d");
+    ADD_FAILURE() << "a view named default was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("'default' names the top-level zones"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PoolConfig, ReadsTheSteeringKeys) {
   Config config = parse(
       "  app:\n"

@@ -258,7 +258,7 @@ TEST(PoolConfig, ProbeTypesAndShapesReadTheirOwnKeys) {
            {"    colour: red\n",
             "t.yaml:6:5: pools.app.colour: unknown key (expected one of: name, shape, max-answers, ttl, min-healthy, "
             "checkers, when-all-down, fallback, suspicion-ttl, wait-for-first-check, serve, networks, regions, "
-            "default-region, check, endpoints)"},
+            "default-region, views, check, endpoints)"},
            {"    max-answers: 0\n", "t.yaml:6:18: pools.app.max-answers: expected a whole number from 1 to 64"},
        }) {
     EXPECT_NE(error_of(pool + yaml + endpoint).find(error), std::string::npos)

@@ -3,6 +3,8 @@
 // the answer signed and checked by dig), a write to a default zone reaching the view that
 // does not replace it (nsupdate), and a reload that replaces a view's zone or keeps the old
 // data when the new one does not load. Loopback only; bounded waits.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -50,7 +52,12 @@ class Views : public ::testing::Test {
                            "  - name: internal\n    match-clients: [127.0.0.2, 10.0.0.0/8]\n    ecs: true\n"
                            "    zones: [{{origin: example.test., file: internal.zone}}]\n"
                            "  - name: partner\n    match-keys: [partner-key]\n"
-                           "    zones: [{{origin: example.test., file: partner.zone}}]\n",
+                           "    zones: [{{origin: example.test., file: partner.zone}}]\n"
+                           // Answered in the default view and the partner's; internal clients get zone data.
+                           "pools:\n  app:\n    name: app.example.test\n    shape: all-healthy\n"
+                           "    views: [default, partner]\n"
+                           "    check: {{type: tcp, port: 9, interval: 1s, timeout: 200ms}}\n"
+                           "    endpoints: [{{address: 203.0.113.10}}, {{address: 203.0.113.11}}]\n",
                            kViewSecret, kUpdateSecret));
     ServerSpec spec;
     spec.config = dir_ + "/cutover.yaml";
@@ -132,6 +139,25 @@ TEST_F(Views, ATransferSignedWithAViewsKeyIsOfTheViewsZone) {
   EXPECT_THAT(plain.raw, HasSubstr("192.0.2.10")) << plain.raw;
   EXPECT_THAT(plain.raw, ::testing::Not(HasSubstr("198.51.100.10"))) << plain.raw;
   EXPECT_TRUE(server_->wait_for_log("xfr.axfr zone=example.test. view=partner")) << server_->log();
+}
+
+TEST_F(Views, APoolLimitedToViewsIsZoneDataInTheOthers) {
+  // Whether its endpoints pass their checks or not, the pool answers both (all-healthy, then
+  // fail-open): the test is where it answers, not what.
+  const std::vector<std::string> pool{"203.0.113.10", "203.0.113.11"};
+  auto sorted = [](std::vector<std::string> rdatas) {  // the pool answers in cyclic order
+    std::sort(rdatas.begin(), rdatas.end());
+    return rdatas;
+  };
+  DigResult public_view = dig(server_->port(), "app.example.test", "A");
+  EXPECT_EQ(sorted(DigResult::rdatas(public_view.answer, "A")), pool) << public_view.raw;
+  DigResult partner = dig(server_->port(), "app.example.test", "A", {"-y", std::string("hmac-sha256:partner-key:") + kViewSecret});
+  EXPECT_EQ(sorted(DigResult::rdatas(partner.answer, "A")), pool) << partner.raw;
+  // The internal view does not serve the pool: its zone has no such name.
+  DigResult internal = dig(server_->port(), "app.example.test", "A", {"-b", "127.0.0.2"});
+  EXPECT_EQ(internal.status, "NXDOMAIN") << internal.raw;
+  DigResult internal_tcp = dig(server_->port(), "app.example.test", "A", {"-b", "127.0.0.2", "+tcp"});
+  EXPECT_EQ(internal_tcp.status, "NXDOMAIN") << internal_tcp.raw;
 }
 
 TEST_F(Views, AWriteToADefaultZoneReachesTheViewsThatShareIt) {

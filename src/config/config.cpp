@@ -232,7 +232,7 @@ class Reader : public YamlReader {
     }
   }
 
-  // A view's name: it goes into logs, /status and the lab's reports.
+  // A view's name: it goes into the query log, transfer logs and the lab's reports.
   static bool valid_view_name(std::string_view name) {
     if (name.empty() || name.size() > 64) return false;
     return std::all_of(name.begin(), name.end(), [](char c) {

@@ -326,6 +326,24 @@ class Reader : public YamlReader {
         }
         view.zones.push_back(std::move(zone_config));
       }
+      // UPDATE writes the default zones (docs/steering.md, "Views"): a key of this view that may
+      // update a zone the view serves from its own file would change what the view's clients
+      // do not see, never what they do.
+      for (const auto& key : view.match_keys) {
+        for (const auto& own : view.zones) {
+          for (const auto& shared : config.zones) {
+            if (!(shared.origin == own.origin)) continue;
+            for (const auto& policy : shared.replication.allow_update) {
+              auto name = dns::Name::from_text(policy.key);
+              if (!name || !(*name == key)) continue;
+              fail(node[i].Mark(), item_path + ".match-keys",
+                   fmt::format("key {} may update zone {} (allow-update), which view {} serves from its own file: "
+                               "an UPDATE signed with it would change the default zone, not the view's",
+                               key.to_text(), own.origin.to_text(), view.name));
+            }
+          }
+        }
+      }
       config.views.push_back(std::move(view));
     }
   }

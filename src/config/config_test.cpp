@@ -240,6 +240,11 @@ TEST(Config, ReadsViews) {
        "views[0].zones[1]: zone a.test. is listed twice in this view"},
       {"views:\n  - {name: a, match-clients: 10.0.0.0/8, colour: red, zones: [{origin: a.test., file: a}]}\n",
        "views[0].colour: unknown key"},
+      {"writes:\n  tsig-keys: [{name: k1, algorithm: hmac-sha256, secret: c2VjcmV0}]\n"
+       "zones: [{origin: a.test., file: a, allow-update: [k1]}]\n"
+       "views:\n  - {name: v, match-keys: [k1], zones: [{origin: a.test., file: b}]}\n",
+       "test.yaml:5:5: views[0].match-keys: key k1. may update zone a.test. (allow-update), which view v serves from its "
+       "own file"},
   };
   for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
 }

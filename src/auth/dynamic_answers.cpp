@@ -81,8 +81,18 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
       encoded.groups.push_back(EncodedAnswer{encode_family(group.a, answer.ttl), encode_family(group.aaaa, answer.ttl), {}});
     }
     encoded_.push_back(std::move(encoded));
-    index_.insert(zone::hash_lower_wire(lower_wires_.back()), static_cast<std::uint32_t>(i));
+    // One name may have one entry per set of views (pools limited to views): the index holds
+    // the first of them, the others follow it in `answers_` (next_in_view).
+    bool repeated = i > 0 && lower_wires_[i - 1] == lower_wires_[i];
+    if (!repeated) index_.insert(zone::hash_lower_wire(lower_wires_.back()), static_cast<std::uint32_t>(i));
   }
+}
+
+std::size_t DynamicAnswers::next_in_view(std::size_t position, std::uint16_t view_bit) const {
+  for (std::size_t at = position + 1; at < answers_.size() && lower_wires_[at] == lower_wires_[position]; ++at) {
+    if ((answers_[at].views & view_bit) != 0) return at;
+  }
+  return kNone;
 }
 
 const EncodedFamily* EncodedAnswer::family(dns::RRType type) const {
@@ -106,6 +116,13 @@ const DynamicAnswer* DynamicAnswers::find(const dns::Name& owner) const {
   for (std::size_t i = 0; i < wire.size(); ++i) lower[i] = dns::ascii_lower(wire[i]);
   std::span<const std::uint8_t> lower_wire(lower.data(), wire.size());
   std::size_t position = find_lower(lower_wire, zone::hash_lower_wire(lower_wire));
+  return position == kNone ? nullptr : &answers_[position];
+}
+
+const DynamicAnswer* DynamicAnswers::find(const dns::Name& owner, std::uint16_t view_bit) const {
+  const DynamicAnswer* first = find(owner);
+  if (first == nullptr || !restricted_ || (first->views & view_bit) != 0) return first;
+  std::size_t position = next_in_view(static_cast<std::size_t>(first - answers_.data()), view_bit);
   return position == kNone ? nullptr : &answers_[position];
 }
 

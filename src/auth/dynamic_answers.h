@@ -146,6 +146,8 @@ class DynamicAnswers {
   explicit DynamicAnswers(std::vector<DynamicAnswer> answers);
 
   const DynamicAnswer* find(const dns::Name& owner) const;
+  // The entry of `owner` answered in the view `view_bit` (auth/views.h), or nullptr.
+  const DynamicAnswer* find(const dns::Name& owner, std::uint16_t view_bit) const;
   // The position in answers() of the entry owning a lowercase wire name whose hash is
   // zone::hash_lower_wire(lower_wire), or kNone; no allocation.
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
@@ -160,6 +162,9 @@ class DynamicAnswers {
   bool hidden(std::size_t position, std::uint16_t view_bit) const {
     return restricted_ && (answers_[position].views & view_bit) == 0;
   }
+  // After a hidden entry: the next one of the same name answered in `view_bit`, or kNone (a
+  // name may have an entry per set of views; find_lower gives the first).
+  std::size_t next_in_view(std::size_t position, std::uint16_t view_bit) const;
 
  private:
   bool restricted_ = false;

@@ -359,7 +359,7 @@ bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, 
       dynamic == nullptr || dynamic->empty() ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);
   // An entry not answered in this query's view is not there for it (a pool restricted to views).
   if (position != DynamicAnswers::kNone && client != nullptr && dynamic->hidden(position, client->view_bit)) [[unlikely]] {
-    position = DynamicAnswers::kNone;
+    position = dynamic->next_in_view(position, client->view_bit);
   }
   if (position == DynamicAnswers::kNone) {
     if (!answer(packet, query, served, response, rcode)) return false;

@@ -140,8 +140,7 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
       plan.authoritative = !plan.answer.empty();
       return plan;
     }
-    const DynamicAnswer* entry = dynamic != nullptr ? dynamic->find(name) : nullptr;
-    if (entry != nullptr && dynamic->restricted() && (entry->views & view_bit) == 0) entry = nullptr;  // not in this view
+    const DynamicAnswer* entry = dynamic != nullptr ? dynamic->find(name, view_bit) : nullptr;
     if (entry != nullptr) {
       Name target;
       DynamicPlan planned = plan_dynamic_answer(*entry, name, qtype, plan, network, &target);

@@ -260,12 +260,17 @@ TEST(ViewTable, TheFirstMatchingViewWinsOverALongerPrefixOfALaterOne) {
 }
 
 // A dynamic entry (a pool) limited to views is answered only there; in the other views the
-// name is answered from zone data, on the fast path and the general path alike.
+// name is answered from zone data, or from another entry of the same name limited to them, on
+// the fast path and the general path alike.
 TEST_F(ViewsTest, AnEntryLimitedToViewsIsZoneDataElsewhere) {
-  DynamicFamily family;
-  family.type = RRType::A;
-  family.fixed = zone::RRset(RRType::A, 30);
-  family.fixed.rdatas = {dns::Rdata{203, 0, 113, 7}};
+  auto fixed_a = [](dns::Rdata address) {
+    DynamicFamily family;
+    family.type = RRType::A;
+    family.fixed = zone::RRset(RRType::A, 30);
+    family.fixed.rdatas = {std::move(address)};
+    return family;
+  };
+  DynamicFamily family = fixed_a({203, 0, 113, 7});
   DynamicAnswer entry;
   entry.source = "web";
   entry.owner = *dns::Name::from_text("www.example.test.");
@@ -274,7 +279,7 @@ TEST_F(ViewsTest, AnEntryLimitedToViewsIsZoneDataElsewhere) {
   entry.a = family;
   entry.aaaa.type = RRType::AAAA;
   entry.views = kDefaultViewBit;  // the default zones only
-  auto dynamic = std::make_shared<const DynamicAnswers>(std::vector<DynamicAnswer>{entry});
+  std::shared_ptr<const DynamicAnswers> dynamic = std::make_shared<const DynamicAnswers>(std::vector<DynamicAnswer>{entry});
   ASSERT_TRUE(dynamic->restricted());
   auto ask_pool = [&](std::array<std::uint8_t, 4> source, bool edns) {
     ClientContext client{source, nullptr, 0, &trust_};
@@ -301,8 +306,25 @@ TEST_F(ViewsTest, AnEntryLimitedToViewsIsZoneDataElsewhere) {
   EXPECT_EQ(zones_->views()->views()[0].bit, 2);
   EXPECT_EQ(zones_->views()->views()[1].bit, 4);
   // Unlimited entries are not tested at all.
-  entry.views = kEveryView;
-  EXPECT_FALSE(DynamicAnswers(std::vector<DynamicAnswer>{entry}).restricted());
+  DynamicAnswer every = entry;
+  every.views = kEveryView;
+  EXPECT_FALSE(DynamicAnswers(std::vector<DynamicAnswer>{every}).restricted());
+
+  // A second entry for the same name in the internal view: each view meets its own, lab none.
+  DynamicAnswer internal = entry;
+  internal.source = "web-internal";
+  internal.a = fixed_a({10, 0, 0, 77});
+  internal.views = zones_->views()->views()[0].bit;
+  dynamic = std::make_shared<const DynamicAnswers>(std::vector<DynamicAnswer>{internal, entry});
+  for (bool edns : {false, true}) {
+    EXPECT_EQ(ask_pool({192, 0, 2, 1}, edns), std::make_pair(std::string("203.0.113.7"), true));
+    EXPECT_EQ(ask_pool({127, 0, 0, 2}, edns), std::make_pair(std::string("10.0.0.77"), true));
+    EXPECT_EQ(ask_pool({127, 0, 0, 9}, edns), std::make_pair(std::string("198.51.100.10"), false));
+  }
+  const dns::Name www = *dns::Name::from_text("www.example.test.");
+  EXPECT_EQ(dynamic->find(www, kDefaultViewBit)->source, "web");
+  EXPECT_EQ(dynamic->find(www, zones_->views()->views()[0].bit)->source, "web-internal");
+  EXPECT_EQ(dynamic->find(www, zones_->views()->views()[1].bit), nullptr);
 }
 
 TEST_F(ViewsTest, WithoutViewsNothingIsChosen) {

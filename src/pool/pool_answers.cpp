@@ -68,6 +68,13 @@ PoolAnswers::PoolAnswers(std::vector<PoolAnswer> pools) : pools_(std::move(pools
   dynamic_ = std::make_shared<const auth::DynamicAnswers>(std::move(answers));
 }
 
+const PoolAnswer* PoolAnswers::find_pool(const std::string& id) const {
+  for (const PoolAnswer& answer : pools_) {
+    if (answer.pool == id) return &answer;
+  }
+  return nullptr;
+}
+
 const PoolAnswer* PoolAnswers::find(const dns::Name& owner) const {
   auto it = std::lower_bound(pools_.begin(), pools_.end(), owner,
                              [](const PoolAnswer& pool, const dns::Name& name) { return pool.owner.canonical_compare(name) < 0; });

@@ -85,6 +85,8 @@ class PoolAnswers {
  public:
   explicit PoolAnswers(std::vector<PoolAnswer> pools);
 
+  // The answer of pool `id` (a name may have several pools, one per set of views).
+  const PoolAnswer* find_pool(const std::string& id) const;
   const PoolAnswer* find(const dns::Name& owner) const;
   bool empty() const { return pools_.empty(); }
   const std::vector<PoolAnswer>& pools() const { return pools_; }

@@ -110,4 +110,10 @@ struct PoolSpec {
   bool alias() const { return !endpoints.empty() && endpoints.front().target.has_value(); }
 };
 
+// Two pools with one name are allowed when both are limited to views and no view is in both:
+// each query meets one of them at most (docs/steering.md, "Views").
+inline bool answered_apart(const PoolSpec& a, const PoolSpec& b) {
+  return !a.views.empty() && !b.views.empty() && (a.view_mask & b.view_mask) == 0;
+}
+
 }  // namespace cutover::pool

@@ -210,7 +210,7 @@ std::string render_status_json(const StatusInput& input) {
     // Remote checkers: the default L that d_max includes (docs/cluster.md).
     if (has_remote_checkers(spec)) pool["detection"]["publish_latency_ms"] = health::kDefaultPublishLatency.count();
     pool["client_terms"] = client_terms_json(input.lab, window);
-    const PoolAnswer* answer = input.answers ? input.answers->find(spec.owner) : nullptr;
+    const PoolAnswer* answer = input.answers ? input.answers->find_pool(spec.name) : nullptr;
     json current = json::object();
     if (answer != nullptr) {
       for (const FamilyAnswer* family : answer->families()) {

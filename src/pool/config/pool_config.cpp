@@ -697,9 +697,10 @@ std::vector<PoolSpec> read_pools(const YamlReader& reader, const YAML::Node& nod
     PoolSpec spec = pools.pool(id, entry.second, pool_path, config);
     for (const auto& other : specs) {
       if (other.name == id) reader.fail(entry.first.Mark(), pool_path, "duplicate pool");
-      if (other.owner == spec.owner) {
+      if (other.owner == spec.owner && !answered_apart(other, spec)) {
         reader.fail(entry.second["name"].Mark(), pool_path + ".name",
-                    spec.owner.to_text() + " already belongs to pool " + other.name);
+                    spec.owner.to_text() + " already belongs to pool " + other.name +
+                        " (two pools may share a name only when both are limited to views, none in common)");
       }
     }
     specs.push_back(std::move(spec));

@@ -336,6 +336,18 @@ TEST(PoolConfig, ReadsTheViewsAPoolIsAnsweredIn) {
        "pools.app.name: www.lab.test. is outside every zone"},
   };
   for (const auto& bad : cases) EXPECT_NE(error(bad.pools).find(bad.expected), std::string::npos) << error(bad.pools);
+  // One name, two pools: only when both are limited to views and none is in both.
+  Config apart = read("  public:\n    name: app.example.test\n    views: [default, lab]\n" + endpoint +
+                      "  inside:\n    name: app.example.test\n    views: [internal]\n" + endpoint);
+  EXPECT_EQ(config_pools(apart).size(), 2u);
+  for (const std::string& second : {std::string("    views: [internal, lab]\n"), std::string("")}) {
+    std::string got = error("  public:\n    name: app.example.test\n    views: [default, lab]\n" + endpoint +
+                            "  inside:\n    name: app.example.test\n" + second + endpoint);
+    EXPECT_NE(got.find("pools.inside.name: app.example.test. already belongs to pool public (two pools may share a "
+                       "name only when both are limited to views, none in common)"),
+              std::string::npos)
+        << got;
+  }
   // A view may not take the name that stands for the top-level zones.
   try {
     parse_config(std::string(kZones) + "views:\n  - {name: default, match-clients: 10.0.0.0/8, zones: [{origin: "

@@ -156,7 +156,7 @@ base::Result<std::vector<PoolSpec>> PoolService::merged(const std::vector<PoolSp
                                             "API; delete one of them",
                                             spec.name, spec.name));
       }
-      if (other.owner == spec.owner) {
+      if (other.owner == spec.owner && !answered_apart(other, spec)) {
         return base::make_error(base::ErrorCode::kInvalidArgument, fmt::format("pools.{}.name: {} already belongs to pool {}",
                                                                         spec.name, spec.owner.to_text(), other.name));
       }

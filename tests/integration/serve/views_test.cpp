@@ -57,7 +57,11 @@ class Views : public ::testing::Test {
                            "pools:\n  app:\n    name: app.example.test\n    shape: all-healthy\n"
                            "    views: [default, partner]\n"
                            "    check: {{type: tcp, port: 9, interval: 1s, timeout: 200ms}}\n"
-                           "    endpoints: [{{address: 203.0.113.10}}, {{address: 203.0.113.11}}]\n",
+                           "    endpoints: [{{address: 203.0.113.10}}, {{address: 203.0.113.11}}]\n"
+                           // The same name for internal clients: another pool, their own endpoints.
+                           "  app-internal:\n    name: app.example.test\n    views: [internal]\n"
+                           "    check: {{type: tcp, port: 9, interval: 1s, timeout: 200ms}}\n"
+                           "    endpoints: [{{address: 10.0.0.20}}]\n",
                            kViewSecret, kUpdateSecret));
     ServerSpec spec;
     spec.config = dir_ + "/cutover.yaml";
@@ -141,7 +145,7 @@ TEST_F(Views, ATransferSignedWithAViewsKeyIsOfTheViewsZone) {
   EXPECT_TRUE(server_->wait_for_log("xfr.axfr zone=example.test. view=partner")) << server_->log();
 }
 
-TEST_F(Views, APoolLimitedToViewsIsZoneDataInTheOthers) {
+TEST_F(Views, PoolsLimitedToViewsShareANameAcrossViews) {
   // Whether its endpoints pass their checks or not, the pool answers both (all-healthy, then
   // fail-open): the test is where it answers, not what.
   const std::vector<std::string> pool{"203.0.113.10", "203.0.113.11"};
@@ -153,11 +157,14 @@ TEST_F(Views, APoolLimitedToViewsIsZoneDataInTheOthers) {
   EXPECT_EQ(sorted(DigResult::rdatas(public_view.answer, "A")), pool) << public_view.raw;
   DigResult partner = dig(server_->port(), "app.example.test", "A", {"-y", std::string("hmac-sha256:partner-key:") + kViewSecret});
   EXPECT_EQ(sorted(DigResult::rdatas(partner.answer, "A")), pool) << partner.raw;
-  // The internal view does not serve the pool: its zone has no such name.
-  DigResult internal = dig(server_->port(), "app.example.test", "A", {"-b", "127.0.0.2"});
-  EXPECT_EQ(internal.status, "NXDOMAIN") << internal.raw;
-  DigResult internal_tcp = dig(server_->port(), "app.example.test", "A", {"-b", "127.0.0.2", "+tcp"});
-  EXPECT_EQ(internal_tcp.status, "NXDOMAIN") << internal_tcp.raw;
+  // The internal view meets the other pool of that name, over UDP and TCP.
+  for (const char* transport : {"+notcp", "+tcp"}) {
+    DigResult internal = dig(server_->port(), "app.example.test", "A", {"-b", "127.0.0.2", transport});
+    EXPECT_EQ(DigResult::rdatas(internal.answer, "A"), std::vector<std::string>{"10.0.0.20"}) << internal.raw;
+  }
+  // A name with no pool in the view is its zone data: NXDOMAIN in the internal zone.
+  DigResult other = dig(server_->port(), "nothing.example.test", "A", {"-b", "127.0.0.2"});
+  EXPECT_EQ(other.status, "NXDOMAIN") << other.raw;
 }
 
 TEST_F(Views, AWriteToADefaultZoneReachesTheViewsThatShareIt) {

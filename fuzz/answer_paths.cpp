@@ -95,7 +95,11 @@ const Engine& engine() {
     plain.a = fixed(dns::RRType::A, {{192, 0, 2, 20}});
     plain.aaaa = fixed(dns::RRType::AAAA, {});
     plain.views = auth::kDefaultViewBit | 4;  // the default zones and the second view
-    std::vector<auth::DynamicAnswer> answers{steered, plain};
+    auth::DynamicAnswer inside = plain;         // the same name for the first view: its own pool
+    inside.source = "plain-inside";
+    inside.a = fixed(dns::RRType::A, {{10, 0, 0, 20}, {10, 0, 0, 21}});
+    inside.views = 2;
+    std::vector<auth::DynamicAnswer> answers{steered, plain, inside};
     auto cname_to = [](const char* target) {
       dns::Name name = *dns::Name::from_text(target);
       return fixed(dns::RRType::CNAME, {dns::Rdata(name.wire().begin(), name.wire().end())});

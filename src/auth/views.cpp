@@ -28,6 +28,7 @@ bool covers(const base::NetworkPrefix& outer, const base::NetworkPrefix& inner) 
 ViewTable::ViewTable(std::vector<View> views) : views_(std::move(views)) {
   any_ecs_ = std::any_of(views_.begin(), views_.end(), [](const View& view) { return view.ecs; });
   all_ecs_ = std::all_of(views_.begin(), views_.end(), [](const View& view) { return view.ecs || view.clients.empty(); });
+  auto tables = std::make_shared<Tables>();
   for (std::size_t i = 0; i < views_.size(); ++i) {
     views_[i].bit = static_cast<std::uint16_t>(1u << (std::min(i, kMaxMaskedViews - 1) + 1));
     base::NetworkTable own;
@@ -38,24 +39,30 @@ ViewTable::ViewTable(std::vector<View> views) : views_(std::move(views)) {
         shadowed = std::any_of(views_[earlier].clients.begin(), views_[earlier].clients.end(),
                                [&](const base::NetworkPrefix& other) { return covers(other, prefix); });
       }
-      if (!shadowed) (void)by_source_.add(prefix, static_cast<std::uint32_t>(i));
+      if (!shadowed) (void)tables->by_source.add(prefix, static_cast<std::uint32_t>(i));
     }
     own.seal();
-    clients_.push_back(std::move(own));
+    tables->clients.push_back(std::move(own));
   }
-  by_source_.seal();
+  tables->by_source.seal();
+  tables_ = std::move(tables);
+}
+
+ViewTable::ViewTable(const ViewTable& shape, std::vector<std::shared_ptr<const ZoneSet>> zones)
+    : views_(shape.views_), tables_(shape.tables_), any_ecs_(shape.any_ecs_), all_ecs_(shape.all_ecs_) {
+  for (std::size_t i = 0; i < views_.size() && i < zones.size(); ++i) views_[i].zones = std::move(zones[i]);
 }
 
 ViewChoice ViewTable::choose(std::span<const std::uint8_t> source, const std::optional<ClientNetwork>& subnet) const {
   if (!subnet) return choose_by_source(source);
   if (all_ecs_) {  // one table answers for every view, and its scope is the choice's
-    base::NetworkMatch match = by_source_.lookup(subnet->address, subnet->bits);
+    base::NetworkMatch match = tables_->by_source.lookup(subnet->address, subnet->bits);
     return {match.found ? &views_[match.value] : nullptr, match.scope};
   }
   ViewChoice choice;
   for (std::size_t i = 0; i < views_.size(); ++i) {
     const View& view = views_[i];
-    const base::NetworkTable& clients = clients_[i];
+    const base::NetworkTable& clients = tables_->clients[i];
     if (clients.empty()) continue;
     bool by_subnet = view.ecs;
     base::NetworkMatch match = by_subnet ? clients.lookup(subnet->address, subnet->bits)

@@ -46,6 +46,9 @@ struct ViewChoice {
 class ViewTable {
  public:
   explicit ViewTable(std::vector<View> views);
+  // The same views and match tables (shared, not rebuilt: sealing them is milliseconds) with
+  // other zone sets, one per view in order: what a publication of new default zones needs.
+  ViewTable(const ViewTable& shape, std::vector<std::shared_ptr<const ZoneSet>> zones);
 
   const std::vector<View>& views() const { return views_; }
   bool any_ecs() const { return any_ecs_; }
@@ -54,7 +57,7 @@ class ViewTable {
   ViewChoice choose(std::span<const std::uint8_t> source, const std::optional<ClientNetwork>& subnet) const;
   // The same without a subnet: one lookup, whatever the number of views.
   ViewChoice choose_by_source(std::span<const std::uint8_t> source) const {
-    base::NetworkMatch match = by_source_.lookup(source);
+    base::NetworkMatch match = tables_->by_source.lookup(source);
     return {match.found ? &views_[match.value] : nullptr, 0};
   }
   // The first view that lists key `key` in match-keys, or nullptr.
@@ -62,13 +65,16 @@ class ViewTable {
   const View* by_name(const std::string& name) const;
 
  private:
+  struct Tables {
+    std::vector<base::NetworkTable> clients;  // per view, sealed
+    // Every view's match-clients in one table whose longest match is the first matching view: a
+    // prefix inside one of an earlier view's is left out, since that view always wins there.
+    base::NetworkTable by_source;
+  };
   std::vector<View> views_;
-  std::vector<base::NetworkTable> clients_;  // per view, sealed
-  // Every view's match-clients in one table whose longest match is the first matching view: a
-  // prefix inside one of an earlier view's is left out, since that view always wins there.
-  base::NetworkTable by_source_;
+  std::shared_ptr<const Tables> tables_;
   bool any_ecs_ = false;
-  bool all_ecs_ = false;  // every view with match-clients reads Client Subnet: by_source_ serves subnets too
+  bool all_ecs_ = false;  // every view with match-clients reads Client Subnet: by_source serves subnets too
 };
 
 // The view of a query from `client` when a view reads Client Subnet and `client` is trusted:

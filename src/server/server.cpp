@@ -113,7 +113,7 @@ void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) {
     zones_.store(std::move(zones));
     return;
   }
-  zones_.store(attach_views(*zones, views_));
+  zones_.store(attach_views(*zones, views_, view_table_.get()));
 }
 
 bool Server::load_views(const config::Config& config, std::vector<LoadedView>& out) {
@@ -145,6 +145,7 @@ bool Server::load_initial_zones() {
   {
     std::lock_guard lock(views_mutex_);
     views_ = std::move(views);
+    view_table_ = view_table(views_);
   }
   ZoneSetLoad load = load_zones(config_.zones);
   log_zone_load(logger_, load);
@@ -316,8 +317,9 @@ void Server::reload() {
     // The default zones just published carry the old views; attach the new ones to them.
     std::lock_guard lock(views_mutex_);
     views_ = std::move(views);
+    view_table_ = view_table(views_);
     auto current = zones_.load();
-    zones_.store(views_.empty() && current->views() == nullptr ? current : attach_views(*current, views_));
+    zones_.store(views_.empty() && current->views() == nullptr ? current : attach_views(*current, views_, view_table_.get()));
   }
   query_log_.store(next.log.queries, std::memory_order_relaxed);
   cookies_->reload(next.cookies);

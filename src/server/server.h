@@ -149,6 +149,7 @@ class Server {
   // threads than reload).
   mutable std::mutex views_mutex_;
   std::vector<LoadedView> views_;
+  std::shared_ptr<const auth::ViewTable> view_table_;  // views_' match tables, built once per load
 };
 
 }  // namespace cutover::server

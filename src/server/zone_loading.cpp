@@ -27,8 +27,8 @@ ZoneSetLoad load_zones(const std::vector<config::ZoneConfig>& zones) {
   return result;
 }
 
-std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones, const std::vector<LoadedView>& views) {
-  if (views.empty()) return auth::ZoneSet::with_views(zones, nullptr);
+std::shared_ptr<const auth::ViewTable> view_table(const std::vector<LoadedView>& views) {
+  if (views.empty()) return nullptr;
   std::vector<auth::View> table;
   for (const auto& loaded : views) {
     auth::View view;
@@ -36,10 +36,23 @@ std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones, co
     view.clients = loaded.config.match_clients;
     view.keys = loaded.config.match_keys;
     view.ecs = loaded.config.ecs;
-    view.zones = auth::ZoneSet::overlay(*loaded.zones, zones);
+    view.zones = loaded.zones;  // replaced by each publication's overlay
     table.push_back(std::move(view));
   }
-  return auth::ZoneSet::with_views(zones, std::make_shared<const auth::ViewTable>(std::move(table)));
+  return std::make_shared<const auth::ViewTable>(std::move(table));
+}
+
+std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones, const std::vector<LoadedView>& views,
+                                                  const auth::ViewTable* table) {
+  if (views.empty()) return auth::ZoneSet::with_views(zones, nullptr);
+  std::shared_ptr<const auth::ViewTable> built;
+  if (table == nullptr) {
+    built = view_table(views);
+    table = built.get();
+  }
+  std::vector<std::shared_ptr<const auth::ZoneSet>> sets;
+  for (const auto& loaded : views) sets.push_back(auth::ZoneSet::overlay(*loaded.zones, zones));
+  return auth::ZoneSet::with_views(zones, std::make_shared<const auth::ViewTable>(*table, std::move(sets)));
 }
 
 }  // namespace cutover::server

@@ -34,8 +34,14 @@ struct LoadedView {
   std::shared_ptr<const auth::ZoneSet> zones;
 };
 
+// The match tables of `views` (auth::ViewTable), built once per configuration so that a
+// publication of new default zones reuses them; nullptr without views.
+std::shared_ptr<const auth::ViewTable> view_table(const std::vector<LoadedView>& views);
+
 // `zones` (the default ones) with `views` attached: each view's set is its own zones over
-// them (auth::ZoneSet::overlay); without views, `zones` alone.
-std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones, const std::vector<LoadedView>& views);
+// them (auth::ZoneSet::overlay); without views, `zones` alone. `table`: view_table(views), or
+// nullptr to build it here.
+std::shared_ptr<const auth::ZoneSet> attach_views(const auth::ZoneSet& zones, const std::vector<LoadedView>& views,
+                                                  const auth::ViewTable* table = nullptr);
 
 }  // namespace cutover::server

@@ -318,4 +318,11 @@ base::Result<std::uint16_t> free_port() {
   return base::make_error(base::ErrorCode::kIo, "no free port on 127.0.0.1");
 }
 
+base::Status write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) return base::make_error(base::ErrorCode::kIo, "cannot write " + path);
+  return {};
+}
+
 }  // namespace cutover::lab

@@ -61,6 +61,9 @@ struct CommandOutput {
 };
 CommandOutput run_capture(const std::vector<std::string>& argv);
 
+// Writes `text` to `path` (replacing it): a generated config or zone file.
+base::Status write_text(const std::string& path, const std::string& text);
+
 // A port on 127.0.0.1 that was free for both UDP and TCP a moment ago.
 base::Result<std::uint16_t> free_port();
 

@@ -19,13 +19,6 @@ namespace {
 constexpr int kStartAttempts = 3;
 constexpr std::int64_t kStartTimeoutNs = 15'000'000'000;
 
-base::Status write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  if (!out) return base::make_error(base::ErrorCode::kIo, "cannot write " + path);
-  return {};
-}
-
 // The production server's config: one static zone answered in cyclic order (docs/config.md,
 // zones[].rrset-order), and the pools the case asks for.
 std::string cutover_config(const ZoneServerSpec& spec) {

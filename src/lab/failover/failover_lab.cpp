@@ -11,21 +11,12 @@
 
 #include "base/clock.h"
 #include "client/query.h"
+#include "lab/serve_process.h"
 
 namespace cutover::lab {
 namespace {
 
-constexpr int kStartAttempts = 4;
-constexpr std::int64_t kStartTimeoutNs = 10'000'000'000;
-
 std::string duration_text(double seconds) { return fmt::format("{}ms", std::lround(seconds * 1000)); }
-
-base::Status write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) return base::make_error(base::ErrorCode::kIo, "cannot write " + path);
-  return {};
-}
 
 // The zone that holds the pools; its negative TTL is short so a probe name leaves no trace.
 std::string zone_text() {
@@ -105,30 +96,12 @@ base::Result<std::unique_ptr<FailoverLab>> FailoverLab::start(const std::string&
   }
   lab->log_path_ = dir + "/cutover-serve.log";
   std::string probe_name = pool_name(tags.empty() ? "none" : tags.front(), kTtls.front());
-  std::string last_error = "not started";
-  for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
-    auto port = free_port();
-    if (!port) return port.error();
-    std::string listen = "127.0.0.1:" + std::to_string(*port);
-    auto child = ChildProcess::start({cutover_binary, "serve", "--config", dir + "/cutover.yaml", "--listen", listen,
-                                      "--threads", "2"},
-                                     lab->log_path_, dir);
-    if (!child) return child.error();
-    lab->server_ = std::move(*child);
-    lab->dns_port_ = *port;
-    client::QueryOptions options;
-    options.timeout = std::chrono::milliseconds(300);
-    auto name = dns::Name::from_text(probe_name);
-    if (!name) return name.error();
-    std::int64_t deadline = base::monotonic_ns() + kStartTimeoutNs;
-    while (base::monotonic_ns() < deadline && lab->server_.running()) {
-      if (client::query(lab->dns_address(), *name, dns::RRType::A, options)) return lab;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    last_error = "cutover serve (pools) on " + listen + " did not start:\n" + log_tail(lab->log_path_);
-    lab->server_.stop();
-  }
-  return base::make_error(base::ErrorCode::kIo, last_error);
+  auto started = start_cutover_serve(cutover_binary, dir, lab->log_path_, {"--threads", "2"}, probe_name,
+                                     dns::RRType::A, "pools");
+  if (!started) return started.error();
+  lab->server_ = std::move(started->process);
+  lab->dns_port_ = started->port;
+  return lab;
 }
 
 base::Result<std::int64_t> FailoverLab::kill_primary(const std::string& tag, std::uint32_t ttl) {

@@ -17,13 +17,6 @@ constexpr int kStartAttempts = 3;
 constexpr std::int64_t kReadyTimeoutNs = 20'000'000'000;
 constexpr std::int64_t kStartupGraceNs = 500'000'000;
 
-base::Status write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) return base::make_error(base::ErrorCode::kIo, "cannot write " + path);
-  return {};
-}
-
 }  // namespace
 
 base::Result<std::unique_ptr<ResolverInstance>> ResolverInstance::start(const ResolverAdapter& adapter,

@@ -12,19 +12,10 @@
 
 #include "base/clock.h"
 #include "client/query.h"
+#include "lab/serve_process.h"
 
 namespace cutover::lab {
 namespace {
-
-constexpr int kStartAttempts = 4;
-constexpr std::int64_t kStartTimeoutNs = 10'000'000'000;
-
-base::Status write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) return base::make_error(base::ErrorCode::kIo, "cannot write " + path);
-  return {};
-}
 
 // The zone as one population sees it: every name under src. and ecs. (wildcards, so cases
 // need no setup) answers `src` and `ecs` respectively. Its negative TTL is short.
@@ -105,29 +96,11 @@ base::Result<std::unique_ptr<SplitLab>> SplitLab::start(const std::string& cutov
     if (auto written = write_text(dir + "/" + file, text); !written) return written.error();
   }
   lab->log_path_ = dir + "/cutover-serve.log";
-  std::string last_error = "not started";
-  for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
-    auto port = free_port();
-    if (!port) return port.error();
-    std::string listen = "127.0.0.1:" + std::to_string(*port);
-    auto child = ChildProcess::start({cutover_binary, "serve", "--config", dir + "/cutover.yaml", "--listen", listen},
-                                     lab->log_path_, dir);
-    if (!child) return child.error();
-    lab->server_ = std::move(*child);
-    lab->dns_port_ = *port;
-    client::QueryOptions options;
-    options.timeout = std::chrono::milliseconds(300);
-    auto name = dns::Name::from_text(kZone);
-    if (!name) return name.error();
-    std::int64_t deadline = base::monotonic_ns() + kStartTimeoutNs;
-    while (base::monotonic_ns() < deadline && lab->server_.running()) {
-      if (client::query(lab->dns_address(), *name, dns::RRType::SOA, options)) return lab;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    last_error = "cutover serve (views) on " + listen + " did not start:\n" + log_tail(lab->log_path_);
-    lab->server_.stop();
-  }
-  return base::make_error(base::ErrorCode::kIo, last_error);
+  auto started = start_cutover_serve(cutover_binary, dir, lab->log_path_, {}, kZone, dns::RRType::SOA, "views");
+  if (!started) return started.error();
+  lab->server_ = std::move(started->process);
+  lab->dns_port_ = started->port;
+  return lab;
 }
 
 }  // namespace cutover::lab

@@ -21,15 +21,6 @@ bool has_replication(const config::Config& config) {
   return !config.writes.journal.empty();
 }
 
-// The keys of writes.tsig-keys (the config reader admits only the two algorithms we know).
-tsig::KeyRing key_ring(const config::Config& config) {
-  std::vector<tsig::Key> keys;
-  for (const auto& key : config.writes.keys) {
-    keys.push_back(tsig::Key{key.name, tsig::algorithm_from_name(key.algorithm).value(), key.secret});
-  }
-  return tsig::KeyRing(std::move(keys));
-}
-
 // A key a zone names (allow-update, transfer-key, primary-key). The config reader checked
 // that each is one of writes.tsig-keys (config::check_zone_keys), so a miss is a bug.
 dns::Name key_name(const tsig::KeyRing& keys, const std::string& name) {
@@ -80,6 +71,14 @@ server::Intercept answer_update(const update::UpdateHandler& handler, const repl
 }
 
 }  // namespace
+
+tsig::KeyRing key_ring(const config::Config& config) {
+  std::vector<tsig::Key> keys;
+  for (const auto& key : config.writes.keys) {
+    keys.push_back(tsig::Key{key.name, tsig::algorithm_from_name(key.algorithm).value(), key.secret});
+  }
+  return tsig::KeyRing(std::move(keys));
+}
 
 bool Replication::writes_through_store(const config::Config& config) {
   if (!config.writes.journal.empty()) return true;

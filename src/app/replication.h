@@ -17,11 +17,16 @@
 #include "server/control_service.h"
 #include "server/server.h"
 #include "store/store.h"
+#include "tsig/key.h"
 #include "pool/writes/pool_materializer.h"
 #include "replication/primary/notifier.h"
 #include "replication/primary/responder.h"
 
 namespace cutover::app {
+
+// The keys of writes.tsig-keys (the config reader admits only the algorithms tsig knows), for
+// replication, UPDATE and signed queries (signed_queries.h).
+tsig::KeyRing key_ring(const config::Config& config);
 
 class Replication : public server::Service {
  public:

@@ -1,6 +1,8 @@
 // Signed queries: verify, choose the view, answer, sign.
 #include "app/signed_queries.h"
 
+#include "app/replication.h"
+
 #include "auth/views.h"
 #include "dns/message.h"
 #include "net/address.h"
@@ -9,15 +11,6 @@
 
 namespace cutover::app {
 namespace {
-
-// The keys of writes.tsig-keys (the config reader admits only the algorithms tsig knows).
-tsig::KeyRing keys_of(const config::Config& config) {
-  std::vector<tsig::Key> keys;
-  for (const auto& key : config.writes.keys) {
-    keys.push_back(tsig::Key{key.name, tsig::algorithm_from_name(key.algorithm).value(), key.secret});
-  }
-  return tsig::KeyRing(std::move(keys));
-}
 
 // A QUERY whose last additional record may be a TSIG: worth verifying. Everything else is
 // left to the other handlers and the engine.
@@ -47,7 +40,7 @@ std::vector<std::uint8_t> refusal(std::span<const std::uint8_t> query, dns::Rcod
 
 void install_signed_queries(server::Server& server, const config::Config& config) {
   if (config.writes.keys.empty()) return;
-  server.add_request_handler([&server, keys = keys_of(config)](std::span<const std::uint8_t> query,
+  server.add_request_handler([&server, keys = key_ring(config)](std::span<const std::uint8_t> query,
                                                                net::Transport transport, const sockaddr_storage& client,
                                                                std::vector<std::vector<std::uint8_t>>& responses) {
     if (!maybe_signed_query(query)) return server::Intercept::kContinue;

@@ -64,6 +64,12 @@ QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, s
   if (zones.views() != nullptr) [[unlikely]] {
     return answer_in_view(zones, dynamic, query, transport, response, describe, client);
   }
+  return answer_query_in(zones, dynamic, query, transport, response, describe, client);
+}
+
+QueryOutcome answer_query_in(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
+                             Transport transport, std::vector<std::uint8_t>& response, bool describe,
+                             const ClientContext* client) {
   // The fast path answers dynamic names too; a name whose answer leads into one (a CNAME)
   // it hands to the general pipeline, as it does every chain.
   // One named result, so it is built in the caller's slot instead of moved there.

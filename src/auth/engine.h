@@ -128,7 +128,7 @@ QueryOutcome answer_query(const ZoneSet& zones, const DynamicAnswers* dynamic, s
                           Transport transport, std::vector<std::uint8_t>& response, bool describe = true,
                           const ClientContext* client = nullptr);
 // From `zones` alone, whatever views it has: the fast path, else the general pipeline
-// (views.cpp). For a view chosen by the caller (a TSIG key's, matched after verification).
+// (dynamic_plan.cpp). For a view chosen by the caller (a TSIG key's, matched after verification).
 QueryOutcome answer_query_in(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
                              Transport transport, std::vector<std::uint8_t>& response, bool describe,
                              const ClientContext* client);

@@ -135,16 +135,6 @@ ViewChoice choose_view_by_subnet(const ViewTable& views, std::span<const std::ui
   return views.choose(client.address, subnet);
 }
 
-QueryOutcome answer_query_in(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
-                             Transport transport, std::vector<std::uint8_t>& response, bool describe,
-                             const ClientContext* client) {
-  QueryOutcome outcome;
-  if (!try_fast_answer(zones, dynamic, query, transport, response, outcome, describe, client)) {
-    outcome = answer_query_general(zones, query, transport, response, dynamic, client);
-  }
-  return outcome;
-}
-
 QueryOutcome answer_in_view(const ZoneSet& zones, const DynamicAnswers* dynamic, std::span<const std::uint8_t> query,
                             Transport transport, std::vector<std::uint8_t>& response, bool describe,
                             const ClientContext* client) {

@@ -93,26 +93,32 @@ class Reader : public YamlReader {
   }
 
   // One prefix or a list of them; host bits must be clear so that the range is the one meant.
-  std::vector<base::NetworkPrefix> prefixes(const YAML::Node& node, const std::string& path) const {
-    std::vector<YAML::Node> items;
+  // One value or a list of them, each with its path ("key" alone, "key[i]" in a list); anything
+  // else (or an empty list unless `empty_ok`) fails with `expected`.
+  std::vector<std::pair<YAML::Node, std::string>> one_or_list(const YAML::Node& node, const std::string& path,
+                                                              const char* expected, bool empty_ok) const {
+    std::vector<std::pair<YAML::Node, std::string>> items;
     if (node.IsScalar()) {
-      items.push_back(node);
-    } else if (node.IsSequence()) {
-      for (const auto& item : node) items.push_back(item);
+      items.emplace_back(node, path);
+    } else if (node.IsSequence() && (empty_ok || node.size() > 0)) {
+      for (std::size_t i = 0; i < node.size(); ++i) items.emplace_back(node[i], fmt::format("{}[{}]", path, i));
     } else {
-      fail(node.Mark(), path, "expected an address/prefix or a list of them");
+      fail(node.Mark(), path, expected);
     }
+    return items;
+  }
+
+  std::vector<base::NetworkPrefix> prefixes(const YAML::Node& node, const std::string& path) const {
     std::vector<base::NetworkPrefix> out;
     base::NetworkTable seen;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      std::string item_path = node.IsScalar() ? path : fmt::format("{}[{}]", path, i);
-      std::string text = scalar(items[i], item_path);
+    for (const auto& [item, item_path] : one_or_list(node, path, "expected an address/prefix or a list of them", true)) {
+      std::string text = scalar(item, item_path);
       auto prefix = base::parse_network_prefix(text);
-      if (!prefix) fail(items[i].Mark(), item_path, "expected an address or address/prefix, e.g. 192.0.2.0/24");
+      if (!prefix) fail(item.Mark(), item_path, "expected an address or address/prefix, e.g. 192.0.2.0/24");
       if (!prefix->host_bits_clear()) {
-        fail(items[i].Mark(), item_path, fmt::format("{} has bits set past /{}", text, prefix->bits));
+        fail(item.Mark(), item_path, fmt::format("{} has bits set past /{}", text, prefix->bits));
       }
-      if (auto added = seen.add(*prefix, 0); !added) fail(items[i].Mark(), item_path, added.error().message);
+      if (auto added = seen.add(*prefix, 0); !added) fail(item.Mark(), item_path, added.error().message);
       out.push_back(*prefix);
     }
     return out;
@@ -220,16 +226,25 @@ class Reader : public YamlReader {
   void zones(const YAML::Node& node, const std::string& path, Config& config) const {
     if (node.IsNull()) return;
     if (!node.IsSequence()) fail(node.Mark(), path, "expected a list of zones");
+    config.zones = zone_list(node, path, "zones[]", "");
+  }
+
+  // The zones of a list (the top level's, or a view's: `parent` names their keys), each origin
+  // once; `where` ends the message of one listed twice.
+  std::vector<ZoneConfig> zone_list(const YAML::Node& node, const std::string& path, std::string_view parent,
+                                    const std::string& where) const {
+    std::vector<ZoneConfig> out;
     for (std::size_t i = 0; i < node.size(); ++i) {
       std::string item_path = fmt::format("{}[{}]", path, i);
-      ZoneConfig zone_config = zone(node[i], item_path);
-      for (const auto& existing : config.zones) {
+      ZoneConfig zone_config = zone(node[i], item_path, parent);
+      for (const auto& existing : out) {
         if (existing.origin == zone_config.origin) {
-          fail(node[i].Mark(), item_path, "zone " + existing.origin.to_text() + " is listed twice");
+          fail(node[i].Mark(), item_path, "zone " + existing.origin.to_text() + " is listed twice" + where);
         }
       }
-      config.zones.push_back(std::move(zone_config));
+      out.push_back(std::move(zone_config));
     }
+    return out;
   }
 
   // A view's name: it goes into the query log, transfer logs and the lab's reports.
@@ -243,23 +258,15 @@ class Reader : public YamlReader {
 
   // TSIG key names: one or a list, each one of writes.tsig-keys.
   std::vector<dns::Name> key_names(const YAML::Node& node, const std::string& path, const Config& config) const {
-    std::vector<YAML::Node> items;
-    if (node.IsScalar()) {
-      items.push_back(node);
-    } else if (node.IsSequence() && node.size() > 0) {
-      for (const auto& item : node) items.push_back(item);
-    } else {
-      fail(node.Mark(), path, "expected a TSIG key name or a non-empty list of them");
-    }
     std::vector<dns::Name> out;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      std::string item_path = node.IsScalar() ? path : fmt::format("{}[{}]", path, i);
-      dns::Name key = name(items[i], item_path, nullptr);
+    for (const auto& [item, item_path] :
+         one_or_list(node, path, "expected a TSIG key name or a non-empty list of them", false)) {
+      dns::Name key = name(item, item_path, nullptr);
       bool known = std::any_of(config.writes.keys.begin(), config.writes.keys.end(),
                                [&](const auto& defined) { return defined.name == key; });
-      if (!known) fail(items[i].Mark(), item_path, "TSIG key " + key.to_text() + " is not defined in writes.tsig-keys");
+      if (!known) fail(item.Mark(), item_path, "TSIG key " + key.to_text() + " is not defined in writes.tsig-keys");
       if (std::find(out.begin(), out.end(), key) != out.end()) {
-        fail(items[i].Mark(), item_path, "key " + key.to_text() + " is listed twice");
+        fail(item.Mark(), item_path, "key " + key.to_text() + " is listed twice");
       }
       out.push_back(std::move(key));
     }
@@ -316,16 +323,7 @@ class Reader : public YamlReader {
         fail(zones_node.IsDefined() ? zones_node.Mark() : node[i].Mark(), zones_path,
              "expected a non-empty list of zones (a view without zones answers as the default does)");
       }
-      for (std::size_t z = 0; z < zones_node.size(); ++z) {
-        std::string zone_path = fmt::format("{}[{}]", zones_path, z);
-        ZoneConfig zone_config = zone(zones_node[z], zone_path, "views[].zones[]");
-        for (const auto& existing : view.zones) {
-          if (existing.origin == zone_config.origin) {
-            fail(zones_node[z].Mark(), zone_path, "zone " + existing.origin.to_text() + " is listed twice in this view");
-          }
-        }
-        view.zones.push_back(std::move(zone_config));
-      }
+      view.zones = zone_list(zones_node, zones_path, "views[].zones[]", " in this view");
       // UPDATE writes the default zones (docs/steering.md, "Views"): a key of this view that may
       // update a zone the view serves from its own file would change what the view's clients
       // do not see, never what they do.

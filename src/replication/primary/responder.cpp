@@ -108,10 +108,11 @@ Intercept Responder::handle(std::span<const std::uint8_t> query, net::Transport 
   // A transfer signed with a view's key (match-keys) is of that view's zones: the key is the
   // view's credential, so the zone's transfer-key does not apply; allow-transfer still does
   // (docs/steering.md, "Views").
-  if (!notify_request && !keys_.empty()) {
+  // Verified here only when there are views: otherwise check_key verifies as it always did.
+  auto zones = zones_();
+  if (!notify_request && !keys_.empty() && zones->views() != nullptr) {
     auto checked = tsig::verify_request(query, keys_, now);
-    auto zones = zones_();
-    if (checked && checked->valid() && zones->views() != nullptr) {
+    if (checked && checked->valid()) {
       if (const auth::View* view = zones->views()->by_key(checked->key->name); view != nullptr) {
         signed_by = *checked;
         Intercept result = transfer(*message, transport, client, responses, view);

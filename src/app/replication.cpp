@@ -112,17 +112,20 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
   if (!journal_path.empty()) {
     auto journal = store::Journal::open(journal_path);
     if (!journal) throw config::ConfigError("writes.journal: " + journal.error().message);
+    if (!config.writes.journal.empty()) service->journal_storage_ = (*journal)->storage();
     service->store_ = std::make_unique<store::Store>(
         std::move(*journal), [&server](auto zones) { server.publish(std::move(zones)); }, logger);
     replication::Notifier* notifier = service->notifier_.get();
     service->store_->add_listener([notifier](const dns::Name& zone, std::uint32_t serial) { notifier->changed(zone, serial); });
-    server.set_zone_load_handler([raw = service.get()](const config::Config& next, auto loaded, bool initial) {
-      return raw->take_zones(next, std::move(loaded), initial);
+    server.set_zone_load_handler([raw = service.get()](const config::Config& next, auto loaded, const auto& views,
+                                                       bool initial) {
+      return raw->take_zones(next, std::move(loaded), views, initial);
     });
     if (control != nullptr && !config.writes.journal.empty()) {
       store::SecondaryZoneKeys secondaries;
       for (const auto& zone : secondary_zones) secondaries.insert(store::zone_key(zone.origin));
-      store::add_api_routes(control->http(), *service->store_, std::move(secondaries));
+      store::add_api_routes(control->http(), *service->store_, std::move(secondaries),
+                            [raw = service.get()](const std::string& view) { return raw->view_store(view); });
     }
     service->pool_materializer_ = std::make_shared<pool::PoolMaterializer>(*service->store_, service->clock_, logger);
   }
@@ -132,6 +135,19 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
   // UPDATE needs the journal: without it there is no durable write to acknowledge (REFUSED).
   auto updates = std::make_shared<update::UpdateHandler>(
       config.writes.journal.empty() ? nullptr : service->store_.get(), keys, std::move(allow_update), logger);
+  for (const auto& view : config.views) {
+    update::UpdateHandler::ViewRoute route;
+    route.view = view.name;
+    route.keys = view.match_keys;
+    route.store = [raw = service.get(), name = view.name] { return raw->view_store(name); };
+    for (const auto& zone : view.zones) {
+      for (const auto& policy : zone.replication.allow_update) {
+        route.allow_update[store::zone_key(zone.origin)].push_back(
+            update::UpdateKey{key_name(keys, policy.key), policy.allow_empty});
+      }
+    }
+    if (!route.keys.empty()) updates->add_view(std::move(route));
+  }
   if (auto forwarded = forwarded_zones_of(config); !forwarded.empty()) {
     // Half the listener threads at most wait for a primary (one with `threads: 1`), so a
     // silent primary leaves the other half answering queries.
@@ -159,7 +175,7 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
 }
 
 base::Status Replication::take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
-                                       bool initial) {
+                                     const std::vector<server::LoadedView>& views, bool initial) {
   std::vector<store::ZoneSource> sources;
   for (const auto& zone : loaded->zones()) {
     // A secondary's zone file is only its first copy: reloads never edit transferred data.
@@ -172,7 +188,49 @@ base::Status Replication::take_zones(const config::Config& config, std::shared_p
     }
     sources.push_back(std::move(source));
   }
-  return initial ? store_->load(sources) : store_->reload(sources);
+  auto taken = initial ? store_->load(sources) : store_->reload(sources);
+  if (!taken) return taken;
+  return take_view_zones(views);
+}
+
+store::Store* Replication::view_store(const std::string& view) const {
+  std::lock_guard lock(view_stores_mutex_);
+  auto found = view_stores_.find(view);
+  return found == view_stores_.end() ? nullptr : found->second.get();
+}
+
+base::Status Replication::take_view_zones(const std::vector<server::LoadedView>& views) {
+  if (!journal_storage_) return {};  // no journal: the views serve their files as loaded
+  for (const auto& view : views) {
+    std::vector<store::ZoneSource> sources;
+    for (const auto& zone : view.zones->zones()) {
+      store::ZoneSource source{zone, {}, ""};
+      for (const auto& zone_config : view.config.zones) {
+        if (zone_config.origin == zone->origin()) {
+          source.order = zone_config.order;
+          source.file = zone_config.file;
+        }
+      }
+      sources.push_back(std::move(source));
+    }
+    store::Store* existing = view_store(view.config.name);
+    if (existing != nullptr) {
+      if (auto reloaded = existing->reload(sources); !reloaded) {
+        return base::make_error(reloaded.error().code, "view " + view.config.name + ": " + reloaded.error().message);
+      }
+      continue;
+    }
+    auto created = std::make_unique<store::Store>(
+        std::make_unique<store::Journal>(journal_storage_),
+        [&server = server_, name = view.config.name](auto zones) { server.publish_view(name, std::move(zones)); },
+        logger_, view.config.name);
+    if (auto loaded = created->load(sources); !loaded) {
+      return base::make_error(loaded.error().code, "view " + view.config.name + ": " + loaded.error().message);
+    }
+    std::lock_guard lock(view_stores_mutex_);
+    view_stores_.emplace(view.config.name, std::move(created));
+  }
+  return {};
 }
 
 base::Status Replication::start() {

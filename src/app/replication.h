@@ -7,7 +7,11 @@
 // Set up before Server::run(); the store, notifier and materializer are thread-safe.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/log.h"
@@ -48,6 +52,9 @@ class Replication : public server::Service {
   void stop() override;
 
   store::Store* store() { return store_.get(); }
+  // The store of view `view`'s own zones (docs/steering.md, "Writes to a view's zones"); null
+  // when the view has none (no journal, or no such view). Stores live as long as the service.
+  store::Store* view_store(const std::string& view) const;
   // The secondary role; null when no zone has a primary.
   const replication::Secondary* secondary() const { return secondary_.get(); }
   // Writes the answers of pools in materialize mode; null without a journal.
@@ -55,11 +62,18 @@ class Replication : public server::Service {
 
  private:
   Replication(server::Server& server, base::Logger& logger) : server_(server), logger_(logger) {}
-  base::Status take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded, bool initial);
+  base::Status take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
+                          const std::vector<server::LoadedView>& views, bool initial);
+  // Each view's own zones through its store, created (and its journal replayed) the first
+  // time the view is seen, reloaded after.
+  base::Status take_view_zones(const std::vector<server::LoadedView>& views);
 
   server::Server& server_;
   base::Logger& logger_;
   std::unique_ptr<store::Store> store_;
+  std::shared_ptr<store::JournalStorage> journal_storage_;  // store_'s, shared by the views' stores; null without a journal
+  mutable std::mutex view_stores_mutex_;
+  std::map<std::string, std::unique_ptr<store::Store>> view_stores_;  // by view name; never erased
   std::unique_ptr<replication::Notifier> notifier_;
   base::RealClock clock_;
   std::shared_ptr<pool::PoolMaterializer> pool_materializer_;

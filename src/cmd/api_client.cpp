@@ -13,6 +13,18 @@ void add_api_options(CLI::App& command, ApiOptions& options) {
   command.add_option("--token", options.token, "Bearer token (default: $CUTOVER_TOKEN)");
 }
 
+void add_view_option(CLI::App& command, std::string& view) {
+  command.add_option("--view", view, "The view whose own copy of the zone to address (default: the top-level zone)");
+}
+
+std::string zone_path(const std::string& zone, const std::string& action, const std::string& view,
+                      const std::string& query) {
+  std::string path = "/zones/" + zone + "/" + action;
+  std::string params = view.empty() ? "" : "view=" + httplib::detail::encode_query_param(view);
+  if (!query.empty()) params += (params.empty() ? "" : "&") + query;
+  return params.empty() ? path : path + "?" + params;
+}
+
 void add_fence_options(CLI::App& command, FenceOptions& options) {
   command.add_option("--expected-version", options.expected_version, "Apply only if the zone is at this version");
   command.add_option("--plan-version", options.plan_version, "Apply only if above the last applied plan version");

@@ -27,6 +27,12 @@ struct FenceOptions {
 };
 
 void add_api_options(CLI::App& command, ApiOptions& options);
+// --view NAME: address that view's own copy of the zone (docs/steering.md, "Writes to a view's zones").
+void add_view_option(CLI::App& command, std::string& view);
+// "/zones/ZONE/ACTION", with "?view=VIEW" when `view` is not empty and `query` (already
+// encoded: "name=www") after it.
+std::string zone_path(const std::string& zone, const std::string& action, const std::string& view,
+                      const std::string& query = {});
 void add_fence_options(CLI::App& command, FenceOptions& options);
 // The fence options as JSON members of a write body.
 void put_fence(const FenceOptions& fence, nlohmann::json& body);

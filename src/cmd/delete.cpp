@@ -13,7 +13,7 @@ namespace {
 struct DeleteOptions {
   ApiOptions api;
   FenceOptions fence;
-  std::string zone, name, type;
+  std::string zone, name, type, view;
   std::vector<std::string> data;
   Output output{"delete"};
 };
@@ -28,6 +28,7 @@ void add_delete_command(CLI::App& app) {
   command->add_option("type", options->type, "RR type (omit to delete the whole name)");
   command->add_option("data", options->data, "Records to delete (omit to delete the RRset)");
   add_api_options(*command, options->api);
+  add_view_option(*command, options->view);
   add_fence_options(*command, options->fence);
   options->output.add_json_flag(*command, "Print the API's reply as one JSON document (errors too)");
   command->callback([options] {
@@ -37,7 +38,7 @@ void add_delete_command(CLI::App& app) {
     nlohmann::json body;
     body["edits"] = nlohmann::json::array({edit});
     put_fence(options->fence, body);
-    print_write_reply(options->output, api_call(options->output, options->api, "POST", "/zones/" + options->zone + "/records", body));
+    print_write_reply(options->output, api_call(options->output, options->api, "POST", zone_path(options->zone, "records", options->view), body));
   });
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 struct GetOptions {
   ApiOptions api;
-  std::string zone, name, type;
+  std::string zone, name, type, view;
   Output output{"get"};
 };
 
@@ -28,12 +28,12 @@ void add_get_command(CLI::App& app) {
   command->add_option("type", options->type, "Only this RR type");
   options->output.add_json_flag(*command, "Print the API's JSON reply");
   add_api_options(*command, options->api);
+  add_view_option(*command, options->view);
   command->callback([options] {
-    std::string path = "/zones/" + options->zone + "/records";
     std::string query;
     if (!options->name.empty()) query += "name=" + httplib::detail::encode_query_param(options->name);
     if (!options->type.empty()) query += (query.empty() ? "" : "&") + std::string("type=") + options->type;
-    if (!query.empty()) path += "?" + query;
+    std::string path = zone_path(options->zone, "records", options->view, query);
     const Output& output = options->output;
     ApiReply reply = api_call(output, options->api, "GET", path);
     const nlohmann::json& body = read_reply(output, reply);

@@ -12,7 +12,7 @@ namespace {
 
 struct HistoryOptions {
   ApiOptions api;
-  std::string zone;
+  std::string zone, view;
   Output output{"history"};
 };
 
@@ -24,9 +24,10 @@ void add_history_command(CLI::App& app) {
   command->add_option("zone", options->zone, "Zone origin")->required();
   options->output.add_json_flag(*command, "Print the API's JSON reply");
   add_api_options(*command, options->api);
+  add_view_option(*command, options->view);
   command->callback([options] {
     const Output& output = options->output;
-    ApiReply reply = api_call(output, options->api, "GET", "/zones/" + options->zone + "/history");
+    ApiReply reply = api_call(output, options->api, "GET", zone_path(options->zone, "history", options->view));
     const nlohmann::json& body = read_reply(output, reply);
     if (output.json()) {
       output.document(body);

@@ -12,7 +12,7 @@ namespace {
 
 struct JournalOptions {
   ApiOptions api;
-  std::string zone;
+  std::string zone, view;
   Output output{"journal compact"};
 };
 
@@ -25,10 +25,11 @@ void add_journal_command(CLI::App& app) {
   auto* compact = command->add_subcommand("compact", "Fold a zone's journal into its zone file");
   compact->add_option("zone", options->zone, "Zone origin")->required();
   add_api_options(*compact, options->api);
+  add_view_option(*compact, options->view);
   options->output.add_json_flag(*compact, "Print the API's JSON reply");
   compact->callback([options] {
     const Output& output = options->output;
-    ApiReply reply = api_call(output, options->api, "POST", "/zones/" + options->zone + "/compact");
+    ApiReply reply = api_call(output, options->api, "POST", zone_path(options->zone, "compact", options->view));
     const nlohmann::json& body = read_reply(output, reply);
     if (output.json()) {
       output.document(body);

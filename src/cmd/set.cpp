@@ -13,7 +13,7 @@ namespace {
 struct SetOptions {
   ApiOptions api;
   FenceOptions fence;
-  std::string zone, name, type;
+  std::string zone, name, type, view;
   std::vector<std::string> data;
   unsigned ttl = 300;
   bool add = false;
@@ -32,6 +32,7 @@ void add_set_command(CLI::App& app) {
   command->add_option("--ttl", options->ttl, "TTL in seconds")->capture_default_str();
   command->add_flag("--add", options->add, "Add to the RRset instead of replacing it");
   add_api_options(*command, options->api);
+  add_view_option(*command, options->view);
   add_fence_options(*command, options->fence);
   options->output.add_json_flag(*command, "Print the API's reply as one JSON document (errors too)");
   command->callback([options] {
@@ -42,7 +43,7 @@ void add_set_command(CLI::App& app) {
                                             {"ttl", options->ttl},
                                             {"data", options->data}}});
     put_fence(options->fence, body);
-    print_write_reply(options->output, api_call(options->output, options->api, "POST", "/zones/" + options->zone + "/records", body));
+    print_write_reply(options->output, api_call(options->output, options->api, "POST", zone_path(options->zone, "records", options->view), body));
   });
 }
 

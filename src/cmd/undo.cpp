@@ -14,7 +14,7 @@ namespace {
 struct UndoOptions {
   ApiOptions api;
   FenceOptions fence;
-  std::string zone;
+  std::string zone, view;
   unsigned long long to = 0;
   Output output{"undo"};
 };
@@ -27,12 +27,13 @@ void add_undo_command(CLI::App& app) {
   command->add_option("zone", options->zone, "Zone origin")->required();
   command->add_option("--to", options->to, "The version to return to")->required();
   add_api_options(*command, options->api);
+  add_view_option(*command, options->view);
   add_fence_options(*command, options->fence);
   options->output.add_json_flag(*command, "Print the API's reply as one JSON document (errors too)");
   command->callback([options] {
     nlohmann::json body = {{"to", options->to}};
     put_fence(options->fence, body);
-    ApiReply reply = api_call(options->output, options->api, "POST", "/zones/" + options->zone + "/undo", body);
+    ApiReply reply = api_call(options->output, options->api, "POST", zone_path(options->zone, "undo", options->view), body);
     // The reply (on stdout) carries the cache tail too; this line is for a person.
     if (reply.status == 200 && reply.body.contains("cache_tail") && !options->output.json()) {
       const auto& tail = reply.body["cache_tail"];

@@ -170,7 +170,8 @@ class Reader : public YamlReader {
     }
   }
 
-  // `parent`: "zones[]" for a top-level zone, "views[].zones[]" for a view's (no replication keys).
+  // `parent`: "zones[]" for a top-level zone, "views[].zones[]" for a view's (of the
+  // replication keys only allow-update).
   ZoneConfig zone(const YAML::Node& node, const std::string& path, std::string_view parent = "zones[]") const {
     ZoneConfig zone;
     bool has_origin = false;
@@ -273,6 +274,51 @@ class Reader : public YamlReader {
     return out;
   }
 
+  // Who writes a view's own zones (docs/steering.md, "Writes to a view's zones"): an UPDATE is
+  // routed to the first view whose match-keys lists its key, and there to the view's copy of
+  // the zone when it has one. So each key of a view zone's allow-update must pick this view,
+  // and a key that does may not be a top-level updater of a zone the view replaces (its
+  // UPDATEs would never reach the top-level copy).
+  void check_view_updaters(const YAML::Node& view_node, const YAML::Node& zones_node, const std::string& item_path,
+                           const ViewConfig& view, const Config& config) const {
+    auto picks_this_view = [&](const dns::Name& key) {
+      for (const auto& earlier : config.views) {
+        if (std::find(earlier.match_keys.begin(), earlier.match_keys.end(), key) != earlier.match_keys.end()) {
+          return false;
+        }
+      }
+      return std::find(view.match_keys.begin(), view.match_keys.end(), key) != view.match_keys.end();
+    };
+    for (std::size_t j = 0; j < view.zones.size(); ++j) {
+      const ZoneConfig& own = view.zones[j];
+      std::string path = fmt::format("{}.zones[{}].allow-update", item_path, j);
+      for (const auto& policy : own.replication.allow_update) {
+        auto key = dns::Name::from_text(policy.key);
+        if (key && picks_this_view(*key)) continue;
+        fail(zones_node[j]["allow-update"].Mark(), path,
+             fmt::format("key {} does not pick view {}: an UPDATE writes the zones of the first view whose "
+                         "match-keys lists its key; list it in this view's match-keys (and no earlier view's)",
+                         policy.key, view.name));
+      }
+    }
+    for (const auto& key : view.match_keys) {
+      if (!picks_this_view(key)) continue;
+      for (const auto& own : view.zones) {
+        for (const auto& shared : config.zones) {
+          if (!(shared.origin == own.origin)) continue;
+          for (const auto& policy : shared.replication.allow_update) {
+            auto name = dns::Name::from_text(policy.key);
+            if (!name || !(*name == key)) continue;
+            fail(view_node.Mark(), item_path + ".match-keys",
+                 fmt::format("key {} may update zone {} (allow-update), but it picks view {}, which serves its own "
+                             "copy: its UPDATEs write that copy; list the key in the view zone's allow-update instead",
+                             key.to_text(), own.origin.to_text(), view.name));
+          }
+        }
+      }
+    }
+  }
+
   // Read after writes and client-subnet, wherever they are in the file: match-keys names keys
   // of writes.tsig-keys, and ecs needs trusted resolvers.
   void views(const YAML::Node& node, const std::string& path, Config& config) const {
@@ -324,24 +370,7 @@ class Reader : public YamlReader {
              "expected a non-empty list of zones (a view without zones answers as the default does)");
       }
       view.zones = zone_list(zones_node, zones_path, "views[].zones[]", " in this view");
-      // UPDATE writes the default zones (docs/steering.md, "Views"): a key of this view that may
-      // update a zone the view serves from its own file would change what the view's clients
-      // do not see, never what they do.
-      for (const auto& key : view.match_keys) {
-        for (const auto& own : view.zones) {
-          for (const auto& shared : config.zones) {
-            if (!(shared.origin == own.origin)) continue;
-            for (const auto& policy : shared.replication.allow_update) {
-              auto name = dns::Name::from_text(policy.key);
-              if (!name || !(*name == key)) continue;
-              fail(node[i].Mark(), item_path + ".match-keys",
-                   fmt::format("key {} may update zone {} (allow-update), which view {} serves from its own file: "
-                               "an UPDATE signed with it would change the default zone, not the view's",
-                               key.to_text(), own.origin.to_text(), view.name));
-            }
-          }
-        }
-      }
+      check_view_updaters(node[i], zones_node, item_path, view, config);
       config.views.push_back(std::move(view));
     }
   }

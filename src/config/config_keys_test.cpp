@@ -98,6 +98,7 @@ std::string document_for(const KeySpec& key) {
     if (rest.rfind("zones[].", 0) == 0) set(zone, leaf(path), value);
     set(view, "zones", "[" + flow(zone) + "]");
     if (rest != "zones" && rest.rfind("zones[].", 0) != 0) set(view, rest, value);
+    if (rest == "zones[].allow-update") set(view, "match-keys", "[k1]");  // a view zone's updaters are the view's keys
     return tsig + "client-subnet: {trust: 127.0.0.1}\nviews: [" + flow(view) + "]\n";
   }
   auto dot = path.find('.');

@@ -243,8 +243,15 @@ TEST(Config, ReadsViews) {
       {"writes:\n  tsig-keys: [{name: k1, algorithm: hmac-sha256, secret: c2VjcmV0}]\n"
        "zones: [{origin: a.test., file: a, allow-update: [k1]}]\n"
        "views:\n  - {name: v, match-keys: [k1], zones: [{origin: a.test., file: b}]}\n",
-       "test.yaml:5:5: views[0].match-keys: key k1. may update zone a.test. (allow-update), which view v serves from its "
-       "own file"},
+       "test.yaml:5:5: views[0].match-keys: key k1. may update zone a.test. (allow-update), but it picks view v, which "
+       "serves its own copy"},
+      {"writes:\n  tsig-keys: [{name: k1, algorithm: hmac-sha256, secret: c2VjcmV0}]\n"
+       "views:\n  - {name: v, match-clients: 10.0.0.0/8, zones: [{origin: a.test., file: b, allow-update: [k1]}]}\n",
+       "test.yaml:4:91: views[0].zones[0].allow-update: key k1. does not pick view v"},
+      {"writes:\n  tsig-keys: [{name: k1, algorithm: hmac-sha256, secret: c2VjcmV0}]\n"
+       "views:\n  - {name: u, match-keys: k1, zones: [{origin: b.test., file: b}]}\n"
+       "  - {name: v, match-keys: k1, zones: [{origin: a.test., file: b, allow-update: [k1]}]}\n",
+       "views[1].zones[0].allow-update: key k1. does not pick view v"},
   };
   for (const auto& bad : cases) EXPECT_THAT(error_of(bad.yaml), HasSubstr(bad.expected)) << bad.yaml;
 }

@@ -84,6 +84,12 @@ const std::vector<KeySpec>& config_keys() {
       {"views[].zones[].rrset-order", "fixed|cyclic|random", "fixed", "order of records in answers", "cyclic"},
       {"views[].zones[].rrset-order-names", "mapping NAME: order", "", "rrset-order for single owner names",
        "{www: random}"},
+      {"views[].zones[].allow-update", "TSIG key name or list", "",
+       "keys of the view's match-keys whose DNS UPDATEs write this view's copy of the zone; items as in zones[]",
+       "[{key: k1, allow-empty: true}]"},
+      {"views[].zones[].allow-update[].key", "TSIG key name", "", "a key that may send DNS UPDATE", "k1"},
+      {"views[].zones[].allow-update[].allow-empty", "bool", "false",
+       "this key's updates may delete a name's last address", "true"},
       {"pools", "mapping NAME: pool", "", "health-checked failover pools (read by src/pool; see docs/pools.md)", "{}", true},
   };
   return kKeys;

@@ -93,8 +93,8 @@ void Server::observe(std::span<const auth::QueryOutcome> outcomes) const {
 }
 
 base::Status Server::take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
-                                bool initial) {
-  if (zone_load_handler_) return zone_load_handler_(config, std::move(loaded), initial);
+                                const std::vector<LoadedView>& views, bool initial) {
+  if (zone_load_handler_) return zone_load_handler_(config, std::move(loaded), views, initial);
   publish(std::move(loaded));
   return {};
 }
@@ -114,6 +114,29 @@ void Server::publish(std::shared_ptr<const auth::ZoneSet> zones) {
     return;
   }
   zones_.store(attach_views(*zones, views_, view_table_.get()));
+}
+
+void Server::publish_view(const std::string& view, std::shared_ptr<const auth::ZoneSet> zones) {
+  std::lock_guard lock(views_mutex_);
+  view_writes_[view] = zones;
+  bool served = false;
+  for (auto& loaded : views_) {
+    if (loaded.config.name == view) {
+      loaded.zones = zones;
+      served = true;
+    }
+  }
+  auto current = zones_.load();
+  if (served && current) zones_.store(attach_views(*current, views_, view_table_.get()));
+}
+
+void Server::set_views_locked(std::vector<LoadedView> views) {
+  views_ = std::move(views);
+  for (auto& loaded : views_) {
+    auto written = view_writes_.find(loaded.config.name);
+    if (written != view_writes_.end()) loaded.zones = written->second;
+  }
+  view_table_ = view_table(views_);
 }
 
 bool Server::load_views(const config::Config& config, std::vector<LoadedView>& out) {
@@ -144,8 +167,7 @@ bool Server::load_initial_zones() {
   }
   {
     std::lock_guard lock(views_mutex_);
-    views_ = std::move(views);
-    view_table_ = view_table(views_);
+    set_views_locked(views);
   }
   ZoneSetLoad load = load_zones(config_.zones);
   log_zone_load(logger_, load);
@@ -153,7 +175,7 @@ bool Server::load_initial_zones() {
     logger_.error("serve.failed", {{"reason", "a zone did not load"}});
     return false;
   }
-  if (auto taken = take_zones(config_, std::move(load.zones), true); !taken) {
+  if (auto taken = take_zones(config_, std::move(load.zones), views, true); !taken) {
     logger_.error("serve.failed", {{"reason", taken.error().message}});
     return false;
   }
@@ -309,15 +331,14 @@ void Server::reload() {
     logger_.error("reload.failed", {{"reason", "a zone did not load; still serving the previous zones"}});
     return;
   }
-  if (auto taken = take_zones(next, load.zones, false); !taken) {
+  if (auto taken = take_zones(next, load.zones, views, false); !taken) {
     logger_.error("reload.failed", {{"reason", taken.error().message + "; still serving the previous zones"}});
     return;
   }
   {
     // The default zones just published carry the old views; attach the new ones to them.
     std::lock_guard lock(views_mutex_);
-    views_ = std::move(views);
-    view_table_ = view_table(views_);
+    set_views_locked(std::move(views));
     auto current = zones_.load();
     zones_.store(views_.empty() && current->views() == nullptr ? current : attach_views(*current, views_, view_table_.get()));
   }

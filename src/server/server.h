@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -63,10 +64,12 @@ using RequestHandler = std::function<Intercept(std::span<const std::uint8_t> que
                                                std::vector<std::vector<std::uint8_t>>& responses)>;
 
 // Takes over publishing freshly loaded zones (at start: `initial`, and on every reload), e.g.
-// to replay a journal over them first. A failure at start stops startup; on reload the
-// previous zones keep being served.
-using ZoneLoadHandler = std::function<base::Status(const config::Config& config,
-                                                   std::shared_ptr<const auth::ZoneSet> loaded, bool initial)>;
+// to replay a journal over them first. `views`: the views' own zones as just loaded from
+// their files; a handler that keeps them elsewhere (a view's store) publishes its version
+// with Server::publish_view. A failure at start stops startup; on reload the previous zones
+// keep being served.
+using ZoneLoadHandler = std::function<base::Status(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
+                                                   const std::vector<LoadedView>& views, bool initial)>;
 
 class Server {
  public:
@@ -94,6 +97,9 @@ class Server {
   // that does not replace it.
   void publish(std::shared_ptr<const auth::ZoneSet> zones);
   std::shared_ptr<const auth::ZoneSet> zones() const { return zones_.load(); }
+  // Swaps one view's own zones (a write to them, docs/steering.md "Writes to a view's zones"):
+  // they replace what its file gave from now on, across reloads, until the next call.
+  void publish_view(const std::string& view, std::shared_ptr<const auth::ZoneSet> zones);
   // Swaps the dynamic answers (the pools'); the next query sees them.
   void publish_dynamic(std::shared_ptr<const auth::DynamicAnswers> dynamic);
   std::shared_ptr<const auth::DynamicAnswers> dynamic() const { return dynamic_.load(); }
@@ -120,7 +126,11 @@ class Server {
   void wait_for_stop(const sigset_t& signals);
   void reload();
   bool same_listeners(const config::Config& next) const;
-  base::Status take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded, bool initial);
+  base::Status take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
+                          const std::vector<LoadedView>& views, bool initial);
+  // Makes `views` the served views (views_mutex_ held): each with the zones publish_view gave
+  // it, if any, else those of its file.
+  void set_views_locked(std::vector<LoadedView> views);
   bool handle_stream(std::span<const std::uint8_t> query, const sockaddr_storage& client,
                      std::vector<std::vector<std::uint8_t>>& responses) const;
   // The request handlers in order, until one decides.
@@ -150,6 +160,7 @@ class Server {
   mutable std::mutex views_mutex_;
   std::vector<LoadedView> views_;
   std::shared_ptr<const auth::ViewTable> view_table_;  // views_' match tables, built once per load
+  std::map<std::string, std::shared_ptr<const auth::ZoneSet>> view_writes_;  // by view name, from publish_view
 };
 
 }  // namespace cutover::server

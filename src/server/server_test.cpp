@@ -136,7 +136,9 @@ TEST_F(ServerHooksTest, HandlersRunInOrderUntilOneDecidesAndEveryObserverSeesThe
 
 TEST_F(ServerHooksTest, ASecondZoneLoadHandlerIsRefused) {
   Server& server = make_server();
-  auto handler = [](const config::Config&, std::shared_ptr<const auth::ZoneSet>, bool) { return base::Status{}; };
+  auto handler = [](const config::Config&, std::shared_ptr<const auth::ZoneSet>, const std::vector<LoadedView>&, bool) {
+    return base::Status{};
+  };
   server.set_zone_load_handler(handler);
   EXPECT_THROW(server.set_zone_load_handler(handler), std::logic_error);
 }

@@ -56,6 +56,8 @@ class RollbackGuard {
 
 std::string zone_key(const dns::Name& origin) { return origin.lowercased().to_text(); }
 
+std::string view_zone_key(const dns::Name& origin, const std::string& view) { return zone_key(origin) + " view " + view; }
+
 std::string write_status_text(WriteStatus status) {
   switch (status) {
     case WriteStatus::kApplied: return "applied";
@@ -72,11 +74,18 @@ std::string write_status_text(WriteStatus status) {
   return "unknown";
 }
 
-Store::Store(std::unique_ptr<Journal> journal, Publisher publisher, base::Logger& logger)
+Store::Store(std::unique_ptr<Journal> journal, Publisher publisher, base::Logger& logger, std::string view)
     : journal_(std::move(journal)),
       pipeline_(journal_->storage(), logger, wall_clock()),
       publisher_(std::move(publisher)),
-      logger_(logger) {}
+      logger_(logger),
+      view_(std::move(view)) {}
+
+std::string Store::key(const dns::Name& zone) const { return view_.empty() ? zone_key(zone) : view_zone_key(zone, view_); }
+
+std::string Store::describe(const dns::Name& zone) const {
+  return view_.empty() ? "zone " + zone.to_text() : "zone " + zone.to_text() + " in view " + view_;
+}
 
 void Store::add_listener(ChangeListener listener) {
   std::lock_guard lock(mutex_);
@@ -89,7 +98,7 @@ base::Result<Store::Managed> Store::replay(const ZoneSource& source) {
   managed.data = managed.file_base;
   managed.order = source.order;
   managed.file = source.file;
-  std::string key = zone_key(source.zone->origin());
+  std::string key = this->key(source.zone->origin());
   auto load = journal_->load(key);
   if (!load) return load.error();
   if (load->dropped_torn_tail) {
@@ -291,7 +300,7 @@ class Store::ZoneWrite : public PendingWrite {
     managed_.plan_version = mark.plan_version;
     store_.publish_locked();
     for (const auto& listener : store_.listeners_) listener(request_.zone, new_soa_->serial);
-    store_.logger_.info("write.applied", {{"zone", zone_key(request_.zone)},
+    store_.logger_.info("write.applied", {{"zone", store_.key(request_.zone)},
                                           {"version", std::to_string(entry.version)},
                                           {"serial", std::to_string(new_soa_->serial)},
                                           {"who", entry.who},
@@ -318,7 +327,7 @@ class Store::ZoneWrite : public PendingWrite {
 };
 
 WriteSubject Store::subject_locked(const dns::Name& zone, const Managed& managed) const {
-  return WriteSubject{"zone " + zone.to_text(), zone_stream(zone_key(zone)), {managed.version, managed.plan_version}};
+  return WriteSubject{describe(zone), zone_stream(key(zone)), {managed.version, managed.plan_version}};
 }
 
 WriteResult Store::write(WriteRequest request) {
@@ -328,7 +337,7 @@ WriteResult Store::write(WriteRequest request) {
 
 WriteResult Store::write_locked(WriteRequest& request) {
   Managed* managed = find_locked(request.zone);
-  if (managed == nullptr) return refuse(WriteStatus::kNotFound, "no zone " + request.zone.to_text() + " is served here");
+  if (managed == nullptr) return refuse(WriteStatus::kNotFound, "no " + describe(request.zone) + " is served here");
   WriteResult result;
   WriteOutcome outcome;
   std::uint32_t new_serial = 0;
@@ -352,7 +361,7 @@ base::Result<ZoneView> Store::view(const dns::Name& zone) const {
       return ZoneView{managed->data, managed->version, managed->plan_version, managed->served->soa_fields().serial};
     }
   }
-  return base::make_error(base::ErrorCode::kNotFound, "no zone " + zone.to_text() + " is served here");
+  return base::make_error(base::ErrorCode::kNotFound, "no " + describe(zone) + " is served here");
 }
 
 std::vector<dns::Name> Store::zone_names() const {
@@ -363,20 +372,20 @@ std::vector<dns::Name> Store::zone_names() const {
 }
 
 base::Result<std::vector<JournalEntry>> Store::entries_after(const dns::Name& zone, std::uint64_t after) {
-  return journal_->entries_after(zone_key(zone), after);
+  return journal_->entries_after(key(zone), after);
 }
 
 WriteResult Store::undo(const dns::Name& zone, std::uint64_t to_version, WriteRequest fence) {
   std::lock_guard lock(mutex_);
   Managed* managed = find_locked(zone);
-  if (managed == nullptr) return refuse(WriteStatus::kNotFound, "no zone " + zone.to_text() + " is served here");
+  if (managed == nullptr) return refuse(WriteStatus::kNotFound, "no " + describe(zone) + " is served here");
   // Zone entries hold deltas: the state at to_version is the current one with every later
   // entry inverted, newest first (write_pipeline.h, undo_entries).
   auto history = pipeline_.undo_entries(subject_locked(zone, *managed), to_version, to_version + 1);
   if (history.refusal) return refuse(history.refusal->status, std::move(history.refusal->message));
   ZoneData target = managed->data;
   for (auto it = history.entries.rbegin(); it != history.entries.rend(); ++it) {
-    auto entry = zone_entry(zone_key(zone), *it);
+    auto entry = zone_entry(key(zone), *it);
     if (!entry) return refuse(WriteStatus::kIo, entry.error().message);
     target.apply_delta(invert(entry->delta));
   }
@@ -390,14 +399,14 @@ WriteResult Store::undo(const dns::Name& zone, std::uint64_t to_version, WriteRe
 base::Result<std::uint64_t> Store::compact(const dns::Name& zone) {
   std::lock_guard lock(mutex_);
   Managed* managed = find_locked(zone);
-  if (managed == nullptr) return base::make_error(base::ErrorCode::kNotFound, "no zone " + zone.to_text());
+  if (managed == nullptr) return base::make_error(base::ErrorCode::kNotFound, "no " + describe(zone) + " is served here");
   if (managed->file.empty()) {
-    return base::make_error(base::ErrorCode::kUnsupported, "zone " + zone.to_text() + " has no zone file to compact into");
+    return base::make_error(base::ErrorCode::kUnsupported, describe(zone) + " has no zone file to compact into");
   }
   if (auto written = write_zone_file(managed->file, managed->data); !written) return written.error();
   managed->file_base = managed->data;
-  if (auto compacted = journal_->compact(zone_key(zone), managed->version); !compacted) return compacted.error();
-  logger_.info("journal.compacted", {{"zone", zone_key(zone)}, {"version", std::to_string(managed->version)},
+  if (auto compacted = journal_->compact(key(zone), managed->version); !compacted) return compacted.error();
+  logger_.info("journal.compacted", {{"zone", key(zone)}, {"version", std::to_string(managed->version)},
                                      {"file", managed->file}});
   return managed->version;
 }

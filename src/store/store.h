@@ -43,8 +43,13 @@ class Store {
   // Told about every applied write (zone, new serial); must not block (it runs under the lock).
   using ChangeListener = std::function<void(const dns::Name& zone, std::uint32_t serial)>;
 
-  // `logger` must outlive the store.
-  Store(std::unique_ptr<Journal> journal, Publisher publisher, base::Logger& logger);
+  // `logger` must outlive the store. `view`: empty for the default zones; else the name of
+  // the view whose own zones this store holds (docs/steering.md, "Writes to a view's zones"):
+  // its journal streams are "zone ORIGIN view NAME" (view_zone_key), so one journal holds the
+  // default zones and every view's copies of the same origins apart.
+  Store(std::unique_ptr<Journal> journal, Publisher publisher, base::Logger& logger, std::string view = {});
+
+  const std::string& view_name() const { return view_; }
 
   void add_listener(ChangeListener listener);
 
@@ -86,17 +91,25 @@ class Store {
   WriteResult write_locked(WriteRequest& request);
   void publish_locked();
   Managed* find_locked(const dns::Name& zone);
+  // The journal's key for `zone` in this store: zone_key, or view_zone_key for a view's.
+  std::string key(const dns::Name& zone) const;
+  // "zone ORIGIN" or "zone ORIGIN in view NAME", for refusal texts.
+  std::string describe(const dns::Name& zone) const;
 
   mutable std::mutex mutex_;
   std::unique_ptr<Journal> journal_;
   WritePipeline pipeline_;
   Publisher publisher_;
   base::Logger& logger_;
+  std::string view_;
   std::vector<ChangeListener> listeners_;
   std::vector<std::unique_ptr<Managed>> zones_;
 };
 
 // The journal's key for a zone: its origin, lowercased, in presentation form.
 std::string zone_key(const dns::Name& origin);
+// The journal's key for view `view`'s own copy of a zone: "ORIGIN view NAME" (a space never
+// occurs in a zone key, where it would be escaped).
+std::string view_zone_key(const dns::Name& origin, const std::string& view);
 
 }  // namespace cutover::store

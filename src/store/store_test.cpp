@@ -1,4 +1,4 @@
-// Store: fence, floor, serial, journal replay, damaged tail, undo, dry run.
+// Store: fence, floor, serial, journal replay, damaged tail, undo, dry run, a view's store.
 #include "store/store.h"
 
 #include <gtest/gtest.h>
@@ -245,6 +245,52 @@ namespace {
 
 // A reload of several zones keeps each zone's written data; it once crashed on the second
 // zone (a moved-from slot of the zone list was looked up).
+// A view's store shares the journal with the default one and keeps its own streams: the same
+// origin written in both replays apart, and each has its own version and history.
+TEST_F(StoreTest, AViewsStoreKeepsItsCopyOfAZoneApartInTheSameJournal) {
+  auto journal = Journal::open(path_);
+  ASSERT_TRUE(journal) << journal.error().message;
+  auto storage = (*journal)->storage();
+  std::shared_ptr<const auth::ZoneSet> view_published;
+  auto open_view = [&] {
+    auto store = std::make_unique<Store>(std::make_unique<Journal>(storage),
+                                         [&view_published](auto zones) { view_published = zones; }, logger_, "internal");
+    auto loaded = zone::load_zone_text(name("example.test."), kZone, "test");
+    EXPECT_TRUE(store->load({ZoneSource{loaded.zone, {}, ""}}));
+    return store;
+  };
+  auto view = open_view();
+  WriteRequest request;
+  request.zone = name("example.test.");
+  request.edits.push_back({Edit::Op::kReplaceRRset, name("www.example.test."), dns::RRType::A, 60, {a_rdata("10.0.0.1")}});
+  WriteResult written = view->write(request);
+  ASSERT_EQ(written.status, WriteStatus::kApplied) << written.message;
+  EXPECT_EQ(written.version, 1u);
+  ASSERT_EQ(set_www("192.0.2.20").status, WriteStatus::kApplied);
+  ASSERT_EQ(set_www("192.0.2.21").status, WriteStatus::kApplied);
+
+  // Replayed, each store has its own writes and nothing of the other's.
+  view.reset();
+  store_.reset();
+  open();
+  view = open_view();
+  auto www = [](const Store& store) {
+    return store.view(name("example.test."))->data.find(name("www.example.test."), dns::RRType::A)->rdatas.front();
+  };
+  EXPECT_EQ(www(*view), a_rdata("10.0.0.1"));
+  EXPECT_EQ(www(*store_), a_rdata("192.0.2.21"));
+  EXPECT_EQ(view->view(name("example.test."))->version, 1u);
+  EXPECT_EQ(store_->view(name("example.test."))->version, 2u);
+  auto history = view->entries_after(name("example.test."), 0);
+  ASSERT_TRUE(history);
+  EXPECT_EQ(history->size(), 1u);
+  // Refusals name the view's copy.
+  WriteRequest missing;
+  missing.zone = name("other.test.");
+  EXPECT_EQ(view->write(missing).message, "no zone other.test. in view internal is served here");
+  EXPECT_EQ(view->view_name(), "internal");
+}
+
 TEST(StoreReload, SeveralZonesReloadTogether) {
   std::string path = testing::new_journal_path("store_reload_test");
   ASSERT_FALSE(path.empty());

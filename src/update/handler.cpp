@@ -84,14 +84,29 @@ std::vector<std::uint8_t> UpdateHandler::handle(std::span<const std::uint8_t> re
   if (context->failed()) {
     return reply(context->response_rcode(), "update.refused", "TSIG " + tsig::tsig_error_text(static_cast<std::uint16_t>(context->error)));
   }
-  if (store_ == nullptr) return reply(dns::Rcode::kRefused, "update.refused", "no journal configured: updates are off");
-  if (message->zone_class != dns::RRClass::IN || !serves(*store_, message->zone)) {
+  // The store the update writes: a view's own copy when its key picks a view that has one.
+  store::Store* target = store_;
+  const std::map<std::string, std::vector<UpdateKey>>* policies = &allow_update_;
+  if (context->valid()) {
+    for (const auto& route : views_) {
+      if (std::find(route.keys.begin(), route.keys.end(), context->key->name) == route.keys.end()) continue;
+      store::Store* own = route.store ? route.store() : nullptr;
+      if (own != nullptr && serves(*own, message->zone)) {
+        target = own;
+        policies = &route.allow_update;
+        zone_text += " view " + route.view;
+      }
+      break;
+    }
+  }
+  if (target == nullptr) return reply(dns::Rcode::kRefused, "update.refused", "no journal configured: updates are off");
+  if (message->zone_class != dns::RRClass::IN || !serves(*target, message->zone)) {
     return reply(dns::Rcode::kNotAuth, "update.refused", "not a zone served here");
   }
-  auto allowed = allow_update_.find(store::zone_key(message->zone));
+  auto allowed = policies->find(store::zone_key(message->zone));
   if (!context->valid()) return reply(dns::Rcode::kRefused, "update.refused", "unsigned: updates need a TSIG key");
   const UpdateKey* permitted = nullptr;
-  if (allowed != allow_update_.end()) {
+  if (allowed != policies->end()) {
     for (const auto& key : allowed->second) {
       if (key.key == context->key->name) permitted = &key;
     }
@@ -113,7 +128,7 @@ std::vector<std::uint8_t> UpdateHandler::handle(std::span<const std::uint8_t> re
   write.precondition = [&checked](const store::ZoneData& current) { return evaluate_prerequisites(checked, current); };
   write.who = fmt::format("tsig:{} {}", key_text, client);
   write.what = describe(*message);
-  store::WriteResult result = store_->write(std::move(write));
+  store::WriteResult result = target->write(std::move(write));
   dns::Rcode rcode = write_rcode(result);
   if (rcode != dns::Rcode::kNoError) {
     std::string reason = result.message;

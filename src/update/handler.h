@@ -35,12 +35,26 @@ class UpdateHandler {
   UpdateHandler(store::Store* store, tsig::KeyRing keys, std::map<std::string, std::vector<UpdateKey>> allow_update,
                 base::Logger& logger, Clock clock = {});
 
+  // A view's own zones (docs/steering.md, "Writes to a view's zones"): an UPDATE signed with
+  // one of `keys` (the view's match-keys; the first view listing the key, as for queries)
+  // for a zone the view's store holds writes that copy, under the view's `allow_update`;
+  // for any other zone it writes the default one, which the view shares.
+  struct ViewRoute {
+    std::string view;
+    std::vector<dns::Name> keys;
+    std::function<store::Store*()> store;  // the view's store; null when it has none
+    std::map<std::string, std::vector<UpdateKey>> allow_update;
+  };
+  // Before the first handle().
+  void add_view(ViewRoute route) { views_.push_back(std::move(route)); }
+
   // The response to one UPDATE request, or empty when it is too short to answer (no header).
   // `client` names the sender in logs and history.
   std::vector<std::uint8_t> handle(std::span<const std::uint8_t> request, const std::string& client) const;
 
  private:
   store::Store* store_;
+  std::vector<ViewRoute> views_;
   tsig::KeyRing keys_;
   std::map<std::string, std::vector<UpdateKey>> allow_update_;
   base::Logger& logger_;

@@ -1,4 +1,4 @@
-// Routes:
+// Routes (each also with ?view=NAME: that view's own copy of the zone, api_routes.h):
 //   GET  /zones                        zones with version and serial
 //   GET  /zones/ZONE/records[?name=&type=]
 //   POST /zones/ZONE/records           {"edits":[...], fence options}
@@ -72,11 +72,13 @@ void get_records(Store& store, const httplib::Request& request, httplib::Respons
     if ((name && !(record.owner == *name)) || (type && record.type != *type)) continue;
     records.push_back(record_json(record));
   }
-  reply(response, 200, json{{"zone", zone->to_text()},
-                            {"version", view->version},
-                            {"plan_version", view->plan_version},
-                            {"serial", view->serial},
-                            {"records", records}});
+  json body{{"zone", zone->to_text()},
+            {"version", view->version},
+            {"plan_version", view->plan_version},
+            {"serial", view->serial},
+            {"records", records}};
+  if (!store.view_name().empty()) body["view"] = store.view_name();
+  reply(response, 200, body);
 }
 
 void post_records(Store& store, const httplib::Request& request, httplib::Response& response) {
@@ -111,7 +113,9 @@ void get_history(Store& store, const httplib::Request& request, httplib::Respons
   if (!entries) return reply_error(response, 500, entries.error().message);
   json list = json::array();
   for (const auto& entry : *entries) list.push_back(entry_json(entry));
-  reply(response, 200, json{{"zone", zone->to_text()}, {"version", view->version}, {"entries", list}});
+  json reply_body{{"zone", zone->to_text()}, {"version", view->version}, {"entries", list}};
+  if (!store.view_name().empty()) reply_body["view"] = store.view_name();
+  reply(response, 200, reply_body);
 }
 
 void post_undo(Store& store, const httplib::Request& request, httplib::Response& response) {
@@ -139,36 +143,61 @@ void post_compact(Store& store, const httplib::Request& request, httplib::Respon
   reply(response, 200, json{{"zone", zone->to_text()}, {"compacted_to_version", *compacted}});
 }
 
-// Wraps a changing route: zones pulled from a primary answer 409 and name it.
+// The store a request addresses: the default one, or with ?view=NAME that view's; null (and
+// 404 answered) for a view without zones of its own here.
+Store* store_of(Store& store, const ViewStores& views, const httplib::Request& request, httplib::Response& response) {
+  if (!request.has_param("view")) return &store;
+  std::string view = request.get_param_value("view");
+  Store* found = views && !view.empty() ? views(view) : nullptr;
+  if (found == nullptr) reply_error(response, 404, "no view " + view + " with zones of its own is served here");
+  return found;
+}
+
 template <typename Handler>
-auto unless_secondary(std::shared_ptr<const SecondaryZoneKeys> secondaries, Store& store, Handler handler) {
-  return [secondaries, &store, handler](const httplib::Request& request, httplib::Response& response) {
+auto in_store(Store& store, ViewStores views, Handler handler) {
+  return [&store, views = std::move(views), handler](const httplib::Request& request, httplib::Response& response) {
+    Store* target = store_of(store, views, request, response);
+    if (target != nullptr) handler(*target, request, response);
+  };
+}
+
+// Wraps a changing route: zones pulled from a primary answer 409 and name it (a view's own
+// zones are never secondaries).
+template <typename Handler>
+auto unless_secondary(std::shared_ptr<const SecondaryZoneKeys> secondaries, Store& store, ViewStores views,
+                      Handler handler) {
+  return in_store(store, std::move(views), [secondaries, handler](Store& target, const httplib::Request& request,
+                                                                   httplib::Response& response) {
     auto zone = zone_from(request, response);
     if (!zone) return;
-    if (secondaries->contains(zone_key(*zone))) {
+    if (target.view_name().empty() && secondaries->contains(zone_key(*zone))) {
       return reply_error(response, 409, "zone " + zone->to_text() + " is a secondary: change it on its primary");
     }
-    handler(store, request, response);
-  };
+    handler(target, request, response);
+  });
+}
+
+void get_zones(Store& store, const httplib::Request&, httplib::Response& response) {
+  json zones = json::array();
+  for (const auto& name : store.zone_names()) {
+    auto view = store.view(name);
+    if (view) zones.push_back({{"zone", name.to_text()}, {"version", view->version}, {"serial", view->serial}});
+  }
+  json body{{"zones", zones}};
+  if (!store.view_name().empty()) body["view"] = store.view_name();
+  reply(response, 200, body);
 }
 
 }  // namespace
 
-void add_api_routes(control::ControlServer& http, Store& store, SecondaryZoneKeys secondaries) {
+void add_api_routes(control::ControlServer& http, Store& store, SecondaryZoneKeys secondaries, ViewStores views) {
   auto secondary_keys = std::make_shared<const SecondaryZoneKeys>(std::move(secondaries));
-  http.get(R"(/zones)", [&store](const auto&, auto& response) {
-    json zones = json::array();
-    for (const auto& name : store.zone_names()) {
-      auto view = store.view(name);
-      if (view) zones.push_back({{"zone", name.to_text()}, {"version", view->version}, {"serial", view->serial}});
-    }
-    reply(response, 200, json{{"zones", zones}});
-  });
-  http.get(R"(/zones/([^/]+)/records)", [&store](const auto& rq, auto& rs) { get_records(store, rq, rs); });
-  http.post(R"(/zones/([^/]+)/records)", unless_secondary(secondary_keys, store, post_records));
-  http.get(R"(/zones/([^/]+)/history)", [&store](const auto& rq, auto& rs) { get_history(store, rq, rs); });
-  http.post(R"(/zones/([^/]+)/undo)", unless_secondary(secondary_keys, store, post_undo));
-  http.post(R"(/zones/([^/]+)/compact)", unless_secondary(secondary_keys, store, post_compact));
+  http.get(R"(/zones)", in_store(store, views, get_zones));
+  http.get(R"(/zones/([^/]+)/records)", in_store(store, views, get_records));
+  http.post(R"(/zones/([^/]+)/records)", unless_secondary(secondary_keys, store, views, post_records));
+  http.get(R"(/zones/([^/]+)/history)", in_store(store, views, get_history));
+  http.post(R"(/zones/([^/]+)/undo)", unless_secondary(secondary_keys, store, views, post_undo));
+  http.post(R"(/zones/([^/]+)/compact)", unless_secondary(secondary_keys, store, views, post_compact));
 }
 
 }  // namespace cutover::store

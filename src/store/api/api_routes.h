@@ -3,6 +3,7 @@
 // Every write goes through store::Store::write. Handlers are thread-safe.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -18,8 +19,14 @@ namespace cutover::store {
 // but refuses writes, undo and compaction, which the next transfer would undo or contradict.
 using SecondaryZoneKeys = std::set<std::string>;
 
-// `store` must outlive `http`'s serving.
-void add_api_routes(control::ControlServer& http, Store& store, SecondaryZoneKeys secondaries);
+// The store of a view's own zones by the view's name (docs/steering.md, "Writes to a view's
+// zones"), or null when that view has none.
+using ViewStores = std::function<Store*(const std::string& view)>;
+
+// `store` (the default zones) must outlive `http`'s serving. Every zone route takes
+// `?view=NAME` to address that view's own copy of the zone instead (`views` finds it; an
+// unknown view is 404); GET /zones?view=NAME lists the view's zones.
+void add_api_routes(control::ControlServer& http, Store& store, SecondaryZoneKeys secondaries, ViewStores views = {});
 
 // Shared with the pool API routes: a JSON reply, an {"error": message} reply, and the
 // request body as a JSON object (an empty body is {}; anything else not an object: 400).

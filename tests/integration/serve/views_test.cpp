@@ -1,9 +1,12 @@
 // Views with the real binary and real dig: the client's source address (dig -b 127.0.0.x),
 // a trusted resolver's Client Subnet (dig +subnet) with the scope echoed, a TSIG key (dig -y,
 // the answer signed and checked by dig), a write to a default zone reaching the view that
-// does not replace it (nsupdate), and a reload that replaces a view's zone or keeps the old
-// data when the new one does not load. Loopback only; bounded waits.
+// does not replace it (nsupdate), writes to a view's own zone (nsupdate with the view's key,
+// the CLI with --view) that survive a restart and a reload, and a reload that replaces a
+// view's zone or keeps the old data when the new one does not load. Loopback only; bounded waits.
 #include <algorithm>
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -41,6 +44,7 @@ class Views : public ::testing::Test {
                "ns1 IN A 192.0.2.54\n");
     write_file(dir_ + "/cutover.yaml",
                fmt::format("log: {{queries: true}}\n"
+                           "control: {{listen: \"127.0.0.1:0\"}}\n"
                            "client-subnet: {{trust: 127.0.0.1}}\n"
                            "writes:\n  journal: journal.sqlite\n  tsig-keys:\n"
                            "    - {{name: partner-key, algorithm: hmac-sha256, secret: {}}}\n"
@@ -52,7 +56,7 @@ class Views : public ::testing::Test {
                            "  - name: internal\n    match-clients: [127.0.0.2, 10.0.0.0/8]\n    ecs: true\n"
                            "    zones: [{{origin: example.test., file: internal.zone}}]\n"
                            "  - name: partner\n    match-keys: [partner-key]\n"
-                           "    zones: [{{origin: example.test., file: partner.zone}}]\n"
+                           "    zones: [{{origin: example.test., file: partner.zone, allow-update: [partner-key]}}]\n"
                            // Answered in the default view and the partner's; internal clients get zone data.
                            "pools:\n  app:\n    name: app.example.test\n    shape: all-healthy\n"
                            "    views: [default, partner]\n"
@@ -63,10 +67,21 @@ class Views : public ::testing::Test {
                            "    check: {{type: tcp, port: 9, interval: 1s, timeout: 200ms}}\n"
                            "    endpoints: [{{address: 10.0.0.20}}]\n",
                            kViewSecret, kUpdateSecret));
-    ServerSpec spec;
-    spec.config = dir_ + "/cutover.yaml";
-    spec.probe_name = "example.test.";
-    server_ = std::make_unique<CutoverServer>(spec);
+    spec_.config = dir_ + "/cutover.yaml";
+    spec_.probe_name = "example.test.";
+    server_ = std::make_unique<CutoverServer>(spec_);
+  }
+
+  void restart() {
+    ASSERT_EQ(server_->stop(), 0) << server_->log();
+    server_ = std::make_unique<CutoverServer>(spec_);
+  }
+
+  // `cutover ARGS... --control` against this server.
+  CommandResult cli(std::vector<std::string> args) {
+    args.insert(args.begin(), CUTOVER_BINARY);
+    args.insert(args.end(), {"--control", "127.0.0.1:" + std::to_string(server_->control_port())});
+    return run_command(args, std::chrono::seconds(20));
   }
 
   std::vector<std::string> www(std::vector<std::string> extra = {}) {
@@ -74,8 +89,11 @@ class Views : public ::testing::Test {
   }
 
   std::string dir_;
+  ServerSpec spec_;
   std::unique_ptr<CutoverServer> server_;
 };
+
+const std::string kPartnerKey = std::string("hmac-sha256:partner-key:") + kViewSecret;
 
 TEST_F(Views, TheSourceAddressPicksTheView) {
   EXPECT_EQ(www(), std::vector<std::string>{"192.0.2.10"});  // 127.0.0.1: no view
@@ -177,6 +195,87 @@ TEST_F(Views, AWriteToADefaultZoneReachesTheViewsThatShareIt) {
   }
   // The view's own zone is untouched by it.
   EXPECT_EQ(www({"-b", "127.0.0.2"}), std::vector<std::string>{"10.0.0.10"});
+}
+
+TEST_F(Views, AnUpdateSignedWithAViewsKeyWritesTheViewsOwnCopyAndSurvivesARestart) {
+  CommandResult update = nsupdate(server_->port(), "example.test", "update add new.example.test. 60 A 198.51.100.77\n",
+                                  kPartnerKey, dir_ + "/update.txt");
+  ASSERT_EQ(update.exit_code, 0) << update.out << update.err << server_->log();
+  auto partner_new = [&] {
+    return DigResult::rdatas(dig(server_->port(), "new.example.test", "A", {"-y", kPartnerKey}).answer, "A");
+  };
+  EXPECT_EQ(partner_new(), std::vector<std::string>{"198.51.100.77"});
+  // Only the partner view's copy changed: the top-level zone and the internal view's do not have it.
+  EXPECT_EQ(dig(server_->port(), "new.example.test", "A").status, "NXDOMAIN");
+  EXPECT_EQ(dig(server_->port(), "new.example.test", "A", {"-b", "127.0.0.2"}).status, "NXDOMAIN");
+  DigResult soa = dig(server_->port(), "example.test", "SOA", {"-y", kPartnerKey});
+  ASSERT_EQ(soa.answer.size(), 1u) << soa.raw;
+  EXPECT_THAT(soa.answer[0].rdata, HasSubstr(" 2 3600 600"));  // the view's serial moved, RFC 1982
+  EXPECT_THAT(dig(server_->port(), "example.test", "SOA").answer.at(0).rdata, HasSubstr(" 1 3600 600"));
+  EXPECT_TRUE(server_->wait_for_log("update.applied zone=\"example.test. view partner\"")) << server_->log();
+
+  // A key that picks no view addresses the top-level zone, which allows no updates.
+  CommandResult other = nsupdate(server_->port(), "example.test", "update add x.example.test. 60 A 192.0.2.1\n",
+                                 std::string("hmac-sha256:update-key:") + kUpdateSecret, dir_ + "/other.txt");
+  EXPECT_NE(other.exit_code, 0) << other.out;
+  EXPECT_THAT(other.out + other.err, HasSubstr("REFUSED"));
+
+  // The journal keeps the view's write apart from the top-level zone's history.
+  restart();
+  EXPECT_EQ(partner_new(), std::vector<std::string>{"198.51.100.77"});
+  EXPECT_EQ(dig(server_->port(), "new.example.test", "A").status, "NXDOMAIN");
+  EXPECT_TRUE(server_->wait_for_log("journal.replayed zone=\"example.test. view partner\" entries=1")) << server_->log();
+}
+
+TEST_F(Views, TheWriteApiAndTheCliAddressAViewsZoneWithView) {
+  const std::vector<std::string> partner_www{"-y", kPartnerKey};
+  CommandResult set = cli({"set", "example.test", "www", "A", "198.51.100.20", "--view", "partner"});
+  ASSERT_EQ(set.exit_code, 0) << set.out << set.err << server_->log();
+  EXPECT_EQ(www(partner_www), std::vector<std::string>{"198.51.100.20"});
+  EXPECT_EQ(www(), std::vector<std::string>{"192.0.2.10"});
+  EXPECT_EQ(www({"-b", "127.0.0.2"}), std::vector<std::string>{"10.0.0.10"});
+
+  CommandResult get = cli({"get", "example.test", "www", "A", "--view", "partner", "--json"});
+  ASSERT_EQ(get.exit_code, 0) << get.out << get.err;
+  nlohmann::json records = nlohmann::json::parse(get.out, nullptr, false);
+  ASSERT_TRUE(records.is_object()) << get.out;
+  EXPECT_EQ(records["view"], "partner");
+  ASSERT_EQ(records["records"].size(), 1u) << get.out;
+  EXPECT_EQ(records["records"][0]["data"], "198.51.100.20");
+  CommandResult top = cli({"get", "example.test", "www", "A", "--json"});
+  EXPECT_THAT(top.out, HasSubstr("192.0.2.10"));
+  EXPECT_THAT(top.out, ::testing::Not(HasSubstr("198.51.100.20")));
+
+  CommandResult history = cli({"history", "example.test", "--view", "partner"});
+  ASSERT_EQ(history.exit_code, 0) << history.err;
+  EXPECT_THAT(history.out, HasSubstr("who=cli"));
+  EXPECT_THAT(history.out, HasSubstr("+ www.example.test. 300 A 198.51.100.20")) << history.out;
+  CommandResult undo = cli({"undo", "example.test", "--to", "0", "--view", "partner"});
+  ASSERT_EQ(undo.exit_code, 0) << undo.out << undo.err;
+  EXPECT_EQ(www(partner_www), std::vector<std::string>{"198.51.100.10"});
+
+  // A view with no zones of its own here, and one that does not exist: 404, exit 2.
+  CommandResult unknown = cli({"get", "example.test", "--view", "nosuch"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("no view nosuch"));
+  // The internal view's copy is written by the API too (the control token guards it, not a TSIG key).
+  CommandResult internal = cli({"set", "example.test", "www", "A", "10.0.0.99", "--view", "internal"});
+  ASSERT_EQ(internal.exit_code, 0) << internal.out << internal.err;
+  EXPECT_EQ(www({"-b", "127.0.0.2"}), std::vector<std::string>{"10.0.0.99"});
+  EXPECT_EQ(www(partner_www), std::vector<std::string>{"198.51.100.10"});
+}
+
+TEST_F(Views, AReloadOfAViewsFileKeepsWhatWasWrittenToIt) {
+  CommandResult update = nsupdate(server_->port(), "example.test", "update add new.example.test. 60 A 198.51.100.77\n",
+                                  kPartnerKey, dir_ + "/update.txt");
+  ASSERT_EQ(update.exit_code, 0) << update.out << update.err;
+  write_file(dir_ + "/partner.zone", example_zone(5, "198.51.100.11"));
+  server_->reload();
+  ASSERT_TRUE(server_->wait_for_log("reload.ok")) << server_->log();
+  EXPECT_EQ(www({"-y", kPartnerKey}), std::vector<std::string>{"198.51.100.11"});
+  EXPECT_EQ(DigResult::rdatas(dig(server_->port(), "new.example.test", "A", {"-y", kPartnerKey}).answer, "A"),
+            std::vector<std::string>{"198.51.100.77"});
+  EXPECT_EQ(www(), std::vector<std::string>{"192.0.2.10"});
 }
 
 TEST_F(Views, ReloadSwapsAViewsZoneOrKeepsTheOldOneWhenTheNewDoesNotLoad) {

@@ -99,7 +99,7 @@ struct ClientContext {
 
 // True when the option of `client`'s queries is used (ClientContext::subnet_trust).
 inline bool trusts_client_subnet(const ClientContext* client) {
-  return client != nullptr && client->subnet_trust != nullptr && client->subnet_trust->contains(client->address);
+  return client != nullptr && client->subnet_trust != nullptr && client->subnet_trust->contains_recent(client->address);
 }
 
 // The secrets to answer COOKIE options with, or nullptr when cookies are off for this query

@@ -104,7 +104,9 @@ bool settle_cookie(std::span<const std::uint8_t> packet, FastQuery& query, const
 // prepared for the echo, the scope left to the answer (RFC 7871 §7.2.1).
 bool settle_client_subnet(std::span<const std::uint8_t> packet, FastQuery& query, const ClientContext* client) {
   if (!trusts_client_subnet(client)) return true;
-  auto data = packet.subspan(query.subnet_at, query.subnet_size);
+  // read_fast_query placed the option inside `packet`: no bounds to check again.
+  const std::uint8_t* data = packet.data() + query.subnet_at;
+  std::size_t data_size = query.subnet_size;
   // RFC 7871 §6 as dns::parse_client_subnet checks it, without building its result: any
   // breach goes the general way, which answers FORMERR with the reason (read_fast_query has
   // already bounded the option to 4 to 20 bytes).
@@ -112,17 +114,33 @@ bool settle_client_subnet(std::span<const std::uint8_t> packet, FastQuery& query
   unsigned source = data[2];
   std::size_t size = family == 1 ? 4 : 16;
   std::size_t octets = (source + 7) / 8;
-  if ((family != 1 && family != 2) || source > size * 8 || data[3] != 0 || data.size() - 4 != octets) return false;
+  if ((family != 1 && family != 2) || source > size * 8 || data[3] != 0 || data_size - 4 != octets) return false;
   if (source % 8 != 0 && (data[3 + octets] & (0xFFu >> (source % 8))) != 0) return false;
   query.subnet_source = static_cast<std::uint8_t>(source);
   query.subnet_address = {};
-  std::memcpy(query.subnet_address.data(), data.data() + 4, octets);
   query.subnet_address_size = size;
   query.subnet_scope = client->subnet_scope_floor;  // a view's choice; the answer may raise it
-  // The option echoed as it came.
+  // The option echoed as it came: its FAMILY, SOURCE and SCOPE bytes, then ADDRESS, which also
+  // goes into subnet_address. An IPv4 address is copied byte by byte (a copy of a variable
+  // size is a library call; options end packets, so a fixed-size read could run past one).
   std::uint8_t* opt = query.subnet_opt.data();
-  query.opt_size = write_opt_with_option(opt, query.dnssec_ok, dns::kClientSubnetOption, data.size());
-  std::memcpy(opt + kBareOptSize + 4, data.data(), data.size());
+  query.opt_size = write_opt_with_option(opt, query.dnssec_ok, dns::kClientSubnetOption, data_size);
+  std::uint8_t* echo = opt + kBareOptSize + 4;
+  std::memcpy(echo, data, 4);
+  const std::uint8_t* address = data + 4;
+  std::uint8_t* bytes = query.subnet_address.data();
+  if (family == 1) {
+    switch (octets) {
+      case 4: bytes[3] = echo[7] = address[3]; [[fallthrough]];
+      case 3: bytes[2] = echo[6] = address[2]; [[fallthrough]];
+      case 2: bytes[1] = echo[5] = address[1]; [[fallthrough]];
+      case 1: bytes[0] = echo[4] = address[0]; [[fallthrough]];
+      default: break;
+    }
+  } else {
+    std::memcpy(bytes, address, octets);
+    std::memcpy(echo + 4, address, octets);
+  }
   return true;
 }
 

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cstring>
 #include <charconv>
 
 namespace cutover::base {
@@ -70,6 +72,7 @@ std::optional<NetworkPrefix> parse_network_prefix(std::string_view text) {
 }
 
 Result<void> NetworkTable::add(const NetworkPrefix& prefix, std::uint32_t value) {
+  generation_ = 0;  // no longer the table a memo may hold answers of
   std::vector<Node>& nodes = trie(prefix.v6);
   std::size_t at = 0;
   for (unsigned i = 0; i < prefix.bits; ++i) {
@@ -128,7 +131,31 @@ NetworkTable::Stage NetworkTable::stage_of(const Walk& done, const std::vector<N
   return stage;
 }
 
+namespace {
+
+std::atomic<std::uint64_t> next_generation{1};
+
+}  // namespace
+
+bool NetworkTable::contains_and_remember(std::span<const std::uint8_t> address) const {
+  bool found = contains(address);
+  if (generation_ != 0 && (address.size() == 4 || address.size() == 16)) {
+    RecentAnswer& recent = recent_answer;
+    recent = RecentAnswer{generation_, address.size(), 0, 0, found};
+    if (address.size() == 4) {
+      std::uint32_t v4;
+      std::memcpy(&v4, address.data(), 4);
+      recent.low = v4;
+    } else {
+      std::memcpy(&recent.high, address.data(), 8);
+      std::memcpy(&recent.low, address.data() + 8, 8);
+    }
+  }
+  return found;
+}
+
 void NetworkTable::seal(std::size_t max_blocks) {
+  generation_ = next_generation.fetch_add(1, std::memory_order_relaxed);
   v4_stage_.assign(std::size_t{1} << kStageBits, FirstStage{});
   v4_stage2_.clear();
   NetworkMatch root;
@@ -149,7 +176,7 @@ void NetworkTable::seal(std::size_t max_blocks) {
   }
 }
 
-NetworkMatch NetworkTable::lookup(std::span<const std::uint8_t> address, unsigned bits) const {
+NetworkMatch NetworkTable::lookup_walk(std::span<const std::uint8_t> address, unsigned bits) const {
   NetworkMatch match;
   bool v6 = address.size() == 16;
   if (v6 && std::equal(kMappedPrefix.begin(), kMappedPrefix.end(), address.begin())) {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,6 +41,16 @@ struct NetworkMatch {
   std::uint8_t scope = 0;    // leading bits that decide this answer (RFC 7871 SCOPE PREFIX-LENGTH)
 };
 
+// NetworkTable::contains_recent()'s memory: the table (by its seal generation, never reused,
+// unlike an address), the address asked (an IPv4 one in `low`) and the answer. Per thread.
+struct RecentAnswer {
+  std::uint64_t generation = ~std::uint64_t{0};  // no table's: an unsealed one has 0
+  std::size_t size = 0;
+  std::uint64_t high = 0, low = 0;
+  bool found = false;
+};
+inline thread_local RecentAnswer recent_answer{};
+
 class NetworkTable {
  public:
   // Adds a prefix (host bits are ignored); an error when the same prefix is already there.
@@ -57,13 +68,55 @@ class NetworkTable {
   // The longest prefix covering the first `bits` bits of `address` (4 bytes for IPv4, 16 for
   // IPv6; an IPv4-mapped IPv6 address is looked up as IPv4, its bits counted from the IPv4 part).
   // `bits` larger than the family's is taken as the whole address.
-  NetworkMatch lookup(std::span<const std::uint8_t> address, unsigned bits) const;
+  NetworkMatch lookup(std::span<const std::uint8_t> address, unsigned bits) const {
+    // Inline, the steering case: an IPv4 address of 24 bits or more (a source address, a
+    // resolver's /24) whose answer the precomputed stages hold; everything else walks.
+    if (address.size() == 4 && bits >= kStage2Bits && !v4_stage_.empty()) {
+      const FirstStage& first = v4_stage_[std::size_t{address[0]} << 8 | address[1]];
+      const Stage* stage = &first;
+      if (first.block != kNone) {
+        stage = &v4_stage2_[static_cast<std::size_t>(first.block) * 256 + address[2]];
+      } else if (!first.stopped) {
+        return lookup_walk(address, bits);
+      }
+      if (stage->stopped || (bits == kStage2Bits && stage != &first)) {
+        NetworkMatch match;
+        if (stage->value != kNone) match = {true, static_cast<std::uint32_t>(stage->value), 0};
+        match.scope = stage->stopped ? stage->scope : static_cast<std::uint8_t>(kStage2Bits);
+        return match;
+      }
+    }
+    return lookup_walk(address, bits);
+  }
   NetworkMatch lookup(std::span<const std::uint8_t> address) const { return lookup(address, 128); }
   bool contains(std::span<const std::uint8_t> address) const { return lookup(address).found; }
+  // contains(), remembering this thread's last answer for a sealed table: for a table asked
+  // about the same few addresses again and again (client-subnet.trust: a few resolvers send
+  // every query with a Client Subnet). One comparison when the address is the last one asked.
+  bool contains_recent(std::span<const std::uint8_t> address) const {
+    const RecentAnswer& recent = recent_answer;
+    if (recent.generation == generation_ && recent.size == address.size()) {
+      if (address.size() == 4) {
+        std::uint32_t v4;
+        std::memcpy(&v4, address.data(), 4);
+        if (v4 == recent.low) return recent.found;
+      } else {  // recent.size is 4 or 16
+        std::uint64_t high, low;
+        std::memcpy(&high, address.data(), 8);
+        std::memcpy(&low, address.data() + 8, 8);
+        if (high == recent.high && low == recent.low) return recent.found;
+      }
+    }
+    return contains_and_remember(address);
+  }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 
  private:
+  bool contains_and_remember(std::span<const std::uint8_t> address) const;
+  // lookup() when its inline part does not decide.
+  NetworkMatch lookup_walk(std::span<const std::uint8_t> address, unsigned bits) const;
+
   static constexpr std::int32_t kNone = -1;
   struct Node {
     std::int32_t child[2] = {kNone, kNone};
@@ -103,6 +156,7 @@ class NetworkTable {
   std::vector<FirstStage> v4_stage_;  // seal(): indexed by the first two bytes of an IPv4 address
   std::vector<Stage> v4_stage2_;      // seal(): 256 entries per block, indexed by the third byte
   std::size_t size_ = 0;
+  std::uint64_t generation_ = 0;  // seal()'s, unique in the process; 0 when not sealed (no memo)
 };
 
 }  // namespace cutover::base

@@ -197,6 +197,31 @@ TEST(NetworkTable, MappedAddressesAreIPv4AndV6HasItsOwnTrie) {
   EXPECT_FALSE(t.lookup(std::vector<std::uint8_t>{1, 2, 3}).found);  // neither family
 }
 
+// contains_recent() remembers one answer per thread: it must never give one table's answer
+// for another table, for another address, or for a table changed since.
+TEST(NetworkTable, ContainsRecentAnswersAsContainsWhateverWasAskedBefore) {
+  NetworkTable trusted = table({{"127.0.0.0/8", 0}, {"2001:db8::/32", 0}});
+  trusted.seal();
+  NetworkTable other = table({{"10.0.0.0/8", 0}});
+  other.seal();
+  NetworkTable unsealed = table({{"192.0.2.0/24", 0}});
+  const char* asked[] = {"127.0.0.1", "127.0.0.1", "10.1.2.3", "2001:db8::1", "2001:db9::1", "127.0.0.1", "192.0.2.7"};
+  for (int round = 0; round < 2; ++round) {
+    for (const char* text : asked) {
+      for (const NetworkTable* t : {&trusted, &other, &unsealed, &trusted}) {
+        EXPECT_EQ(t->contains_recent(address(text)), t->contains(address(text))) << text;
+      }
+    }
+  }
+  // A prefix added after the answer was remembered counts at once.
+  EXPECT_FALSE(other.contains_recent(address("192.0.2.7")));
+  ASSERT_TRUE(other.add(*parse_network_prefix("192.0.2.0/24"), 0).ok());
+  EXPECT_TRUE(other.contains_recent(address("192.0.2.7")));
+  other.seal();
+  EXPECT_TRUE(other.contains_recent(address("192.0.2.7")));
+  EXPECT_FALSE(other.contains_recent(address("198.51.100.7")));
+}
+
 TEST(NetworkTable, AddRefusesAPrefixTwice) {
   NetworkTable t = table({{"10.0.0.0/8", 1}});
   auto again = t.add(*parse_network_prefix("10.0.0.0/8"), 2);

@@ -104,6 +104,18 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
     settings[key] = zone.replication;
     if (!r.notify.empty()) targets[key] = replication::NotifyTargets{r.notify, transfer_key};
   }
+  // A view's own zones (docs/steering.md, "Writes to a view's zones"): keyed apart from the
+  // top-level zone of the same origin; NOTIFY signed with the view's first key, which its
+  // secondaries transfer the view's copy with.
+  for (const auto& view : config.views) {
+    std::optional<tsig::Key> view_key;
+    if (!view.match_keys.empty()) view_key = *keys.find(view.match_keys.front());
+    for (const auto& zone : view.zones) {
+      std::string key = store::view_zone_key(zone.origin, view.name);
+      settings[key] = zone.replication;
+      if (!zone.replication.notify.empty()) targets[key] = replication::NotifyTargets{zone.replication.notify, view_key};
+    }
+  }
   service->notifier_ = std::make_unique<replication::Notifier>(std::move(targets), logger);
   auto secondary_zones = secondary_zones_of(config, keys);
   // Secondary zones are written through the store even without a journal; their transfers
@@ -132,6 +144,7 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
   service->responder_ = std::make_unique<replication::Responder>(
       [&server] { return server.zones(); }, service->store_.get(), std::move(settings), logger);
   service->responder_->set_tsig_keys(keys);
+  service->responder_->set_view_stores([raw = service.get()](const std::string& view) { return raw->view_store(view); });
   // UPDATE needs the journal: without it there is no durable write to acknowledge (REFUSED).
   auto updates = std::make_shared<update::UpdateHandler>(
       config.writes.journal.empty() ? nullptr : service->store_.get(), keys, std::move(allow_update), logger);
@@ -224,6 +237,9 @@ base::Status Replication::take_view_zones(const std::vector<server::LoadedView>&
         std::make_unique<store::Journal>(journal_storage_),
         [&server = server_, name = view.config.name](auto zones) { server.publish_view(name, std::move(zones)); },
         logger_, view.config.name);
+    created->add_listener([notifier = notifier_.get(), name = view.config.name](const dns::Name& zone, std::uint32_t serial) {
+      notifier->changed(store::view_zone_key(zone, name), zone, serial);
+    });
     if (auto loaded = created->load(sources); !loaded) {
       return base::make_error(loaded.error().code, "view " + view.config.name + ": " + loaded.error().message);
     }
@@ -239,6 +255,12 @@ base::Status Replication::start() {
   if (pool_materializer_) pool_materializer_->start();
   // Secondaries learn the (possibly replayed) serial at once, as after a primary restart.
   for (const auto& zone : server_.zones()->zones()) notifier_->changed(zone->origin(), zone->soa_fields().serial);
+  std::lock_guard lock(view_stores_mutex_);
+  for (const auto& [name, store] : view_stores_) {
+    for (const auto& zone : store->zone_names()) {
+      if (auto view = store->view(zone)) notifier_->changed(store::view_zone_key(zone, name), zone, view->serial);
+    }
+  }
   return {};
 }
 

@@ -52,15 +52,17 @@ void Notifier::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Notifier::changed(const dns::Name& zone, std::uint32_t serial) {
-  if (targets_.count(store::zone_key(zone)) == 0) return;
+void Notifier::changed(const dns::Name& zone, std::uint32_t serial) { changed(store::zone_key(zone), zone, serial); }
+
+void Notifier::changed(const std::string& key, const dns::Name& zone, std::uint32_t serial) {
+  if (targets_.count(key) == 0) return;
   {
     std::lock_guard lock(mutex_);
-    auto same = std::find_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return p.zone == zone; });
+    auto same = std::find_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return p.key == key; });
     if (same != queue_.end()) {
       same->serial = serial;  // secondaries fetch the newest serial anyway
     } else {
-      queue_.push_back({zone, serial});
+      queue_.push_back({key, zone, serial});
     }
   }
   wake_.notify_one();
@@ -88,7 +90,7 @@ void Notifier::send_all(const Pending& pending) {
   client::QueryOptions options;
   options.timeout = kTimeout;
   options.edns = false;
-  const NotifyTargets& targets = targets_.at(store::zone_key(pending.zone));
+  const NotifyTargets& targets = targets_.at(pending.key);
   for (const auto& target : targets.addresses) {
     std::string peer = net::format_address(target.storage);
     bool acknowledged = false;
@@ -101,12 +103,12 @@ void Notifier::send_all(const Pending& pending) {
       auto reply = notify_once(target, message, targets.key, options);
       acknowledged = reply.ok();
       if (!acknowledged) {
-        logger_.warn("xfr.notify_retry", {{"zone", pending.zone.to_text()}, {"target", peer},
+        logger_.warn("xfr.notify_retry", {{"zone", pending.key}, {"target", peer},
                                           {"attempt", std::to_string(attempt)}, {"reason", reply.error().message}});
       }
     }
     logger_.info(acknowledged ? "xfr.notify_sent" : "xfr.notify_failed",
-                 {{"zone", pending.zone.to_text()}, {"target", peer}, {"serial", std::to_string(pending.serial)}});
+                 {{"zone", pending.key}, {"target", peer}, {"serial", std::to_string(pending.serial)}});
   }
 }
 

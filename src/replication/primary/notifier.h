@@ -28,7 +28,8 @@ struct NotifyTargets {
 
 class Notifier {
  public:
-  // `targets` maps a zone origin (lowercased text) to where its NOTIFYs go.
+  // `targets` maps a zone's journal key (store::zone_key, or store::view_zone_key for a view's
+  // own copy) to where its NOTIFYs go.
   Notifier(std::map<std::string, NotifyTargets> targets, base::Logger& logger);
   ~Notifier();
   Notifier(const Notifier&) = delete;
@@ -37,9 +38,12 @@ class Notifier {
   void start();
   void stop();
   void changed(const dns::Name& zone, std::uint32_t serial);
+  // The same for the copy of `zone` under journal key `key` (a view's own zone).
+  void changed(const std::string& key, const dns::Name& zone, std::uint32_t serial);
 
  private:
   struct Pending {
+    std::string key;
     dns::Name zone;
     std::uint32_t serial = 0;
   };

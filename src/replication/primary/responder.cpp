@@ -171,7 +171,13 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
                             "not the apex of a zone served here");
     return Intercept::kRespond;
   }
+  // A view's own zone: its own allow-transfer when it has one, else the top-level zone's.
+  bool own_view_zone = view != nullptr && served->find(question.name) != zone;
   const auto* config = settings(zone->origin());
+  if (own_view_zone) {
+    auto own = acls_.find(store::view_zone_key(zone->origin(), view->name));
+    if (own != acls_.end() && !own->second.allow_transfer.empty()) config = &own->second;
+  }
   std::string peer = net::format_address(client);
   if (config == nullptr || !config::acl_allows(config->allow_transfer, client)) {
     logger_.warn("xfr.refused", {{"zone", zone->origin().to_text()}, {"client", peer}, {"reason", "not in allow-transfer"}});
@@ -184,9 +190,10 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
     if (candidate.get() == zone) pinned = candidate;
   }
   bool ixfr = question.type == dns::RRType::IXFR;
-  // The journal holds the history of the default zones only: a view's own zone goes whole.
-  bool own_view_zone = view != nullptr && served->find(question.name) != zone;
-  if (ixfr && own_view_zone) {
+  // A view's own zone has its history in the view's store (docs/steering.md, "Writes to a
+  // view's zones"); without one (no journal) it goes whole.
+  store::Store* history = own_view_zone ? (view_stores_ ? view_stores_(view->name) : nullptr) : store_;
+  if (ixfr && own_view_zone && history == nullptr) {
     if (transport == net::Transport::kUdp) {  // RFC 1995 §2: the current SOA alone says "use TCP"
       responses = pack_messages(query, std::vector<dns::ResourceRecord>{axfr_records(*zone).front()});
       return Intercept::kRespond;
@@ -202,14 +209,14 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
       responses = error_reply(query, dns::Rcode::kFormErr);
       return Intercept::kRespond;
     }
-    auto records = ixfr_records(*zone, client_soa->serial, store_);
+    auto records = ixfr_records(*zone, client_soa->serial, history);
     if (transport == net::Transport::kUdp && (!records || records->size() > 1)) {
       // RFC 1995 §2: too much for UDP; the current SOA alone tells the client to use TCP.
       records = std::vector<dns::ResourceRecord>{axfr_records(*zone).front()};
     }
     if (records) {
       responses = pack_messages(query, *records);
-      logger_.info("xfr.ixfr", {{"zone", zone->origin().to_text()}, {"client", peer},
+      logger_.info("xfr.ixfr", {{"zone", zone->origin().to_text()}, {"view", view != nullptr ? view->name : "-"}, {"client", peer},
                                 {"from", std::to_string(client_soa->serial)},
                                 {"to", std::to_string(zone->soa_fields().serial)},
                                 {"records", std::to_string(records->size())}});

@@ -31,7 +31,9 @@ class Responder {
   using NotifyListener = std::function<void(const dns::Name& zone)>;
 
   // `store` may be null (no journal: IXFR always falls back to AXFR); it must outlive the
-  // responder. `acls` maps a zone origin (lowercased text) to its replication settings.
+  // responder. `acls` maps a zone's journal key (store::zone_key, or store::view_zone_key for a
+  // view's own copy: its allow-transfer, if set, replaces the top-level zone's) to its
+  // replication settings.
   Responder(ZonesSnapshot zones, store::Store* store, std::map<std::string, config::ZoneReplicationConfig> acls,
             base::Logger& logger);
 
@@ -40,6 +42,10 @@ class Responder {
   // with the transfer-key, a NOTIFY for a zone pulled with a primary-key with that key, and
   // then every response message is signed (RFC 8945 §5.3.1).
   void set_tsig_keys(tsig::KeyRing keys) { keys_ = std::move(keys); }
+  // The store of a view's own zones by view name (null: none), for IXFR of a view's zone from
+  // its own journal streams; without it such an IXFR goes whole. Before the first request.
+  using ViewStores = std::function<store::Store*(const std::string& view)>;
+  void set_view_stores(ViewStores stores) { view_stores_ = std::move(stores); }
 
   net::Intercept handle(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
                            Messages& responses) const;
@@ -68,6 +74,7 @@ class Responder {
   base::Logger& logger_;
   NotifyListener notify_listener_;
   tsig::KeyRing keys_;
+  ViewStores view_stores_;
 };
 
 // True when the first question of `query` is AXFR/IXFR or its opcode is NOTIFY or UPDATE,

@@ -2,9 +2,12 @@
 // a trusted resolver's Client Subnet (dig +subnet) with the scope echoed, a TSIG key (dig -y,
 // the answer signed and checked by dig), a write to a default zone reaching the view that
 // does not replace it (nsupdate), writes to a view's own zone (nsupdate with the view's key,
-// the CLI with --view) that survive a restart and a reload, and a reload that replaces a
+// the CLI with --view) that survive a restart and a reload, a secondary of a view's copy that
+// follows it by NOTIFY and IXFR (a second cutover pulling with the view's key), and a reload that replaces a
 // view's zone or keeps the old data when the new one does not load. Loopback only; bounded waits.
 #include <algorithm>
+#include <filesystem>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -276,6 +279,63 @@ TEST_F(Views, AReloadOfAViewsFileKeepsWhatWasWrittenToIt) {
   EXPECT_EQ(DigResult::rdatas(dig(server_->port(), "new.example.test", "A", {"-y", kPartnerKey}).answer, "A"),
             std::vector<std::string>{"198.51.100.77"});
   EXPECT_EQ(www(), std::vector<std::string>{"192.0.2.10"});
+}
+
+// A view's own zone has its own NOTIFY list and its history in the journal: a cutover
+// secondary that pulls with the view's key gets the view's copy, is told of a write to it at
+// once (NOTIFY signed with that key) and follows by IXFR from the view's journal streams.
+TEST(ViewSecondary, FollowsAViewsCopyByNotifyAndIxfr) {
+  if (!have_program("dig") || !have_program("nsupdate")) GTEST_SKIP() << "dig or nsupdate not installed";
+  std::string dir = make_temp_dir("cutover-view-secondary");
+  std::uint16_t secondary_port = free_port();
+  write_file(dir + "/public.zone", example_zone(1, "192.0.2.10"));
+  write_file(dir + "/partner.zone", example_zone(1, "198.51.100.10"));
+  const std::string keys = fmt::format("  tsig-keys:\n    - {{name: partner-key, algorithm: hmac-sha256, secret: {}}}\n",
+                                       kViewSecret);
+  write_file(dir + "/primary.yaml",
+             "writes:\n  journal: journal.sqlite\n" + keys +
+                 "zones: [{origin: example.test., file: public.zone}]\n"
+                 "views:\n  - name: partner\n    match-keys: [partner-key]\n    zones:\n"
+                 "      - {origin: example.test., file: partner.zone, allow-update: [partner-key],\n"
+                 "         allow-transfer: [127.0.0.1], notify: [\"127.0.0.1:" +
+                 std::to_string(secondary_port) + "\"]}\n");
+  ServerSpec primary_spec;
+  primary_spec.config = dir + "/primary.yaml";
+  primary_spec.probe_name = "example.test.";
+  CutoverServer primary(primary_spec);
+  std::filesystem::create_directories(dir + "/secondary");
+  write_file(dir + "/secondary/secondary.yaml",
+             "writes:\n" + keys +
+                 fmt::format("zones:\n  - {{origin: example.test., primary: \"127.0.0.1:{}\", primary-key: partner-key}}\n",
+                             primary.port()));
+  ServerSpec secondary_spec;
+  secondary_spec.config = dir + "/secondary/secondary.yaml";
+  secondary_spec.probe_name = "example.test.";
+  secondary_spec.port = secondary_port;
+  CutoverServer secondary(secondary_spec);
+  auto www_at = [](std::uint16_t port, const char* name) {
+    return DigResult::rdatas(dig(port, name, "A").answer, "A");
+  };
+  auto deadline_for = [](auto&& condition) {
+    for (int i = 0; i < 100; ++i) {  // 10 s at most
+      if (condition()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  };
+  ASSERT_TRUE(deadline_for([&] { return www_at(secondary_port, "www.example.test") == std::vector<std::string>{"198.51.100.10"}; }))
+      << secondary.log() << primary.log();
+
+  CommandResult update = nsupdate(primary.port(), "example.test", "update add new.example.test. 60 A 198.51.100.77\n",
+                                  kPartnerKey, dir + "/update.txt");
+  ASSERT_EQ(update.exit_code, 0) << update.out << update.err << primary.log();
+  ASSERT_TRUE(deadline_for([&] { return www_at(secondary_port, "new.example.test") == std::vector<std::string>{"198.51.100.77"}; }))
+      << secondary.log() << primary.log();
+  EXPECT_TRUE(secondary.wait_for_log("xfr.notify_received")) << secondary.log();
+  EXPECT_TRUE(primary.wait_for_log("xfr.notify_sent zone=\"example.test. view partner\"")) << primary.log();
+  EXPECT_TRUE(primary.wait_for_log("xfr.ixfr zone=example.test. view=partner")) << primary.log();
+  // The top-level copy was never the secondary's.
+  EXPECT_EQ(www_at(primary.port(), "www.example.test"), std::vector<std::string>{"192.0.2.10"});
 }
 
 TEST_F(Views, ReloadSwapsAViewsZoneOrKeepsTheOldOneWhenTheNewDoesNotLoad) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auth/views.h"
 #include "net/address.h"
 
 namespace cutover::app {
@@ -25,9 +26,13 @@ std::string prefix_text(const config::AddressPrefix& prefix) {
 }
 
 // One zone's row: the serial served now and, with a journal, its version and last writes.
-json zone_json(const zone::Zone& zone, Replication* replication, bool undo) {
+// `view`: empty for a top-level zone, else the view whose own copy `zone` is.
+json zone_json(const zone::Zone& zone, const std::string& view_name, Replication* replication, bool undo) {
   json out = {{"zone", zone.origin().to_text()}, {"serial", zone.soa_fields().serial}};
-  store::Store* store = replication != nullptr ? replication->store() : nullptr;
+  if (!view_name.empty()) out["view"] = view_name;
+  store::Store* store = replication == nullptr ? nullptr
+                        : view_name.empty()    ? replication->store()
+                                               : replication->view_store(view_name);
   if (store == nullptr || !undo) return out;
   auto view = store->view(zone.origin());
   if (!view) return out;
@@ -52,17 +57,17 @@ class ZoneRows {
  public:
   ZoneRows(Replication* replication, bool undo) : replication_(replication), undo_(undo) {}
 
-  json row(const zone::Zone& zone) {
-    std::string origin = zone.origin().to_text();
+  json row(const zone::Zone& zone, const std::string& view = {}) {
+    std::string key = zone.origin().to_text() + " " + view;
     std::uint32_t serial = zone.soa_fields().serial;
     {
       std::lock_guard lock(mutex_);
-      auto cached = rows_.find(origin);
+      auto cached = rows_.find(key);
       if (cached != rows_.end() && cached->second.first == serial) return cached->second.second;
     }
-    json out = zone_json(zone, replication_, undo_);
+    json out = zone_json(zone, view, replication_, undo_);
     std::lock_guard lock(mutex_);
-    rows_[origin] = {serial, out};
+    rows_[key] = {serial, out};
     return out;
   }
 
@@ -70,7 +75,7 @@ class ZoneRows {
   Replication* const replication_;
   const bool undo_;
   std::mutex mutex_;  // guards rows_
-  std::map<std::string, std::pair<std::uint32_t, json>> rows_;  // origin -> (serial, row)
+  std::map<std::string, std::pair<std::uint32_t, json>> rows_;  // "origin view" -> (serial, row)
 };
 
 struct ReplicatedZone {
@@ -109,6 +114,15 @@ void add_serve_panels(control::Console& console, const server::Server& server, p
     json zones = json::array();
     if (auto served = server.zones()) {
       for (const auto& zone : served->zones()) zones.push_back(rows->row(*zone));
+      // Then each view's own copies (docs/steering.md, "Views"): the zones of its set that
+      // are not the top-level ones.
+      if (const auth::ViewTable* views = served->views()) {
+        for (const auto& view : views->views()) {
+          for (const auto& zone : view.zones->zones()) {
+            if (served->find(zone->origin()) != zone.get()) zones.push_back(rows->row(*zone, view.name));
+          }
+        }
+      }
     }
     return control::PanelReading{json{{"zones", zones}}.dump(), std::nullopt};
   });

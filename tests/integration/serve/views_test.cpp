@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -253,6 +254,22 @@ TEST_F(Views, TheWriteApiAndTheCliAddressAViewsZoneWithView) {
   ASSERT_EQ(history.exit_code, 0) << history.err;
   EXPECT_THAT(history.out, HasSubstr("who=cli"));
   EXPECT_THAT(history.out, HasSubstr("+ www.example.test. 300 A 198.51.100.20")) << history.out;
+  // The console's zones panel lists the view's copy beside the top-level zone, with its writes.
+  httplib::Client console("127.0.0.1", server_->control_port());
+  auto panels = console.Get("/console/panels");
+  ASSERT_TRUE(panels && panels->status == 200);
+  nlohmann::json doc = nlohmann::json::parse(panels->body, nullptr, false);
+  bool listed = false;
+  for (const auto& zone : doc["panels"]["zones"]["data"]["zones"]) {
+    if (zone.value("view", "") != "partner") continue;
+    listed = true;
+    EXPECT_EQ(zone["zone"], "example.test.");
+    EXPECT_EQ(zone["version"], 1);
+    ASSERT_EQ(zone["writes"].size(), 1u) << zone.dump();
+    EXPECT_EQ(zone["writes"][0]["who"], "cli");
+  }
+  EXPECT_TRUE(listed) << panels->body;
+
   CommandResult undo = cli({"undo", "example.test", "--to", "0", "--view", "partner"});
   ASSERT_EQ(undo.exit_code, 0) << undo.out << undo.err;
   EXPECT_EQ(www(partner_www), std::vector<std::string>{"198.51.100.10"});

@@ -379,8 +379,9 @@
   // ---- zones, writes and replication ----
   renderers.zones = (data) => {
     if (!data.zones.length) return el('p', {class: 'muted'}, 'No zones.');
-    return data.zones.map((zone) => el('div', {class: 'zone', 'data-zone': zone.zone},
-        el('h3', {}, zone.zone, ' ', el('small', {}, `serial ${zone.serial}` + (zone.version !== undefined ? ` · journal version ${zone.version}` : ''))),
+    return data.zones.map((zone) => el('div', {class: 'zone', 'data-zone': zone.zone, 'data-view': zone.view || ''},
+        el('h3', {}, zone.zone, ' ', el('small', {}, (zone.view ? `view ${zone.view} · ` : '') + `serial ${zone.serial}` +
+                                                     (zone.version !== undefined ? ` · journal version ${zone.version}` : ''))),
         zone.writes === undefined ? el('small', {class: 'muted'}, 'no journal: writes and history need writes.journal')
           : el('table', {class: 'writes'},
                el('tr', {}, ['version', 'serial', 'when', 'who', 'what', ''].map((h) => el('th', {}, h))),
@@ -388,8 +389,10 @@
                    el('td', {}, w.version), el('td', {}, w.serial), el('td', {}, ago(serverNow() - w.at_ms) + ' ago'),
                    el('td', {}, w.who), el('td', {}, w.what),
                    el('td', {}, zone.undo && w.version > 1 ? el('button', {onclick: () => {
-                     if (window.confirm(`Undo ${zone.zone} back to version ${w.version - 1}? This writes a new version.`)) {
-                       act('POST', `/zones/${encodeURIComponent(zone.zone)}/undo`, {to: w.version - 1}, `undo ${zone.zone} to ${w.version - 1}`);
+                     const where = zone.view ? `${zone.zone} in view ${zone.view}` : zone.zone;
+                     if (window.confirm(`Undo ${where} back to version ${w.version - 1}? This writes a new version.`)) {
+                       const query = zone.view ? `?view=${encodeURIComponent(zone.view)}` : '';
+                       act('POST', `/zones/${encodeURIComponent(zone.zone)}/undo${query}`, {to: w.version - 1}, `undo ${where} to ${w.version - 1}`);
                      }
                    }}, 'undo this') : '')))
                  : el('tr', {}, el('td', {colspan: 6, class: 'muted'}, 'no writes yet')))));

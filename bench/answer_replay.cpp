@@ -13,8 +13,10 @@
 // with each client's /24 in a Client Subnet option instead. --views N configures N views
 // (docs/steering.md, "Views"), each serving its own copy of the zone; the query source
 // (127.0.0.1; with --ecs the clients' subnets) matches only the last, to count what a view costs.
+// --batch N hands the queries over N at a time (default 32, a full receive; 1 is a server at
+// a low rate, one datagram per receive, where a batch's fixed costs are paid per query).
 // Usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--views N] [--edns]
-//        [--cookie client|server] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
+//        [--cookie client|server] [--batch N] ORIGIN ZONE_FILE QUERY_FILE [QUERIES]
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -159,6 +161,7 @@ int main(int argc, char** argv) {
   std::size_t steer = 0;
   std::size_t views = 0;
   bool ecs = false;
+  std::size_t batch_size = 32;  // net's recvmmsg batch
   while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
     if (std::strcmp(argv[1], "--edns") == 0 || std::strcmp(argv[1], "--ecs") == 0) {
       edns = true;
@@ -172,6 +175,8 @@ int main(int argc, char** argv) {
       pool_file = argv[2];
     } else if (std::strcmp(argv[1], "--steer") == 0) {
       steer = std::strtoul(argv[2], nullptr, 10);
+    } else if (std::strcmp(argv[1], "--batch") == 0) {
+      batch_size = std::clamp<std::size_t>(std::strtoul(argv[2], nullptr, 10), 1, 32);
     } else if (std::strcmp(argv[1], "--views") == 0) {
       views = std::strtoul(argv[2], nullptr, 10);
     } else if (std::strcmp(argv[1], "--cookie") == 0 && std::strcmp(argv[2], "client") == 0) {
@@ -186,7 +191,7 @@ int main(int argc, char** argv) {
     argv += 2;
   }
   if (argc < 4) {
-    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--views N] [--edns] [--cookie client|server] ORIGIN ZONE_FILE "
+    std::fprintf(stderr, "usage: cutover_answer_replay [--pools POOL_FILE [--steer PREFIXES [--ecs]]] [--views N] [--edns] [--cookie client|server] [--batch N] ORIGIN ZONE_FILE "
                  "QUERY_FILE [QUERIES]\n");
     return 2;
   }
@@ -238,7 +243,7 @@ int main(int argc, char** argv) {
   std::map<int, std::size_t> rcodes;
   std::size_t fast = 0;
   std::size_t pooled = 0;
-  constexpr std::size_t kBatch = 32;  // net's recvmmsg batch
+  const std::size_t kBatch = batch_size;
   std::vector<std::vector<std::uint8_t>> responses(kBatch);
   std::vector<cutover::auth::BatchQuery> batch(kBatch);
   std::vector<cutover::auth::QueryOutcome> outcomes(kBatch);

@@ -40,6 +40,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   // within the name's 255 bytes: one bound checks both.
   std::size_t limit = std::min<std::size_t>(size, dns::kHeaderSize + dns::Name::kMaxWireLength);
   std::size_t pos = dns::kHeaderSize;
+  query.labels = 0;
   for (std::uint8_t length = p[pos]; length != 0; length = p[pos]) {
     std::size_t next = pos + length + 1u;
     if (length > dns::Name::kMaxLabelLength || next >= limit) return false;  // pointer, extended type, too long, truncated
@@ -88,6 +89,9 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
     query.dnssec_ok = static_cast<std::uint8_t>(opt[7] & 0x80);
   } else if (query.question_end != size) {
     return false;
+  } else {
+    query.edns = false;
+    query.dnssec_ok = 0;
   }
   query.udp = transport == Transport::kUdp;
   if (transport == Transport::kTcp) {
@@ -95,6 +99,8 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   } else if (query.edns) {
     std::size_t requested = base::load_u16(p + query.question_end + 3);
     query.max_size = std::min<std::size_t>(std::max<std::size_t>(requested, dns::kClassicUdpSize), kMaxUdpPayload);
+  } else {
+    query.max_size = dns::kClassicUdpSize;
   }
   return true;
 }

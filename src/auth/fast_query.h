@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "auth/engine.h"
 #include "dns/edns_options.h"
@@ -18,29 +19,32 @@ constexpr std::size_t kBareOptSize = 11;  // OPT with root owner, type, class, T
 // The same holding our COOKIE option: code, length, client cookie, server cookie.
 constexpr std::size_t kCookieOptSize = kBareOptSize + 4 + dns::kCookieReplySize;
 
+// No member has an initialiser: read_fast_query sets every field it and the answer writers
+// read (the rest only when its option is there), so a batch's array of 32 questions costs
+// nothing to set up, which a batch of one query (a server at a low rate) would pay in full.
 struct FastQuery {
   // Filled up to name_size / labels only: left uninitialised, as zeroing them costs more
   // than the rest of reading the question. `lower` has slack for eight-byte lowercasing.
   std::array<std::uint8_t, dns::Name::kMaxWireLength + 8> lower;
-  std::size_t name_size = 0;
-  std::uint64_t hash = 0;  // zone::hash_lower_wire(name())
+  std::size_t name_size;
+  std::uint64_t hash;  // zone::hash_lower_wire(name())
   std::array<std::uint8_t, 128> label_starts;
-  std::size_t labels = 0;
-  std::uint16_t qtype = 0;
-  std::size_t question_end = 0;  // offset just past QTYPE/QCLASS
-  bool edns = false;
+  std::size_t labels;
+  std::uint16_t qtype;
+  std::size_t question_end;  // offset just past QTYPE/QCLASS
+  bool edns;
   // The DO bit in place in the high byte of the OPT's flags (0x80 or 0), for the response's
   // OPT (RFC 3225 §3); set only when `edns`.
-  std::uint8_t dnssec_ok = 0;
-  std::size_t max_size = dns::kClassicUdpSize;
-  bool udp = true;
+  std::uint8_t dnssec_ok;
+  std::size_t max_size;
+  bool udp;
   // The OPT's one COOKIE option (RFC 7873 §4), if any: where its data starts in the packet
   // and its length (8: a client cookie alone, 24: with an RFC 9018 server cookie); 0: none.
-  std::size_t cookie_at = 0;
-  std::size_t cookie_size = 0;
+  std::size_t cookie_at;
+  std::size_t cookie_size;
   // The size of the response's OPT (0 without EDNS); with a COOKIE reply, answer_fast_query
   // writes that whole OPT into `cookie_opt`.
-  std::size_t opt_size = 0;
+  std::size_t opt_size;
   std::array<std::uint8_t, kCookieOptSize> cookie_opt;
   // The OPT's one Client Subnet option (RFC 7871 §6), if any: where its data starts in the
   // packet and its length; 0: none. From a trusted resolver answer_fast_query reads it into
@@ -64,6 +68,7 @@ struct FastQuery {
   std::span<const std::uint8_t> name() const { return {lower.data(), name_size}; }
   std::span<const std::uint8_t> starts() const { return {label_starts.data(), labels}; }
 };
+static_assert(std::is_trivially_default_constructible_v<FastQuery>, "an initialiser would cost every batch");
 
 // Reads a query the fast path can answer: QR clear, opcode QUERY, one IN question with an
 // uncompressed name and a type without special handling, nothing else but an optional

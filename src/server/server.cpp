@@ -11,6 +11,7 @@
 
 #include "auth/answer_batch.h"
 #include "auth/views.h"
+#include "base/lazy_array.h"
 #include "net/server.h"
 #include "server/zone_loading.h"
 
@@ -279,10 +280,14 @@ void Server::answer_batch(std::span<net::Datagram> batch) const {
     for (auto& datagram : batch) datagram.reply = answer(datagram.query, net::Transport::kUdp, *datagram.client, *datagram.response);
     return;
   }
-  std::array<auth::BatchQuery, kMaxBatch> queries;
-  std::array<auth::QueryOutcome, kMaxBatch> outcomes;
+  // Constructed as far as the batch goes (base::LazyArray): a receive at a low rate holds one
+  // datagram, and building 32 outcomes for it cost more than answering it.
+  base::LazyArray<auth::BatchQuery, kMaxBatch> queries;
+  base::LazyArray<auth::QueryOutcome, kMaxBatch> outcomes;
   for (std::size_t start = 0; start < batch.size(); start += kMaxBatch) {
     auto part = batch.subspan(start, std::min(kMaxBatch, batch.size() - start));
+    queries.ensure(part.size());
+    outcomes.ensure(part.size());
     for (std::size_t i = 0; i < part.size(); ++i) {
       queries[i] = {part[i].query, part[i].response, net::address_bytes(*part[i].client)};
     }

@@ -38,8 +38,12 @@ void reflect(int fd) {
   std::array<iovec, kBatch> iov{};
   std::array<sockaddr_storage, kBatch> peers{};
   std::array<mmsghdr, kBatch> messages{};
+  // Only the entries the last receive used are set up again (all of them the first time), as
+  // cutover's listener does: at a low rate a receive takes one datagram, and re-preparing the
+  // whole batch for it would make the floor higher than the servers it is the floor for.
+  int used = static_cast<int>(kBatch);
   while (true) {
-    for (unsigned i = 0; i < kBatch; ++i) {
+    for (unsigned i = 0; i < static_cast<unsigned>(used); ++i) {
       iov[i] = {storage.data() + i * kMaxDatagram, kMaxDatagram};
       messages[i] = {};
       messages[i].msg_hdr.msg_name = &peers[i];
@@ -49,6 +53,7 @@ void reflect(int fd) {
     }
     // Block for the first datagram, then take whatever else is queued.
     int received = ::recvmmsg(fd, messages.data(), kBatch, MSG_WAITFORONE, nullptr);
+    used = received > 0 ? received : 0;
     if (received <= 0) continue;
     for (int i = 0; i < received; ++i) {
       iov[i].iov_len = messages[i].msg_len;

@@ -70,6 +70,23 @@ server::Intercept answer_update(const update::UpdateHandler& handler, const repl
   return server::Intercept::kRespond;
 }
 
+// The store's sources for `zones` as loaded: each with its config's answer order and, when
+// read from a file, the file `journal compact` writes.
+std::vector<store::ZoneSource> zone_sources(const auth::ZoneSet& zones, const std::vector<config::ZoneConfig>& configs) {
+  std::vector<store::ZoneSource> sources;
+  for (const auto& zone : zones.zones()) {
+    store::ZoneSource source{zone, {}, ""};
+    for (const auto& zone_config : configs) {
+      if (zone_config.origin == zone->origin()) {
+        source.order = zone_config.order;
+        if (!zone_config.text) source.file = zone_config.file;
+      }
+    }
+    sources.push_back(std::move(source));
+  }
+  return sources;
+}
+
 }  // namespace
 
 tsig::KeyRing key_ring(const config::Config& config) {
@@ -189,17 +206,10 @@ std::shared_ptr<Replication> Replication::install(server::Server& server, server
 
 base::Status Replication::take_zones(const config::Config& config, std::shared_ptr<const auth::ZoneSet> loaded,
                                      const std::vector<server::LoadedView>& views, bool initial) {
-  std::vector<store::ZoneSource> sources;
-  for (const auto& zone : loaded->zones()) {
-    // A secondary's zone file is only its first copy: reloads never edit transferred data.
-    store::ZoneSource source{secondary_ ? secondary_->first_copy(zone) : zone, {}, ""};
-    for (const auto& zone_config : config.zones) {
-      if (zone_config.origin == zone->origin()) {
-        source.order = zone_config.order;
-        if (!zone_config.text) source.file = zone_config.file;
-      }
-    }
-    sources.push_back(std::move(source));
+  std::vector<store::ZoneSource> sources = zone_sources(*loaded, config.zones);
+  // A secondary's zone file is only its first copy: reloads never edit transferred data.
+  if (secondary_) {
+    for (auto& source : sources) source.zone = secondary_->first_copy(source.zone);
   }
   auto taken = initial ? store_->load(sources) : store_->reload(sources);
   if (!taken) return taken;
@@ -215,17 +225,7 @@ store::Store* Replication::view_store(const std::string& view) const {
 base::Status Replication::take_view_zones(const std::vector<server::LoadedView>& views) {
   if (!journal_storage_) return {};  // no journal: the views serve their files as loaded
   for (const auto& view : views) {
-    std::vector<store::ZoneSource> sources;
-    for (const auto& zone : view.zones->zones()) {
-      store::ZoneSource source{zone, {}, ""};
-      for (const auto& zone_config : view.config.zones) {
-        if (zone_config.origin == zone->origin()) {
-          source.order = zone_config.order;
-          source.file = zone_config.file;
-        }
-      }
-      sources.push_back(std::move(source));
-    }
+    std::vector<store::ZoneSource> sources = zone_sources(*view.zones, view.config.zones);
     store::Store* existing = view_store(view.config.name);
     if (existing != nullptr) {
       if (auto reloaded = existing->reload(sources); !reloaded) {

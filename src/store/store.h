@@ -106,6 +106,10 @@ class Store {
   std::vector<std::unique_ptr<Managed>> zones_;
 };
 
+// The store of a view's own zones by the view's name (docs/steering.md, "Writes to a view's
+// zones"), or null when that view has none; what the write API, transfers and UPDATE ask.
+using ViewStores = std::function<Store*(const std::string& view)>;
+
 // The journal's key for a zone: its origin, lowercased, in presentation form.
 std::string zone_key(const dns::Name& origin);
 // The journal's key for view `view`'s own copy of a zone: "ORIGIN view NAME" (a space never

@@ -44,8 +44,7 @@ class Responder {
   void set_tsig_keys(tsig::KeyRing keys) { keys_ = std::move(keys); }
   // The store of a view's own zones by view name (null: none), for IXFR of a view's zone from
   // its own journal streams; without it such an IXFR goes whole. Before the first request.
-  using ViewStores = std::function<store::Store*(const std::string& view)>;
-  void set_view_stores(ViewStores stores) { view_stores_ = std::move(stores); }
+  void set_view_stores(store::ViewStores stores) { view_stores_ = std::move(stores); }
 
   net::Intercept handle(std::span<const std::uint8_t> query, net::Transport transport, const sockaddr_storage& client,
                            Messages& responses) const;
@@ -74,7 +73,7 @@ class Responder {
   base::Logger& logger_;
   NotifyListener notify_listener_;
   tsig::KeyRing keys_;
-  ViewStores view_stores_;
+  store::ViewStores view_stores_;
 };
 
 // True when the first question of `query` is AXFR/IXFR or its opcode is NOTIFY or UPDATE,

@@ -3,7 +3,6 @@
 // Every write goes through store::Store::write. Handlers are thread-safe.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -18,10 +17,6 @@ namespace cutover::store {
 // Zones whose content comes from a primary (store::zone_key of each): the API reads them
 // but refuses writes, undo and compaction, which the next transfer would undo or contradict.
 using SecondaryZoneKeys = std::set<std::string>;
-
-// The store of a view's own zones by the view's name (docs/steering.md, "Writes to a view's
-// zones"), or null when that view has none.
-using ViewStores = std::function<Store*(const std::string& view)>;
 
 // `store` (the default zones) must outlive `http`'s serving. Every zone route takes
 // `?view=NAME` to address that view's own copy of the zone instead (`views` finds it; an

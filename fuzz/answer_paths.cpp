@@ -63,7 +63,7 @@ auth::DynamicFamily fixed(dns::RRType type, std::vector<dns::Rdata> rdatas) {
   family.type = type;
   family.fixed = zone::RRset(type, 30);
   family.fixed.order = zone::RRsetOrder::kCyclic;
-  family.fixed.rdatas = std::move(rdatas);
+  family.fixed.rdatas = zone::RdataList(rdatas);
   return family;
 }
 

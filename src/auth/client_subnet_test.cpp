@@ -25,7 +25,7 @@ DynamicFamily fixed(std::vector<dns::Rdata> rdatas) {
   family.type = RRType::A;
   family.fixed = zone::RRset(RRType::A, 30);
   family.fixed.order = zone::RRsetOrder::kCyclic;
-  family.fixed.rdatas = std::move(rdatas);
+  family.fixed.rdatas = zone::RdataList(rdatas);
   return family;
 }
 

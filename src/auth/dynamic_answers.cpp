@@ -16,17 +16,17 @@ namespace {
 // unencodable (record_size 0) when sizes differ or the arithmetic would not fit 16 bits.
 EncodedFamily encode_family(const DynamicFamily& family, std::uint32_t ttl) {
   EncodedFamily encoded;
-  const auto& members = family.per_query == 0 ? family.fixed.rdatas : family.draw;
-  if (members.empty() || members.size() > kMaxEncodedMembers) return encoded;
-  std::size_t rdata_size = members.front().size();
-  for (const auto& rdata : members) {
-    if (rdata.size() != rdata_size) return encoded;
+  std::size_t members = family.member_count();
+  if (members == 0 || members > kMaxEncodedMembers) return encoded;
+  std::size_t rdata_size = family.member(0).size();
+  for (std::size_t i = 0; i < members; ++i) {
+    if (family.member(i).size() != rdata_size) return encoded;
   }
   base::ByteWriter out(encoded.records);
-  std::size_t copies = family.per_query == 0 ? 2 * members.size() - 1 : members.size();
-  for (std::size_t i = 0; i < copies; ++i) dns::write_answer_record(out, family.type, ttl, members[i % members.size()]);
+  std::size_t copies = family.per_query == 0 ? 2 * members - 1 : members;
+  for (std::size_t i = 0; i < copies; ++i) dns::write_answer_record(out, family.type, ttl, family.member(i % members));
   encoded.record_size = static_cast<std::uint16_t>(dns::kAnswerRecordHeader + rdata_size);
-  encoded.count = static_cast<std::uint16_t>(members.size());
+  encoded.count = static_cast<std::uint16_t>(members);
   return encoded;
 }
 

@@ -37,6 +37,12 @@ struct DynamicFamily {
   std::size_t per_query = 0;
   // When set (and the entry caps its TTL), the TTL sent is at most the time left until this.
   std::optional<base::SteadyTime> suspicion_deadline;
+
+  // The members an answer picks from: the fixed RRset's, or the draw's candidates.
+  std::size_t member_count() const { return per_query == 0 ? fixed.rdatas.size() : draw.size(); }
+  std::span<const std::uint8_t> member(std::size_t index) const {
+    return per_query == 0 ? fixed.rdatas[index] : std::span<const std::uint8_t>(draw[index]);
+  }
 };
 
 // Queries answered from one entry; shared by the snapshots its builder makes over time.

@@ -32,7 +32,8 @@ DynamicPlan plan_dynamic_answer(const DynamicAnswer& entry, const dns::Name& own
     planned.ttl = records.ttl;
     planned.source = records.fixed;
     planned.synthesized = std::move(records.picked);
-    const dns::Rdata& rdata = planned.synthesized.empty() ? planned.source->rdatas.front() : planned.synthesized.front();
+    std::span<const std::uint8_t> rdata =
+        planned.synthesized.empty() ? planned.source->rdatas.front() : std::span<const std::uint8_t>(planned.synthesized.front());
     auto name = dns::Name::from_uncompressed(rdata);
     plan.answer.push_back(std::move(planned));
     if (any || qtype == dns::RRType::CNAME || !name) return DynamicPlan::kAnswered;

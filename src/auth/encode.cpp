@@ -9,7 +9,7 @@ namespace {
 
 // The members of an RRset in the order this answer uses.
 std::vector<dns::Rdata> ordered_members(const zone::RRset& rrset) {
-  std::vector<dns::Rdata> members = rrset.rdatas;
+  std::vector<dns::Rdata> members = rrset.rdatas.to_vector();
   if (members.size() < 2) return members;
   switch (rrset.order) {
     case zone::RRsetOrder::kFixed:

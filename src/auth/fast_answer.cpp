@@ -250,10 +250,10 @@ bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
 [[gnu::noinline]] bool answer_alias(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
                                     const DynamicAnswer& entry, const DynamicFamily& family,
                                     std::vector<std::uint8_t>& response) {
-  const auto& members = family.per_query == 0 ? family.fixed.rdatas : family.draw;
-  if (members.empty()) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
+  std::size_t members = family.member_count();
+  if (members == 0) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
   std::size_t member = 0;
-  if (family.per_query != 0 && members.size() > 1) {
+  if (family.per_query != 0 && members > 1) {
     // One roulette-wheel draw by weight, as weighted_draw() makes for one record (written out
     // here: a second caller of weighted_draw_into would take it out of the pools' inline path).
     std::uint64_t total = 0;
@@ -262,7 +262,7 @@ bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
     std::uint64_t point = static_cast<std::uint64_t>(draw_generator()()) % total;
     while (member + 1 < family.weights.size() && point >= family.weights[member]) point -= family.weights[member++];
   }
-  std::span<const std::uint8_t> target(members[member]);
+  std::span<const std::uint8_t> target = family.member(member);
   std::array<std::uint8_t, 128> starts;
   std::size_t labels = dns::wire_label_offsets(target, starts);
   if (labels == 0) return false;  // the root as a target: left to the general path
@@ -332,7 +332,7 @@ bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query
     family = entry.groups[choice.group].family(type);
     encoded_answer = &encoded_answer->groups[choice.group];
   }
-  if (family == nullptr || (family->per_query == 0 ? family->fixed.rdatas : family->draw).empty()) {
+  if (family == nullptr || family->member_count() == 0) {
     return write_negative(packet, query, served, dns::Rcode::kNoError, response);
   }
   const EncodedFamily& encoded = *encoded_answer->family(type);

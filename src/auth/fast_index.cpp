@@ -51,8 +51,8 @@ bool is_general(const zone::RRset& rrset, std::size_t size) {
 }
 
 // Bytes add() appends for this name and these RRsets.
-std::size_t entry_size(const dns::Name& name, std::span<const zone::RRset> rrsets) {
-  std::size_t size = 1 + name.wire().size() + 2;
+std::size_t entry_size(std::span<const std::uint8_t> wire, std::span<const zone::RRset> rrsets) {
+  std::size_t size = 1 + wire.size() + 2;
   for (const auto& rrset : rrsets) {
     std::size_t records = encoded_size(rrset);
     size += 6 + (is_general(rrset, records) ? 0 : records);
@@ -83,25 +83,24 @@ FastEntry::Answer FastEntry::find(std::uint16_t type) const {
 FastIndex::FastIndex(const zone::Zone& zone) {
   auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
   std::size_t size = 0;
-  for (const auto& node : zone.nodes()) size += entry_size(node.name, records_of(node));
-  for (const auto& name : zone.empty_non_terminals()) size += entry_size(name, {});
+  for (const auto& node : zone.nodes()) size += entry_size(node.name_wire(), records_of(node));
+  for (const auto& name : zone.empty_non_terminals()) size += entry_size(name.wire(), {});
   std::vector<std::uint8_t> arena;
   arena.reserve(size);
   std::vector<std::uint32_t> node_at;
   node_at.reserve(zone.node_count());
-  for (const auto& node : zone.nodes()) node_at.push_back(add(arena, node.name, kind_of(node), records_of(node)));
+  for (const auto& node : zone.nodes()) node_at.push_back(add(arena, node.name_wire(), kind_of(node), records_of(node)));
   // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
   // pipeline answers with a referral or a rewrite instead of NODATA.
   std::vector<std::uint32_t> empty_at;
   empty_at.reserve(zone.empty_non_terminals().size());
-  for (const auto& name : zone.empty_non_terminals()) empty_at.push_back(add(arena, name, empty_kind, {}));
+  for (const auto& name : zone.empty_non_terminals()) empty_at.push_back(add(arena, name.wire(), empty_kind, {}));
   arena_.assign(arena.begin(), arena.end());
   index_ = zone.remapped_index(node_at, empty_at);
 }
 
-std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, const dns::Name& name, FastEntry::Kind kind,
-                             std::span<const zone::RRset> rrsets) {
-  const auto& wire = name.wire();
+std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire,
+                             FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
   auto at = static_cast<std::uint32_t>(arena.size());
   base::ByteWriter out(arena);
   arena.push_back(static_cast<std::uint8_t>(wire.size()));

@@ -68,7 +68,7 @@ class FastIndex {
 
  private:
   // Appends the entry for `name` to `arena`; returns its offset.
-  static std::uint32_t add(std::vector<std::uint8_t>& arena, const dns::Name& name, FastEntry::Kind kind,
+  static std::uint32_t add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire, FastEntry::Kind kind,
                            std::span<const zone::RRset> rrsets);
 
   std::vector<std::uint8_t, base::HugePageAllocator<std::uint8_t>> arena_;  // read at random by every lookup

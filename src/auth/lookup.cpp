@@ -47,7 +47,7 @@ void add_addresses(const zone::Zone& zone, const Name& target, bool allow_glue, 
         already_planned(plan.answer, target, type)) {
       continue;
     }
-    plan.additional.push_back(from_zone(node->name, *rrset, required));
+    plan.additional.push_back(from_zone(node->name(), *rrset, required));
   }
 }
 
@@ -61,12 +61,13 @@ void add_additional_for(const zone::Zone& zone, const PlannedRRset& planned, Ans
 
 void plan_referral(const zone::Zone& zone, const zone::Node& cut, AnswerPlan& plan) {
   const zone::RRset& ns = *cut.find(RRType::NS);
-  plan.authority.push_back(from_zone(cut.name, ns));
+  Name cut_name = cut.name();
+  plan.authority.push_back(from_zone(cut_name, ns));
   for (const auto& rdata : ns.rdatas) {
     auto target = dns::rdata_target_name(RRType::NS, rdata);
     if (!target) continue;
     // Glue inside the delegated zone is needed to reach it (RFC 9471): its absence sets TC.
-    bool in_domain = target->is_subdomain_of(cut.name);
+    bool in_domain = target->is_subdomain_of(cut_name);
     add_addresses(zone, *target, true, in_domain, plan);
   }
 }
@@ -157,9 +158,9 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
     if (node == nullptr) {
       if (const zone::Node* dname_node = find_dname_above(zone, name)) {
         const zone::RRset& dname = *dname_node->find(RRType::DNAME);
-        plan.answer.push_back(from_zone(dname_node->name, dname));
+        plan.answer.push_back(from_zone(dname_node->name(), dname));
         auto target = dns::rdata_target_name(RRType::DNAME, dname.rdatas.front());
-        auto substituted = target ? name.replace_suffix(dname_node->name, *target)
+        auto substituted = target ? name.replace_suffix(dname_node->name(), *target)
                                   : base::Result<Name>(base::make_error(base::ErrorCode::kMalformed, "bad DNAME"));
         if (!substituted) {
           plan.rcode = dns::Rcode::kYxDomain;  // RFC 6672 §2.2: the result would be too long

@@ -13,7 +13,7 @@ namespace cutover::base {
 
 constexpr std::size_t kHugePageSize = std::size_t{2} << 20;
 
-// `bytes` rounded up to whole huge pages, mapped and advised; throws std::bad_alloc.
+// `bytes` rounded up to whole small pages, mapped 2 MiB-aligned and advised; throws std::bad_alloc.
 void* allocate_huge_pages(std::size_t bytes);
 void free_huge_pages(void* block, std::size_t bytes);
 

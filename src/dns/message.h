@@ -102,8 +102,20 @@ class MessageWriter {
   void set_header(const Header& header);  // counts are filled in by finish()
   void set_edns(const Edns& edns);
   bool add_question(const Question& question);
+  // `rdatas`: any sized range of rdatas, each convertible to std::span<const std::uint8_t>
+  // (a vector of Rdata, a zone's RdataList). All of them or none are written.
+  template <typename Rdatas>
   bool add_rrset(Section section, const Name& owner, RRType type, RRClass klass, std::uint32_t ttl,
-                 std::span<const Rdata> rdatas);
+                 const Rdatas& rdatas) {
+    std::size_t index = begin_records(section, rdatas.size());
+    if (index == kNoRoom) return false;
+    std::size_t mark = buffer_.size();
+    for (const auto& rdata : rdatas) {
+      if (!append_record(owner, type, klass, ttl, std::span<const std::uint8_t>(rdata), mark)) return false;
+    }
+    end_records(index, rdatas.size());
+    return true;
+  }
   bool add_record(Section section, const ResourceRecord& record);
   // Sections must be filled in order: answer, then authority, then additional.
   std::size_t size() const { return buffer_.size(); }
@@ -122,10 +134,14 @@ class MessageWriter {
   std::uint16_t counts_[4] = {0, 0, 0, 0};  // question, answer, authority, additional
   std::size_t current_section_ = 0;         // index into counts_ of the section being filled
 
-  // Appends the records (or fails leaving the buffer and compressor as they were) and counts
-  // them in counts_[section_index].
-  bool append_records(std::size_t section_index, const Name& owner, RRType type, RRClass klass,
-                      std::uint32_t ttl, std::span<const Rdata> rdatas);
+  static constexpr std::size_t kNoRoom = static_cast<std::size_t>(-1);
+  // add_rrset in three steps: the section's index in counts_ (kNoRoom when `count` more
+  // records would overflow it); one record, which on failure rolls the buffer and compressor
+  // back to `mark` (where the RRset began); counting them once all are written.
+  std::size_t begin_records(Section section, std::size_t count) const;
+  bool append_record(const Name& owner, RRType type, RRClass klass, std::uint32_t ttl,
+                     std::span<const std::uint8_t> rdata, std::size_t mark);
+  void end_records(std::size_t index, std::size_t count);
   void roll_back(std::size_t size);
 };
 

@@ -98,40 +98,38 @@ bool MessageWriter::add_question(const Question& question) {
   return true;
 }
 
-bool MessageWriter::append_records(std::size_t index, const Name& owner, RRType type, RRClass klass,
-                                   std::uint32_t ttl, std::span<const Rdata> rdatas) {
+std::size_t MessageWriter::begin_records(Section section, std::size_t count) const {
+  std::size_t index = section_index(section);
   assert(index >= current_section_ && "sections are filled in order");
-  if (counts_[index] + rdatas.size() > kMaxCount) return false;
-  std::size_t mark = buffer_.size();
+  return counts_[index] + count > kMaxCount ? kNoRoom : index;
+}
+
+bool MessageWriter::append_record(const Name& owner, RRType type, RRClass klass, std::uint32_t ttl,
+                                  std::span<const std::uint8_t> rdata, std::size_t mark) {
   base::ByteWriter out(buffer_);
-  for (const Rdata& rdata : rdatas) {
-    compressor_.write(owner, out);
-    out.write_u16(static_cast<std::uint16_t>(type));
-    out.write_u16(static_cast<std::uint16_t>(klass));
-    out.write_u32(ttl);
-    std::size_t length_at = out.size();
-    out.write_u16(0);
-    rdata_to_wire(type, rdata, out, compressor_);
-    std::size_t length = out.size() - length_at - 2;
-    if (length > 0xFFFF || buffer_.size() + reserved_ > max_size_) {
-      roll_back(mark);
-      return false;
-    }
-    out.patch_u16(length_at, static_cast<std::uint16_t>(length));
+  compressor_.write(owner, out);
+  out.write_u16(static_cast<std::uint16_t>(type));
+  out.write_u16(static_cast<std::uint16_t>(klass));
+  out.write_u32(ttl);
+  std::size_t length_at = out.size();
+  out.write_u16(0);
+  rdata_to_wire(type, rdata, out, compressor_);
+  std::size_t length = out.size() - length_at - 2;
+  if (length > 0xFFFF || buffer_.size() + reserved_ > max_size_) {
+    roll_back(mark);
+    return false;
   }
-  counts_[index] = static_cast<std::uint16_t>(counts_[index] + rdatas.size());
-  current_section_ = index;
+  out.patch_u16(length_at, static_cast<std::uint16_t>(length));
   return true;
 }
 
-bool MessageWriter::add_rrset(Section section, const Name& owner, RRType type, RRClass klass, std::uint32_t ttl,
-                              std::span<const Rdata> rdatas) {
-  return append_records(section_index(section), owner, type, klass, ttl, rdatas);
+void MessageWriter::end_records(std::size_t index, std::size_t count) {
+  counts_[index] = static_cast<std::uint16_t>(counts_[index] + count);
+  current_section_ = index;
 }
 
 bool MessageWriter::add_record(Section section, const ResourceRecord& record) {
-  return append_records(section_index(section), record.owner, record.type, record.klass, record.ttl,
-                        std::span(&record.rdata, 1));
+  return add_rrset(section, record.owner, record.type, record.klass, record.ttl, std::span(&record.rdata, 1));
 }
 
 std::vector<std::uint8_t> MessageWriter::finish() {

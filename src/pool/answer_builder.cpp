@@ -77,7 +77,7 @@ FamilyAnswer AnswerBuilder::build_family(const PoolSpec& spec, dns::RRType type,
   // each query gets one of them, drawn with equal chance, so clients still spread over all of
   // them; the weighted shape draws by weight, one per query.
   if (family.per_query == 0 && family.fixed.rdatas.size() > 1) {
-    family.draw = std::move(family.fixed.rdatas);
+    family.draw = family.fixed.rdatas.to_vector();
     family.fixed.rdatas.clear();
     family.weights.assign(family.draw.size(), 1);
     family.per_query = 1;

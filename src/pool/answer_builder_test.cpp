@@ -527,7 +527,7 @@ health::HealthSnapshot hostnames_up(bool eu, bool us, bool ap) {
   return health_of({{"lb-ap.example.net.", ap}, {"lb-eu.example.net.", eu}, {"lb-us.example.net.", us}});
 }
 
-std::string cname_target(const dns::Rdata& rdata) { return dns::Name::from_uncompressed(rdata)->to_text(); }
+std::string cname_target(std::span<const std::uint8_t> rdata) { return dns::Name::from_uncompressed(rdata)->to_text(); }
 
 TEST_F(AnswerBuilderTest, AHostnamePoolAnswersOneCnameToItsPreferredServingTarget) {
   for (const char* shape : {"failover", "all-healthy"}) {

@@ -10,7 +10,7 @@ namespace cutover::pool {
 namespace {
 
 std::vector<dns::Rdata> sorted_rdatas(const FamilyAnswer& family) {
-  std::vector<dns::Rdata> out = family.fixed.rdatas;
+  std::vector<dns::Rdata> out = family.fixed.rdatas.to_vector();
   std::sort(out.begin(), out.end());
   return out;
 }

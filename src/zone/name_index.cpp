@@ -60,8 +60,7 @@ void NameIndex::insert(std::uint64_t hash, std::uint32_t value) {
   slots_[i] = Slot{static_cast<std::uint32_t>(hash >> 32), value};
 }
 
-bool same_name(const dns::Name& name, std::span<const std::uint8_t> lower_wire) {
-  const auto& wire = name.wire();
+bool same_name(std::span<const std::uint8_t> wire, std::span<const std::uint8_t> lower_wire) {
   if (wire.size() != lower_wire.size()) return false;
   // Zone files are mostly lowercase already, so the plain compare settles most lookups.
   if (equal_bytes(wire.data(), lower_wire.data(), wire.size())) return true;

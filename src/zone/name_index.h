@@ -44,8 +44,9 @@ struct LowerName {
   std::array<std::uint8_t, 128> labels{};
   std::size_t label_count = 0;
 
-  explicit LowerName(const dns::Name& name) {
-    const auto& source = name.wire();
+  explicit LowerName(const dns::Name& name) : LowerName(std::span<const std::uint8_t>(name.wire())) {}
+  // `source`: a valid uncompressed wire name.
+  explicit LowerName(std::span<const std::uint8_t> source) {
     size = source.size();
     for (std::size_t pos = 0; source[pos] != 0; pos += 1u + source[pos]) labels[label_count++] = static_cast<std::uint8_t>(pos);
     for (std::size_t i = 0; i < size; ++i) wire[i] = dns::ascii_lower(source[i]);
@@ -114,6 +115,9 @@ class NameIndex {
 };
 
 // True when `name` (any case) has the lowercase wire form `lower_wire`.
-bool same_name(const dns::Name& name, std::span<const std::uint8_t> lower_wire);
+bool same_name(std::span<const std::uint8_t> wire, std::span<const std::uint8_t> lower_wire);
+inline bool same_name(const dns::Name& name, std::span<const std::uint8_t> lower_wire) {
+  return same_name(std::span<const std::uint8_t>(name.wire()), lower_wire);
+}
 
 }  // namespace cutover::zone

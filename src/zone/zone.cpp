@@ -45,6 +45,8 @@ bool holds_no_name(RRType type) {
 
 }  // namespace
 
+Name Node::name() const { return *Name::from_uncompressed(name_wire()); }
+
 const RRset* Node::find(RRType type) const {
   for (const auto& rrset : rrsets) {
     if (rrset.type == type) return &rrset;
@@ -71,9 +73,31 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
   zone->origin_ = origin;
   zone->negative_mode_ = negative;
   zone->origin_lower_ = origin.lowercased().wire();
-  // Owners are numbered in order of first appearance, so a new owner is always the next node.
+  // First pass: group the records into RRsets without copying any rdata. Each node chains
+  // its RRsets and each RRset its kept records, in order of first appearance. Owners are
+  // numbered in order of first appearance, so a new owner is always the next node.
+  constexpr std::uint32_t kNone = 0xFFFFFFFF;
+  struct Pending {
+    dns::RRType type;
+    std::uint32_t ttl;
+    std::uint32_t first_record = kNone;
+    std::uint32_t last_record = kNone;
+    std::uint32_t next = kNone;  // the node's next RRset
+    std::uint16_t count = 0;
+  };
+  struct PendingNode {
+    std::uint32_t first = kNone;
+    std::uint32_t last = kNone;
+  };
   assert(numbering.owner_of.size() == records.size());
+  std::vector<Pending> pending;
+  std::vector<PendingNode> pending_nodes;
+  std::vector<Name> owners;  // per node, until the name arena holds them
+  std::vector<std::uint32_t> next_record(records.size(), kNone);
+  pending_nodes.reserve(numbering.owners);
+  owners.reserve(numbering.owners);
   zone->nodes_.reserve(numbering.owners);
+  std::size_t arena_bytes = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
     auto& record = records[i];
     std::uint32_t owner = numbering.owner_of[i];
@@ -85,37 +109,82 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("{} has meta type {}", record.owner.to_text(), dns::type_to_text(record.type)));
     }
+    if (record.rdata.size() > 0xFFFF) {
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("{} {} has rdata longer than 65535 bytes", record.owner.to_text(),
+                                    dns::type_to_text(record.type)));
+    }
     assert(owner <= zone->nodes_.size());
-    if (owner == zone->nodes_.size()) zone->nodes_.push_back(Node{std::move(record.owner), {}});
-    Node& node = zone->nodes_[owner];
-    RRset* rrset = nullptr;
-    for (auto& candidate : node.rrsets) {
-      if (candidate.type == record.type) rrset = &candidate;
+    if (owner == zone->nodes_.size()) {
+      owners.push_back(std::move(record.owner));
+      zone->nodes_.emplace_back();
+      pending_nodes.emplace_back();
     }
-    if (rrset == nullptr) {
-      node.rrsets.emplace_back(record.type, record.ttl);
-      rrset = &node.rrsets.back();
-      rrset->order = order_for(order, node.name);
+    PendingNode& node = pending_nodes[owner];
+    std::uint32_t at = node.first;
+    while (at != kNone && pending[at].type != record.type) at = pending[at].next;
+    if (at == kNone) {
+      at = static_cast<std::uint32_t>(pending.size());
+      pending.push_back(Pending{record.type, record.ttl});
+      (node.first == kNone ? node.first : pending[node.last].next) = at;
+      node.last = at;
     }
-    rrset->ttl = std::min(rrset->ttl, record.ttl);
-    bool duplicate = std::any_of(rrset->rdatas.begin(), rrset->rdatas.end(), [&](const dns::Rdata& existing) {
-      return dns::rdata_canonical_equal(record.type, existing, record.rdata);
-    });
-    if (!duplicate) {
-      rrset->rdatas.push_back(std::move(record.rdata));
-      ++zone->record_count_;
+    Pending& rrset = pending[at];
+    rrset.ttl = std::min(rrset.ttl, record.ttl);
+    bool duplicate = false;
+    for (std::uint32_t r = rrset.first_record; r != kNone && !duplicate; r = next_record[r]) {
+      duplicate = dns::rdata_canonical_equal(record.type, records[r].rdata, record.rdata);
     }
+    if (duplicate) continue;
+    if (rrset.count == 0xFFFF) {
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("{} {} has more than 65535 records", owners[owner].to_text(),
+                                    dns::type_to_text(record.type)));
+    }
+    auto index = static_cast<std::uint32_t>(i);
+    (rrset.first_record == kNone ? rrset.first_record : next_record[rrset.last_record]) = index;
+    rrset.last_record = index;
+    ++rrset.count;
+    arena_bytes += 2 + record.rdata.size();
+    ++zone->record_count_;
   }
+  // Second pass: lay the RRsets out node by node and their rdata RRset by RRset, each array
+  // sized exactly first, so the slices and borrowed blocks taken below never move.
+  zone->rrsets_.reserve(pending.size());
+  zone->rdata_arena_.reserve(arena_bytes);
+  std::size_t name_bytes = 0;
+  for (const auto& owner : owners) name_bytes += owner.wire().size();
+  zone->name_arena_.reserve(name_bytes);
+  for (std::size_t n = 0; n < zone->nodes_.size(); ++n) {
+    Node& node = zone->nodes_[n];
+    const auto& wire = owners[n].wire();
+    node.name_at = zone->name_arena_.data() + zone->name_arena_.size();
+    node.name_size = static_cast<std::uint8_t>(wire.size());
+    zone->name_arena_.insert(zone->name_arena_.end(), wire.begin(), wire.end());
+    std::size_t first = zone->rrsets_.size();
+    for (std::uint32_t at = pending_nodes[n].first; at != kNone; at = pending[at].next) {
+      const Pending& source = pending[at];
+      std::size_t offset = zone->rdata_arena_.size();
+      for (std::uint32_t r = source.first_record; r != kNone; r = next_record[r]) {
+        RdataList::append_item(zone->rdata_arena_, records[r].rdata);
+      }
+      RRset& rrset = zone->rrsets_.emplace_back(source.type, source.ttl);
+      rrset.rdatas = RdataList::borrowed(zone->rdata_arena_.data() + offset, source.count);
+      rrset.order = order_for(order, owners[n]);
+      rrset.plain = rrset.order == RRsetOrder::kFixed && holds_no_name(rrset.type);
+      zone->has_dnames_ = zone->has_dnames_ || rrset.type == RRType::DNAME;
+    }
+    node.rrsets = std::span<const RRset>(zone->rrsets_.data() + first, zone->rrsets_.size() - first);
+    zone->has_wildcards_ = zone->has_wildcards_ || owners[n].is_wildcard();
+  }
+  assert(zone->rdata_arena_.size() == arena_bytes && zone->name_arena_.size() == name_bytes);
+  std::vector<Name>().swap(owners);
   std::vector<dns::ResourceRecord>().swap(records);
   std::vector<std::uint32_t>().swap(numbering.owner_of);
-  for (auto& node : zone->nodes_) {
-    node.rrsets.shrink_to_fit();
-    for (auto& rrset : node.rrsets) rrset.rdatas.shrink_to_fit();
-  }
   zone->index_ = std::move(numbering.index);
   LowerName origin_lower(origin);
   auto apex = zone->index_.find(hash_lower_wire(origin_lower.all()),
-                           [&](std::uint32_t value) { return same_name(zone->nodes_[value].name, origin_lower.all()); });
+                           [&](std::uint32_t value) { return same_name(zone->nodes_[value].name_wire(), origin_lower.all()); });
   if (!apex || zone->nodes_[*apex].find(RRType::SOA) == nullptr) {
     return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has no SOA at its apex", origin.to_text()));
   }
@@ -127,13 +196,8 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
   auto soa = dns::parse_soa(zone->soa_->rdatas.front());
   if (!soa) return make_error(ErrorCode::kMalformed, fmt::format("zone {}: bad SOA: {}", origin.to_text(), soa.error().message));
   zone->soa_fields_ = *soa;
-  for (auto& node : zone->nodes_) {
-    for (auto& rrset : node.rrsets) {
-      rrset.plain = rrset.order == RRsetOrder::kFixed && holds_no_name(rrset.type);
-      zone->has_dnames_ = zone->has_dnames_ || rrset.type == RRType::DNAME;
-      zone->has_cuts_ = zone->has_cuts_ || (rrset.type == RRType::NS && &node != &zone->apex());
-    }
-    zone->has_wildcards_ = zone->has_wildcards_ || node.name.is_wildcard();
+  for (const auto& node : zone->nodes_) {
+    zone->has_cuts_ = zone->has_cuts_ || (&node != &zone->apex() && node.find(RRType::NS) != nullptr);
   }
   zone->index_names();
   zone->mark_delegations();
@@ -146,16 +210,16 @@ void Zone::index_names() {
   std::unordered_map<std::string, std::uint32_t> empty_index;
   std::size_t origin_labels = origin_.label_count();
   for (const auto& node : nodes_) {
-    std::size_t node_labels = node.name.label_count();
+    LowerName lower(node.name_wire());
+    std::size_t node_labels = lower.label_count;
     if (node_labels == origin_labels + 1) nodes_[apex_].has_descendants = true;
     if (node_labels <= origin_labels + 1) continue;
-    LowerName lower(node.name);
     // Walk up to the apex; stop at the first ancestor already marked, as its own
     // ancestors were marked when it was.
     for (std::size_t labels = lower.label_count - 1; labels + 1 > origin_labels && labels < lower.label_count; --labels) {
       auto ancestor = lower.suffix(labels);
       auto found = index_.find(hash_lower_wire(ancestor),
-                               [&](std::uint32_t value) { return same_name(nodes_[value].name, ancestor); });
+                               [&](std::uint32_t value) { return same_name(nodes_[value].name_wire(), ancestor); });
       if (found) {
         if (nodes_[*found].has_descendants) break;
         nodes_[*found].has_descendants = true;
@@ -173,7 +237,7 @@ void Zone::index_names() {
   if (names * 2 > index_.slot_count() || names * 8 < index_.slot_count()) {
     index_ = NameIndex(names);
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      index_.insert(hash_lower_wire(LowerName(nodes_[i].name).all()), static_cast<std::uint32_t>(i));
+      index_.insert(hash_lower_wire(LowerName(nodes_[i].name_wire()).all()), static_cast<std::uint32_t>(i));
     }
   }
   for (std::size_t i = 0; i < empty_non_terminals_.size(); ++i) {
@@ -183,7 +247,7 @@ void Zone::index_names() {
 
 void Zone::mark_delegations() {
   if (!has_cuts_) return;
-  for (auto& node : nodes_) node.delegated = find_delegation(node.name) != nullptr;
+  for (auto& node : nodes_) node.delegated = find_delegation(node.name()) != nullptr;
 }
 
 std::uint32_t Zone::negative_ttl() const {
@@ -193,8 +257,8 @@ std::uint32_t Zone::negative_ttl() const {
 
 NameLookup Zone::lookup(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
   auto found = index_.find(hash, [&](std::uint32_t value) {
-    const Name& name = (value & kEmptyBit) != 0 ? empty_non_terminals_[value & kIndexMask] : nodes_[value & kIndexMask].name;
-    return same_name(name, lower_wire);
+    if ((value & kEmptyBit) != 0) return same_name(empty_non_terminals_[value & kIndexMask], lower_wire);
+    return same_name(nodes_[value].name_wire(), lower_wire);
   });
   if (!found) return {};
   NameLookup result;
@@ -230,22 +294,24 @@ const Node* Zone::find_delegation(const Name& name) const {
 }
 
 std::vector<dns::ResourceRecord> Zone::records() const {
-  std::vector<const Node*> sorted_nodes;
-  for (const auto& node : nodes_) sorted_nodes.push_back(&node);
+  std::vector<std::pair<Name, const Node*>> sorted_nodes;
+  sorted_nodes.reserve(nodes_.size());
+  for (const auto& node : nodes_) sorted_nodes.emplace_back(node.name(), &node);
   std::sort(sorted_nodes.begin(), sorted_nodes.end(),
-            [](const Node* a, const Node* b) { return a->name.canonical_compare(b->name) < 0; });
+            [](const auto& a, const auto& b) { return a.first.canonical_compare(b.first) < 0; });
   std::vector<dns::ResourceRecord> out;
-  for (const Node* node : sorted_nodes) {
+  out.reserve(record_count_);
+  for (const auto& [owner, node] : sorted_nodes) {
     std::vector<const RRset*> sorted;
     for (const auto& rrset : node->rrsets) sorted.push_back(&rrset);
     std::sort(sorted.begin(), sorted.end(), [](const RRset* a, const RRset* b) { return a->type < b->type; });
     for (const RRset* rrset : sorted) {
-      std::vector<dns::Rdata> rdatas = rrset->rdatas;
+      std::vector<dns::Rdata> rdatas = rrset->rdatas.to_vector();
       std::sort(rdatas.begin(), rdatas.end(), [&](const dns::Rdata& a, const dns::Rdata& b) {
         return dns::rdata_canonical(rrset->type, a) < dns::rdata_canonical(rrset->type, b);
       });
       for (auto& rdata : rdatas) {
-        out.push_back(dns::ResourceRecord{node->name, rrset->type, dns::RRClass::IN, rrset->ttl, std::move(rdata)});
+        out.push_back(dns::ResourceRecord{owner, rrset->type, dns::RRClass::IN, rrset->ttl, std::move(rdata)});
       }
     }
   }

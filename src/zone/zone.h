@@ -16,6 +16,7 @@
 #include "dns/rdata.h"
 #include "dns/types.h"
 #include "zone/name_index.h"
+#include "zone/rdata_list.h"
 
 namespace cutover::zone {
 
@@ -42,7 +43,8 @@ struct RRset {
 
   dns::RRType type = dns::RRType::A;
   std::uint32_t ttl = 0;
-  std::vector<dns::Rdata> rdatas;  // duplicates removed, in file order
+  // Duplicates removed, in file order. In a zone it borrows the zone's rdata arena.
+  RdataList rdatas;
   RRsetOrder order = RRsetOrder::kFixed;
   // Fixed order and rdata that holds no compressible name (A, AAAA, TXT ...): an answer
   // copies the rdata bytes as they are, which the answer fast path relies on.
@@ -52,8 +54,15 @@ struct RRset {
 };
 
 struct Node {
-  dns::Name name;
-  std::vector<RRset> rrsets;
+  // Its owner name (a copy; name_wire() reads it in place).
+  dns::Name name() const;
+  // The owner's wire form as the zone file spelled it, in the zone's name arena.
+  std::span<const std::uint8_t> name_wire() const { return {name_at, name_size}; }
+
+  const std::uint8_t* name_at = nullptr;
+  std::uint8_t name_size = 0;
+  // Its RRsets, in order of first appearance: a slice of the zone's one RRset array.
+  std::span<const RRset> rrsets;
   // At or below a zone cut (an NS RRset below the apex): its data is not authoritative.
   bool delegated = false;
   // Some node lies strictly below it.
@@ -151,6 +160,12 @@ class Zone {
   std::vector<std::uint8_t> origin_lower_;
   NegativeTtlMode negative_mode_ = NegativeTtlMode::kCapped;
   std::vector<Node> nodes_;
+  // Every node's RRsets, node by node (Node::rrsets are slices), and every record's rdata,
+  // RRset by RRset (RRset::rdatas borrow from it): one block each, sized exactly at build.
+  std::vector<RRset> rrsets_;
+  std::vector<std::uint8_t> rdata_arena_;
+  // Every node's owner name in wire form, node by node (Node::name_wire are slices).
+  std::vector<std::uint8_t> name_arena_;
   // Names that exist only because something lies below them.
   std::vector<dns::Name> empty_non_terminals_;
   NameIndex index_;

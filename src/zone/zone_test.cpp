@@ -60,6 +60,28 @@ TEST(ZoneBuild, DuplicatesDifferingInNameCaseOrEscapesAreDropped) {
   EXPECT_EQ(zone->record_count(), 3u + 2u + 2u + 1u);  // SOA, NS and ns A, then the distinct ones above
 }
 
+// The compact layout (docs/architecture.md, "Zone layout"): records of one RRset scattered
+// through the file end up side by side, in file order, read in place from the zone's arena;
+// a node's RRsets are in order of first appearance; owners keep the file's spelling.
+TEST(ZoneBuild, InterleavedRecordsAreGroupedInFileOrderAndReadInPlace) {
+  auto zone = build("Mix A 192.0.2.1\nother A 192.0.2.9\nmix TXT \"t\"\nmix A 192.0.2.2\nmIx A 192.0.2.3\n");
+  const Node* node = zone->find(*dns::Name::from_text("mix.example.test."));
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->name().to_text(), "Mix.example.test.");
+  ASSERT_EQ(node->rrsets.size(), 2u);
+  EXPECT_EQ(node->rrsets[0].type, dns::RRType::A);
+  EXPECT_EQ(node->rrsets[1].type, dns::RRType::TXT);
+  const RRset& a = node->rrsets[0];
+  EXPECT_FALSE(a.rdatas.owned());
+  std::vector<std::string> texts;
+  for (auto rdata : a.rdatas) texts.push_back(dns::rdata_to_text(dns::RRType::A, rdata));
+  EXPECT_EQ(texts, (std::vector<std::string>{"192.0.2.1", "192.0.2.2", "192.0.2.3"}));
+  // Copying an RRset out of the zone (as a pool answer does) keeps reading the same bytes.
+  RRset copy = a;
+  EXPECT_EQ(copy.rdatas, a.rdatas);
+  EXPECT_EQ(zone->records().size(), zone->record_count());
+}
+
 TEST(ZoneBuild, LowestTtlOfAnRRsetWins) {
   auto zone = build("www 600 A 192.0.2.2\nwww 60 A 192.0.2.3\nwww 900 A 192.0.2.3\n");
   const RRset& a = rrset(*zone, "www.example.test.", dns::RRType::A);
@@ -101,7 +123,7 @@ TEST(ZoneBuild, TheChecksOwnerNumberingGivesTheSameZone) {
   ASSERT_TRUE(numbered);
   ASSERT_EQ((*plain)->node_count(), (*numbered)->node_count());
   for (std::size_t i = 0; i < (*plain)->node_count(); ++i) {
-    EXPECT_EQ((*plain)->nodes()[i].name, (*numbered)->nodes()[i].name);
+    EXPECT_EQ((*plain)->nodes()[i].name(), (*numbered)->nodes()[i].name());
   }
   auto expected = (*plain)->records();
   auto actual = (*numbered)->records();

@@ -13,7 +13,7 @@ constexpr std::size_t kMaxMessage = 65535 - 512;
 
 dns::ResourceRecord soa_record(const zone::Zone& zone) {
   return dns::ResourceRecord{zone.origin(), dns::RRType::SOA, dns::RRClass::IN, zone.soa().ttl,
-                             zone.soa().rdatas.front()};
+                             dns::Rdata(zone.soa().rdatas.front().begin(), zone.soa().rdatas.front().end())};
 }
 
 dns::MessageWriter start_message(const dns::Message& query, dns::Rcode rcode) {

@@ -59,7 +59,7 @@ def _best(summary, anchors, key):
     return min(values) if values else None
 
 
-def verdicts(summary, load_only=False):
+def verdicts(summary, load_only=False, tcp=False):
     """(target, met?, detail) for every target this run can judge."""
     ours = summary.get("cutover")
     anchors = [name for name in ANCHORS if name in summary]
@@ -76,6 +76,8 @@ def verdicts(summary, load_only=False):
         judge("user CPU ≤ 0.5 × best anchor", ours["user_us"], best_user and 0.5 * best_user, "µs/q")
         floor = summary.get("reflector", {}).get("total_us")
         judge("total CPU ≤ 1.1 × floor", ours["total_us"], floor and 1.1 * floor, "µs/q")
+        if tcp:
+            judge("total CPU over TCP ≤ best anchor", ours["total_us"], _best(summary, anchors, "total_us"), "µs/q")
         judge("latency at fixed rate ≤ best anchor", ours["latency_fixed"] and ours["latency_fixed"] * 1000,
               (_best(summary, anchors, "latency_fixed") or 0) * 1000 or None, "ms")
     judge("PSS ≤ smallest anchor", ours["pss"], _best(summary, anchors, "pss"), "MB")
@@ -83,6 +85,6 @@ def verdicts(summary, load_only=False):
     return out
 
 
-def verdict_lines(summary, load_only=False):
+def verdict_lines(summary, load_only=False, tcp=False):
     return "\n".join(f"- {'met' if met else 'NOT met'}: {label} ({detail})"
-                     for label, met, detail in verdicts(summary, load_only))
+                     for label, met, detail in verdicts(summary, load_only, tcp))

@@ -94,8 +94,8 @@ void Store::add_listener(ChangeListener listener) {
 
 base::Result<Store::Managed> Store::replay(const ZoneSource& source) {
   Managed managed;
-  managed.file_base = ZoneData::from_zone(*source.zone);
-  managed.data = managed.file_base;
+  managed.file_base = source.zone;
+  managed.data = ZoneData::from_zone(*source.zone);
   managed.order = source.order;
   managed.file = source.file;
   std::string key = this->key(source.zone->origin());
@@ -144,7 +144,6 @@ base::Status Store::reload(const std::vector<ZoneSource>& zones) {
     struct Kept {
       Managed* existing = nullptr;            // null: a new zone, `fresh`
       std::unique_ptr<Managed> fresh;
-      ZoneData file;
       Delta changed;
     };
     std::vector<Kept> kept;
@@ -153,12 +152,11 @@ base::Status Store::reload(const std::vector<ZoneSource>& zones) {
       if (existing == nullptr) {
         auto managed = replay(source);
         if (!managed) return managed.error();
-        kept.push_back({nullptr, std::make_unique<Managed>(std::move(*managed)), {}, {}});
+        kept.push_back({nullptr, std::make_unique<Managed>(std::move(*managed)), {}});
         continue;
       }
-      ZoneData file = ZoneData::from_zone(*source.zone);
-      Delta changed = diff(existing->file_base, file);
-      kept.push_back({existing, nullptr, std::move(file), std::move(changed)});
+      Delta changed = diff(ZoneData::from_zone(*existing->file_base), ZoneData::from_zone(*source.zone));
+      kept.push_back({existing, nullptr, std::move(changed)});
     }
     for (std::size_t i = 0; i < kept.size(); ++i) {
       Kept& zone = kept[i];
@@ -167,7 +165,7 @@ base::Status Store::reload(const std::vector<ZoneSource>& zones) {
         continue;
       }
       const ZoneSource& source = zones[i];
-      zone.existing->file_base = std::move(zone.file);
+      zone.existing->file_base = source.zone;
       zone.existing->order = source.order;
       zone.existing->file = source.file;
       for (auto& managed : zones_) {
@@ -404,7 +402,7 @@ base::Result<std::uint64_t> Store::compact(const dns::Name& zone) {
     return base::make_error(base::ErrorCode::kUnsupported, describe(zone) + " has no zone file to compact into");
   }
   if (auto written = write_zone_file(managed->file, managed->data); !written) return written.error();
-  managed->file_base = managed->data;
+  managed->file_base = managed->served;
   if (auto compacted = journal_->compact(key(zone), managed->version); !compacted) return compacted.error();
   logger_.info("journal.compacted", {{"zone", key(zone)}, {"version", std::to_string(managed->version)},
                                      {"file", managed->file}});

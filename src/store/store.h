@@ -76,7 +76,10 @@ class Store {
  private:
   struct Managed {
     ZoneData data;
-    ZoneData file_base;  // the zone file's content as last read (reloads apply its changes)
+    // The zone file's content as last read (a reload applies what changed since): the built
+    // zone, not a ZoneData, since it is only read at a reload and a compact zone takes about
+    // a third of the memory (docs/performance.md, "Zone memory").
+    std::shared_ptr<const zone::Zone> file_base;
     std::shared_ptr<const zone::Zone> served;
     zone::OrderPolicy order;
     std::string file;

@@ -171,7 +171,7 @@ base::Status ZoneData::apply(const Edit& edit) {
     case Edit::Op::kDeleteName:
       if (nodes_.count(edit.owner) == 0) break;
       if (apex) {  // RFC 2136 §3.4.2.3: the apex keeps its SOA and NS
-        std::erase_if(nodes_[edit.owner], [](const auto& entry) {
+        erase_if(nodes_[edit.owner], [](const auto& entry) {
           return entry.first != RRType::SOA && entry.first != RRType::NS;
         });
       } else {

@@ -4,6 +4,7 @@
 // Value type; not thread-safe (the write path owns the only mutable copy).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -25,7 +26,53 @@ struct RRsetData {
   std::vector<dns::Rdata> rdatas;  // no two equal in canonical form
 };
 
-using NodeData = std::map<dns::RRType, RRsetData>;
+// The RRsets of one owner by type, in type order: a sorted vector, since an owner has a few
+// RRsets at most and a std::map spends a tree node per RRset and a header per owner
+// (docs/performance.md, "Zone memory"). The subset of std::map's interface the store uses.
+class NodeData {
+ public:
+  using value_type = std::pair<dns::RRType, RRsetData>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  iterator begin() { return entries_.begin(); }
+  iterator end() { return entries_.end(); }
+  const_iterator begin() const { return entries_.begin(); }
+  const_iterator end() const { return entries_.end(); }
+  bool empty() const { return entries_.empty(); }
+  std::size_t size() const { return entries_.size(); }
+
+  iterator find(dns::RRType type) {
+    auto at = lower_bound(type);
+    return at != entries_.end() && at->first == type ? at : entries_.end();
+  }
+  const_iterator find(dns::RRType type) const { return const_cast<NodeData*>(this)->find(type); }
+  std::size_t count(dns::RRType type) const { return find(type) == end() ? 0 : 1; }
+  std::pair<iterator, bool> try_emplace(dns::RRType type) {
+    auto at = lower_bound(type);
+    if (at != entries_.end() && at->first == type) return {at, false};
+    return {entries_.insert(at, value_type{type, RRsetData{}}), true};
+  }
+  RRsetData& operator[](dns::RRType type) { return try_emplace(type).first->second; }
+  iterator erase(const_iterator at) { return entries_.erase(at); }
+  std::size_t erase(dns::RRType type) {
+    auto at = find(type);
+    if (at == entries_.end()) return 0;
+    entries_.erase(at);
+    return 1;
+  }
+  template <typename Predicate>
+  friend std::size_t erase_if(NodeData& node, Predicate predicate) {
+    return std::erase_if(node.entries_, predicate);
+  }
+
+ private:
+  iterator lower_bound(dns::RRType type) {
+    return std::lower_bound(entries_.begin(), entries_.end(), type,
+                            [](const value_type& entry, dns::RRType key) { return entry.first < key; });
+  }
+  std::vector<value_type> entries_;
+};
 using NameSet = std::set<dns::Name, dns::NameCanonicalLess>;
 
 // One change to a zone, as the API and DNS UPDATE express it.

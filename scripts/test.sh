@@ -28,8 +28,12 @@ stage "build"
 ctest --test-dir "$build" --output-on-failure -j "${JOBS:-2}"
 stage "ctest"
 
-# A 3 s run of the benchmark against cutover alone, so bench/compare cannot rot.
+# Short runs of the benchmark against cutover alone, so bench/compare cannot rot: UDP, TCP,
+# and a few writes (UPDATE and API) on a small zone, each checked to be served.
 "$root/bench/compare" --build "$build" --smoke 3
+"$root/bench/compare" --build "$build" --smoke 2 --tcp
+"$root/bench/compare" --build "$build" --writes --servers cutover --write-sizes 1000 --write-count 5 \
+  --api-writes 5 --quiet-wait 0
 stage "bench smoke"
 
 # Instructions per query (callgrind) and the bench zone's counted bytes against

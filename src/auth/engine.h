@@ -38,7 +38,11 @@ struct ServedZone {
 // default's prepared zones that it does not replace.
 class ZoneSet {
  public:
-  explicit ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones);
+  explicit ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones) : ZoneSet(std::move(zones), nullptr) {}
+  // The same, taking from `previous` (when given) the served form (fast index, negative
+  // template) of every zone it holds unchanged, the very same Zone object: a write to one
+  // zone of many rebuilds that one's alone.
+  ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const ZoneSet* previous);
 
   // `base`'s zones with `views` attached (any views `base` had are dropped); nothing is rebuilt.
   static std::shared_ptr<const ZoneSet> with_views(const ZoneSet& base, std::shared_ptr<const ViewTable> views);
@@ -53,6 +57,8 @@ class ZoneSet {
   const ServedZone* find_lower(std::span<const std::uint8_t> lower_wire,
                                std::span<const std::uint8_t> label_starts) const;
   const std::vector<std::shared_ptr<const zone::Zone>>& zones() const { return zones_; }
+  // The served form of `zone` when this set holds that very Zone object, else nullptr.
+  std::shared_ptr<const ServedZone> served_of(const zone::Zone* zone) const;
 
  private:
   ZoneSet() = default;

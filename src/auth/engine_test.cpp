@@ -221,5 +221,28 @@ TEST(ZoneSetTest, MostSpecificZoneWins) {
   EXPECT_EQ(reply.answers.size(), 1u);
 }
 
+// A set built after another takes the served form (fast index) of every zone the other holds
+// as the very same object, and builds it for a changed one.
+TEST(ZoneSetTest, ANewSetReusesTheServedFormOfUnchangedZones) {
+  auto parent = make_zone("test.", {"test. 3600 SOA ns.test. h.test. 1 2 3 4 5", "test. 3600 NS ns.test.",
+                                    "ns.test. 3600 A 192.0.2.1"});
+  auto child = make_zone("child.test.", {"child.test. 3600 SOA ns.child.test. h.test. 1 2 3 4 5",
+                                         "child.test. 3600 NS ns.child.test.", "ns.child.test. 3600 A 192.0.2.1"});
+  auto child_changed = make_zone("child.test.", {"child.test. 3600 SOA ns.child.test. h.test. 2 2 3 4 5",
+                                                 "child.test. 3600 NS ns.child.test.", "ns.child.test. 3600 A 192.0.2.1",
+                                                 "www.child.test. 60 A 192.0.2.80"});
+  ZoneSet first({parent, child});
+  ZoneSet second({parent, child_changed}, &first);
+  ASSERT_NE(first.served_of(parent.get()), nullptr);
+  EXPECT_EQ(second.served_of(parent.get()), first.served_of(parent.get()));
+  EXPECT_EQ(second.served_of(child.get()), nullptr);
+  ASSERT_NE(second.served_of(child_changed.get()), nullptr);
+  EXPECT_NE(second.served_of(child_changed.get()), first.served_of(child.get()));
+  auto reply = ask(second, make_query("www.child.test.", RRType::A));
+  EXPECT_EQ(reply.answers.size(), 1u);
+  std::vector<std::uint8_t> response;
+  EXPECT_TRUE(answer_query(second, make_query("ns.test.", RRType::A), Transport::kUdp, response).fast_path);
+}
+
 }  // namespace
 }  // namespace cutover::auth

@@ -6,14 +6,28 @@
 
 namespace cutover::auth {
 
-ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones) : zones_(std::move(zones)) {
+ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const ZoneSet* previous)
+    : zones_(std::move(zones)) {
   std::stable_sort(zones_.begin(), zones_.end(), [](const auto& a, const auto& b) {
     return a->origin().label_count() > b->origin().label_count();
   });
   for (const auto& zone : zones_) {
+    // Reusing by identity is safe: a Zone is immutable, and the previous set's served form
+    // holds a pointer to it that this set's zones_ keeps alive as well.
+    if (auto reused = previous != nullptr ? previous->served_of(zone.get()) : nullptr) {
+      served_.push_back(std::move(reused));
+      continue;
+    }
     served_.push_back(std::make_shared<const ServedZone>(
         ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone)}));
   }
+}
+
+std::shared_ptr<const ServedZone> ZoneSet::served_of(const zone::Zone* zone) const {
+  for (std::size_t i = 0; i < zones_.size(); ++i) {
+    if (zones_[i].get() == zone) return served_[i];
+  }
+  return nullptr;
 }
 
 std::shared_ptr<const ZoneSet> ZoneSet::with_views(const ZoneSet& base, std::shared_ptr<const ViewTable> views) {

@@ -203,7 +203,11 @@ Store::Managed* Store::find_locked(const dns::Name& zone) {
 void Store::publish_locked() {
   std::vector<std::shared_ptr<const zone::Zone>> served;
   for (const auto& managed : zones_) served.push_back(managed->served);
-  publisher_(std::make_shared<const auth::ZoneSet>(std::move(served)));
+  // Unchanged zones keep their served form (fast index) from the last set: a write rebuilds
+  // only the zone it changed.
+  auto set = std::make_shared<const auth::ZoneSet>(std::move(served), published_.get());
+  published_ = set;
+  publisher_(std::move(set));
 }
 
 // A zone write as the write pipeline drives it (write_pipeline.h). The new state is computed

@@ -103,6 +103,8 @@ class Store {
   std::unique_ptr<Journal> journal_;
   WritePipeline pipeline_;
   Publisher publisher_;
+  // The set last published: the next one takes the served form of its unchanged zones.
+  std::shared_ptr<const auth::ZoneSet> published_;
   base::Logger& logger_;
   std::string view_;
   std::vector<ChangeListener> listeners_;

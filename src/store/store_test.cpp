@@ -309,11 +309,16 @@ TEST(StoreReload, SeveralZonesReloadTogether) {
   std::vector<ZoneSource> first = {ZoneSource{zone_of("a.test.", "192.0.2.10"), {}, ""},
                                    ZoneSource{zone_of("b.test.", "192.0.2.20"), {}, ""}};
   ASSERT_TRUE(store.load(first));
+  const zone::Zone* a_before = published->find(testing::name("a.test."));
+  auto a_served = published->served_of(a_before);
   WriteRequest request;
   request.zone = testing::name("b.test.");
   request.edits.push_back({Edit::Op::kReplaceRRset, testing::name("new.b.test."), dns::RRType::A, 60,
                            {testing::a_rdata("192.0.2.77")}});
   ASSERT_TRUE(store.write(request).ok());
+  // A write to b.test. leaves a.test.'s served form (its fast index) as it was, not rebuilt.
+  EXPECT_EQ(published->find(testing::name("a.test.")), a_before);
+  EXPECT_EQ(published->served_of(a_before), a_served);
   auto www_of = [&published](const std::string& owner) {
     const zone::Zone* zone = published->find(testing::name(owner.c_str()));
     EXPECT_NE(zone, nullptr) << owner;

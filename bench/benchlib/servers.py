@@ -31,9 +31,12 @@ class Server:
         return match.group(1) if match else "?"
 
 
-def _write(path, text):
+def write_file(path, text):
     with open(path, "w") as out:
         out.write(text)
+
+
+_write = write_file
 
 
 def _nsd(workdir, zone, port, threads):
@@ -91,22 +94,28 @@ zone:
     return ["knotd", "-c", conf]
 
 
-def _bind(workdir, zone, port, threads):
-    conf = os.path.join(workdir, "named.conf")
-    _write(conf, f"""options {{
+def named_options(workdir, port, minimal_responses=True):
+    """named.conf's options and controls: named on 127.0.0.1:port, its files in `workdir`.
+    The read benchmark and the write benchmark (writes.py) both start named with these."""
+    minimal = "\n  minimal-responses yes;" if minimal_responses else ""
+    return f"""options {{
   directory "{workdir}";
   pid-file "{workdir}/named.pid";
   session-keyfile "{workdir}/session.key";
   managed-keys-directory "{workdir}";
   listen-on port {port} {{ 127.0.0.1; }};
   listen-on-v6 {{ none; }};
-  recursion no;
-  minimal-responses yes;
+  recursion no;{minimal}
   dnssec-validation no;
   notify no;
 }};
 controls {{ }};
-zone "{ZONE_NAME}" {{ type primary; file "{zone}"; }};
+"""
+
+
+def _bind(workdir, zone, port, threads):
+    conf = os.path.join(workdir, "named.conf")
+    _write(conf, named_options(workdir, port) + f"""zone "{ZONE_NAME}" {{ type primary; file "{zone}"; }};
 """)
     return ["named", "-g", "-4", "-n", str(threads), "-U", str(threads), "-c", conf]
 

@@ -15,16 +15,14 @@ import subprocess
 import time
 import urllib.request
 
-from . import dnsprobe, measure, zonegen
+from . import dnsprobe, measure, servers, zonegen
 
 SECRET = "Y3V0b3Zlci11cGRhdGUta2V5LTMyLWJ5dGVzLWxvbmc="
 KEY = "update-key"
 ORIGIN = zonegen.ORIGIN.rstrip(".")
 
 
-def _write(path, text):
-    with open(path, "w") as out:
-        out.write(text)
+_write = servers.write_file
 
 
 def _cutover(binary):
@@ -49,19 +47,7 @@ def _bind(workdir, zone, port):
     local = os.path.join(workdir, "zone.db")  # named writes its .jnl next to the zone file
     with open(zone) as source, open(local, "w") as out:
         out.write(source.read())
-    _write(os.path.join(workdir, "named.conf"), f"""options {{
-  directory "{workdir}";
-  pid-file "{workdir}/named.pid";
-  session-keyfile "{workdir}/session.key";
-  managed-keys-directory "{workdir}";
-  listen-on port {port} {{ 127.0.0.1; }};
-  listen-on-v6 {{ none; }};
-  recursion no;
-  dnssec-validation no;
-  notify no;
-}};
-controls {{ }};
-key "{KEY}" {{ algorithm hmac-sha256; secret "{SECRET}"; }};
+    _write(os.path.join(workdir, "named.conf"), servers.named_options(workdir, port, minimal_responses=False) + f"""key "{KEY}" {{ algorithm hmac-sha256; secret "{SECRET}"; }};
 zone "{ORIGIN}" {{ type primary; file "{local}"; allow-update {{ key {KEY}; }}; }};
 """)
     return ["named", "-g", "-4", "-n", "1", "-U", "1", "-c", os.path.join(workdir, "named.conf")], None
@@ -103,7 +89,7 @@ zone:
     return ["knotd", "-c", os.path.join(workdir, "knot.conf")], None
 
 
-def servers(cutover_binary):
+def writers(cutover_binary):
     """name -> (binary to look for, configure(workdir, zone, port) -> (argv, control port or None))."""
     return {"cutover": (cutover_binary, _cutover(cutover_binary)), "bind": ("named", _bind), "knot": ("knotd", _knot)}
 

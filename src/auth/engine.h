@@ -59,6 +59,8 @@ class ZoneSet {
   const std::vector<std::shared_ptr<const zone::Zone>>& zones() const { return zones_; }
   // The served form of `zone` when this set holds that very Zone object, else nullptr.
   std::shared_ptr<const ServedZone> served_of(const zone::Zone* zone) const;
+  // A fast index of this set whose shared table holds the names of `base`, else nullptr.
+  const FastIndex* fast_of(const zone::Zone* base) const;
 
  private:
   ZoneSet() = default;

@@ -77,26 +77,83 @@ FastEntry::Answer FastEntry::find(std::uint16_t type) const {
   return {};
 }
 
+FastIndex::FastIndex() : table_(std::make_shared<const Table>()) { point_at_table(); }
+
+void FastIndex::point_at_table() {
+  arena_ = table_->arena.data();
+  index_ = table_->index.view();
+}
+
+FastIndex::FastIndex(const zone::Zone& zone, const FastIndex* previous) {
+  const zone::Zone& base = zone.base() != nullptr ? *zone.base() : zone;
+  if (previous != nullptr && previous->table_zone_ == &base) {
+    table_ = previous->table_;
+  } else {
+    table_ = build(base);
+  }
+  table_zone_ = &base;
+  point_at_table();
+  if (zone.base() != nullptr) {
+    patch_owner_ = build_patch(zone);
+    patch_ = patch_owner_.get();
+  }
+}
+
+const std::uint8_t* FastIndex::find_patched(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+  if (const std::uint8_t* entry = patch_->find(lower_wire, hash)) {
+    return FastEntry(entry).kind() == FastEntry::Kind::kAbsent ? nullptr : entry;
+  }
+  return find_shared(lower_wire, hash);
+}
+
+std::size_t FastIndex::memory_bytes() const {
+  std::size_t bytes = table_->arena.capacity() + table_->index.memory_bytes();
+  if (patch_ != nullptr) bytes += patch_->arena.capacity() + patch_->index.memory_bytes();
+  return bytes;
+}
+
 // The arena is sized in a first pass so it is written once, without regrowing, then moved to
 // huge pages (ByteWriter writes a plain vector); the index reuses the zone's table layout
 // with arena offsets as values.
-FastIndex::FastIndex(const zone::Zone& zone) {
+std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone) {
   auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
+  auto nodes = zone.built_nodes();
+  auto empties = zone.built_empty_non_terminals();
   std::size_t size = 0;
-  for (const auto& node : zone.nodes()) size += entry_size(node.name_wire(), records_of(node));
-  for (const auto& name : zone.empty_non_terminals()) size += entry_size(name.wire(), {});
+  for (const auto& node : nodes) size += entry_size(node.name_wire(), records_of(node));
+  for (const auto& name : empties) size += entry_size(name.wire(), {});
   std::vector<std::uint8_t> arena;
   arena.reserve(size);
   std::vector<std::uint32_t> node_at;
-  node_at.reserve(zone.node_count());
-  for (const auto& node : zone.nodes()) node_at.push_back(add(arena, node.name_wire(), kind_of(node), records_of(node)));
+  node_at.reserve(nodes.size());
+  for (const auto& node : nodes) node_at.push_back(add(arena, node.name_wire(), kind_of(node), records_of(node)));
   // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
   // pipeline answers with a referral or a rewrite instead of NODATA.
   std::vector<std::uint32_t> empty_at;
-  empty_at.reserve(zone.empty_non_terminals().size());
-  for (const auto& name : zone.empty_non_terminals()) empty_at.push_back(add(arena, name.wire(), empty_kind, {}));
-  arena_.assign(arena.begin(), arena.end());
-  index_ = zone.remapped_index(node_at, empty_at);
+  empty_at.reserve(empties.size());
+  for (const auto& name : empties) empty_at.push_back(add(arena, name.wire(), empty_kind, {}));
+  auto table = std::make_shared<Table>();
+  table->arena.assign(arena.begin(), arena.end());
+  table->index = zone.remapped_index(node_at, empty_at);
+  return table;
+}
+
+// The patched names alone, a gone one as a kAbsent entry that hides the base's.
+std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone& zone) {
+  auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
+  auto table = std::make_shared<Table>();
+  std::vector<std::uint8_t> arena;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> at;
+  at.reserve(zone.patch_size());
+  zone.for_each_patched([&](std::span<const std::uint8_t> wire, const zone::Node* node, bool exists) {
+    auto kind = node != nullptr ? kind_of(*node) : exists ? empty_kind : FastEntry::Kind::kAbsent;
+    auto offset = add(arena, wire, kind, node != nullptr ? records_of(*node) : std::span<const zone::RRset>{});
+    at.emplace_back(zone::hash_lower_wire({arena.data() + offset + 1, arena[offset]}), offset);
+  });
+  table->arena.assign(arena.begin(), arena.end());
+  table->index = zone::NameIndex(at.size());
+  for (const auto& [hash, offset] : at) table->index.insert(hash, offset);
+  return table;
 }
 
 std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire,

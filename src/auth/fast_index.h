@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -23,6 +24,7 @@ class FastEntry {
     kEmptyNonTerminal, // exists, owns nothing: NODATA for every type
     kGeneral,          // a CNAME, an empty non-terminal near a cut, ...: the general pipeline decides
     kDelegated,        // at or below a zone cut: a referral, which the general pipeline writes
+    kAbsent,           // in a patch only: the name is gone (find() never returns one)
   };
   // One type's answer: the RRs as written after a question (owner = pointer to the question),
   // or `general` when the RRset needs the general encoder (rotation, names to compress).
@@ -41,38 +43,75 @@ class FastEntry {
   const std::uint8_t* at_;  // name size, name, kind, type count, types
 };
 
+// A patched zone (zone::Zone::patch) gets a FastIndex that shares its base's table and
+// looks names up in a small table of the patched names first.
 class FastIndex {
  public:
-  FastIndex() = default;
-  explicit FastIndex(const zone::Zone& zone);
+  FastIndex();
+  // Every name of `zone` (for a patched zone: its base's table, then the patch's).
+  explicit FastIndex(const zone::Zone& zone) : FastIndex(zone, nullptr) {}
+  // The same, taking the base's table from `previous` when it was built for the same base
+  // zone: a write then costs a table of the patched names alone.
+  FastIndex(const zone::Zone& zone, const FastIndex* previous);
 
   // The entry for a lowercase wire name whose hash is zone::hash_lower_wire(lower_wire).
   const std::uint8_t* find(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+    if (patch_ != nullptr) [[unlikely]] return find_patched(lower_wire, hash);
+    return find_shared(lower_wire, hash);
+  }
+  // The lookup in the shared table alone.
+  const std::uint8_t* find_shared(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
     auto offset = index_.find(hash, [&](std::uint32_t at) {
-      const std::uint8_t* entry = arena_.data() + at;
+      const std::uint8_t* entry = arena_ + at;
       return entry[0] == lower_wire.size() && zone::equal_bytes(entry + 1, lower_wire.data(), lower_wire.size());
     });
-    return offset ? arena_.data() + *offset : nullptr;
+    return offset ? arena_ + *offset : nullptr;
   }
   // The two halves of warming a lookup of `hash` before doing it: first the index slot, then
   // (once that slot has arrived) the entry it points at, first two cache lines. Inlined for
-  // the reason NameIndex::prefetch is.
+  // the reason NameIndex::prefetch is. The shared table only: a patch is small and hot.
   [[gnu::always_inline]] void prefetch_slot(std::uint64_t hash) const { index_.prefetch(hash); }
   [[gnu::always_inline]] void prefetch_entry(std::uint64_t hash) const {
     if (auto at = index_.first_candidate(hash)) {
-      __builtin_prefetch(arena_.data() + *at);
-      __builtin_prefetch(arena_.data() + *at + 64);
+      __builtin_prefetch(arena_ + *at);
+      __builtin_prefetch(arena_ + *at + 64);
     }
   }
-  std::size_t memory_bytes() const { return arena_.capacity() + index_.memory_bytes(); }
+  // The zone whose names the shared table holds (a patched zone's base).
+  const zone::Zone* table_zone() const { return table_zone_; }
+  std::size_t memory_bytes() const;
 
  private:
+  struct Table {
+    const std::uint8_t* find(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+      auto offset = index.find(hash, [&](std::uint32_t at) {
+        const std::uint8_t* entry = arena.data() + at;
+        return entry[0] == lower_wire.size() && zone::equal_bytes(entry + 1, lower_wire.data(), lower_wire.size());
+      });
+      return offset ? arena.data() + *offset : nullptr;
+    }
+    std::vector<std::uint8_t, base::HugePageAllocator<std::uint8_t>> arena;  // read at random by every lookup
+    zone::NameIndex index;
+  };
+  static std::shared_ptr<const Table> build(const zone::Zone& zone);
+  static std::shared_ptr<const Table> build_patch(const zone::Zone& zone);
   // Appends the entry for `name` to `arena`; returns its offset.
   static std::uint32_t add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire, FastEntry::Kind kind,
                            std::span<const zone::RRset> rrsets);
 
-  std::vector<std::uint8_t, base::HugePageAllocator<std::uint8_t>> arena_;  // read at random by every lookup
-  zone::NameIndex index_;
+  // A patched zone's lookup: the patch first (out of line, so the common lookup stays small).
+  const std::uint8_t* find_patched(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const;
+  // Sets arena_ and index_ from table_.
+  void point_at_table();
+
+  // The shared table's arena and slots, kept here beside patch_ so a lookup reads them from
+  // the ServedZone's own cache line instead of following table_ first.
+  const std::uint8_t* arena_ = nullptr;
+  zone::NameIndex::View index_;
+  const Table* patch_ = nullptr;
+  std::shared_ptr<const Table> table_;
+  std::shared_ptr<const Table> patch_owner_;
+  const zone::Zone* table_zone_ = nullptr;
 };
 
 }  // namespace cutover::auth

@@ -18,8 +18,10 @@ ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const Zon
       served_.push_back(std::move(reused));
       continue;
     }
+    // A patched zone shares its base's fast table with the served form that has it.
+    const FastIndex* shared = previous != nullptr && zone->base() != nullptr ? previous->fast_of(zone->base().get()) : nullptr;
     served_.push_back(std::make_shared<const ServedZone>(
-        ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone)}));
+        ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone, shared)}));
   }
 }
 
@@ -65,6 +67,13 @@ std::shared_ptr<const ZoneSet> ZoneSet::overlay(const ZoneSet& own, const ZoneSe
   set->zones_ = std::move(zones);
   set->served_ = std::move(served);
   return set;
+}
+
+const FastIndex* ZoneSet::fast_of(const zone::Zone* base) const {
+  for (const auto& served : served_) {
+    if (served->fast.table_zone() == base) return &served->fast;
+  }
+  return nullptr;
 }
 
 const zone::Zone* ZoneSet::find(const dns::Name& name) const {

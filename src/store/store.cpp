@@ -267,7 +267,7 @@ class Store::ZoneWrite : public PendingWrite {
     after_.set_soa(*new_soa_, after_.soa_ttl());
     managed_.data.set_soa(*new_soa_, after_.soa_ttl());
     delta_ = diff(before_, after_);
-    auto built = managed_.data.build(managed_.order);
+    auto built = managed_.data.build_from(managed_.served, touched_, managed_.order);
     if (!built) return Refusal{WriteStatus::kInvalid, built.error().message};
     built_ = *built;
     result_.delta = delta_;
@@ -283,7 +283,9 @@ class Store::ZoneWrite : public PendingWrite {
       current.push_back(zone->served);
       changed.push_back(zone.get() == &managed_ ? built_ : zone->served);
     }
-    result_.answers = answer_diff(auth::ZoneSet(std::move(current)), auth::ZoneSet(std::move(changed)), delta_);
+    // Both sets share the served forms the published set has: a patched zone's fast table too.
+    result_.answers = answer_diff(auth::ZoneSet(std::move(current), store_.published_.get()),
+                                  auth::ZoneSet(std::move(changed), store_.published_.get()), delta_);
   }
 
   std::vector<std::uint8_t> entry_body() const override {

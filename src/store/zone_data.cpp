@@ -235,6 +235,32 @@ base::Result<std::shared_ptr<const zone::Zone>> ZoneData::build(const zone::Orde
   return zone::Zone::build(origin_, records(), order);
 }
 
+bool ZoneData::names_below(const dns::Name& name) const {
+  // Canonical order puts every name below `name` right after it (RFC 4034 §6.1).
+  auto next = nodes_.upper_bound(name);
+  return next != nodes_.end() && next->first.is_subdomain_of(name);
+}
+
+base::Result<std::shared_ptr<const zone::Zone>> ZoneData::build_from(const std::shared_ptr<const zone::Zone>& current,
+                                                                     const NameSet& owners,
+                                                                     const zone::OrderPolicy& order) const {
+  if (current != nullptr && owners.size() <= zone::Zone::patch_limit(current->node_count())) {
+    std::vector<zone::OwnerChange> changes;
+    changes.reserve(owners.size());
+    for (const auto& owner : owners) {
+      auto node = nodes_.find(owner);
+      auto& change = changes.emplace_back(zone::OwnerChange{node != nodes_.end() ? node->first : owner, {}});
+      if (node == nodes_.end()) continue;
+      for (const auto& [type, rrset] : node->second) {
+        for (const auto& rdata : rrset.rdatas) change.records.push_back(make_record(node->first, type, rrset.ttl, rdata));
+      }
+    }
+    auto patched = zone::Zone::patch(current, changes, [&](const dns::Name& name) { return names_below(name); }, order);
+    if (!patched || *patched != nullptr) return patched;
+  }
+  return build(order);
+}
+
 namespace {
 
 // Appends the records of `from` that are not in `other` (all of them when the TTLs differ).

@@ -137,6 +137,13 @@ class ZoneData {
 
   std::vector<dns::ResourceRecord> records() const;
   base::Result<std::shared_ptr<const zone::Zone>> build(const zone::OrderPolicy& order) const;
+  // The same zone, made from `current` (the zone as served before this data changed) by a
+  // patch of `owners` alone when one fits (zone::Zone::patch), else built whole: a write
+  // costs what it touches (docs/writes.md, "Write throughput").
+  base::Result<std::shared_ptr<const zone::Zone>> build_from(const std::shared_ptr<const zone::Zone>& current,
+                                                             const NameSet& owners, const zone::OrderPolicy& order) const;
+  // True when some owner lies strictly below `name`.
+  bool names_below(const dns::Name& name) const;
 
  private:
   void add_rdata(const dns::Name& owner, dns::RRType type, std::uint32_t ttl, const dns::Rdata& rdata);

@@ -111,6 +111,40 @@ class NameIndex {
     std::uint32_t tag = 0;  // high half of the hash: most mismatches end here, without touching the name
     std::uint32_t value = kEmpty;
   };
+
+ public:
+  // The table's slots seen through two words, for a reader that keeps them beside its other
+  // hot fields (the answer fast path's FastIndex) while the table lives elsewhere, shared.
+  class View {
+   public:
+    View() = default;
+    template <typename Equal>
+    std::optional<std::uint32_t> find(std::uint64_t hash, Equal&& equal) const {
+      if (slots_ == nullptr) return std::nullopt;
+      auto tag = static_cast<std::uint32_t>(hash >> 32);
+      for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+        const Slot& slot = slots_[i];
+        if (slot.value == kEmpty) return std::nullopt;
+        if (slot.tag == tag && equal(slot.value)) return slot.value;
+      }
+    }
+    [[gnu::always_inline]] void prefetch(std::uint64_t hash) const {
+      if (slots_ != nullptr) __builtin_prefetch(&slots_[hash & mask_]);
+    }
+    std::optional<std::uint32_t> first_candidate(std::uint64_t hash) const {
+      return find(hash, [](std::uint32_t) { return true; });
+    }
+
+   private:
+    friend class NameIndex;
+    View(const Slot* slots, std::size_t mask) : slots_(slots), mask_(mask) {}
+    const Slot* slots_ = nullptr;
+    std::size_t mask_ = 0;
+  };
+  // Valid while this table lives and is not changed.
+  View view() const { return slots_.empty() ? View() : View(slots_.data(), slots_.size() - 1); }
+
+ private:
   std::vector<Slot, base::HugePageAllocator<Slot>> slots_;  // read at random by every lookup
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <string>
 #include <unordered_map>
 
@@ -18,7 +19,41 @@ using base::Result;
 using dns::Name;
 using dns::RRType;
 
+// One name of a patched zone whose lookup differs from its base's (zone.h, Zone::patch).
+// Made once, then shared by every later patch that keeps it; never moved (the node's spans
+// point into its own vectors).
+struct PatchEntry {
+  std::vector<std::uint8_t> lower;  // lowercase wire form: the patch index's key
+  std::uint64_t hash = 0;
+  std::vector<std::uint8_t> wire;   // as spelled
+  std::vector<RRset> rrsets;
+  std::vector<std::uint8_t> rdata;  // the RRsets' rdata blocks
+  // A node whose records did not change (only whether something lies below it): its RRsets
+  // stay where they were, in the base or in this earlier entry, which it keeps alive.
+  std::shared_ptr<const PatchEntry> shares;
+  Node node;
+  bool owns = false;
+  bool exists = false;
+  bool has_descendants = false;
+  std::size_t records = 0;
+};
+
 namespace {
+
+bool same_bytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  return a.size() == b.size() && equal_bytes(a.data(), b.data(), a.size());
+}
+
+std::size_t records_in(const Node* node) {
+  std::size_t count = 0;
+  if (node != nullptr) {
+    for (const auto& rrset : node->rrsets) count += rrset.rdatas.size();
+  }
+  return count;
+}
+
+bool is_cut(const Node* node, bool apex) { return node != nullptr && !apex && node->find(RRType::NS) != nullptr; }
+bool has_dname(const Node* node) { return node != nullptr && node->find(RRType::DNAME) != nullptr; }
 
 // Index values: the low 31 bits select a node, or an empty non-terminal when kEmptyBit is set.
 constexpr std::uint32_t kEmptyBit = 0x80000000u;
@@ -189,6 +224,8 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
     return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has no SOA at its apex", origin.to_text()));
   }
   zone->apex_ = *apex;
+  zone->apex_node_ = &zone->nodes_[*apex];
+  zone->node_count_ = zone->nodes_.size();
   zone->soa_ = zone->nodes_[*apex].find(RRType::SOA);
   if (zone->soa_->rdatas.size() != 1) {
     return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has more than one SOA", origin.to_text()));
@@ -256,6 +293,12 @@ std::uint32_t Zone::negative_ttl() const {
 }
 
 NameLookup Zone::lookup(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+  if (base_ != nullptr) [[unlikely]] {
+    auto patched = patch_index_.find(hash, [&](std::uint32_t value) { return same_bytes(patch_[value]->lower, lower_wire); });
+    if (!patched) return base_->lookup(lower_wire, hash);
+    const PatchEntry& entry = *patch_[*patched];
+    return NameLookup{entry.owns ? &entry.node : nullptr, entry.exists, entry.has_descendants};
+  }
   auto found = index_.find(hash, [&](std::uint32_t value) {
     if ((value & kEmptyBit) != 0) return same_name(empty_non_terminals_[value & kIndexMask], lower_wire);
     return same_name(nodes_[value].name_wire(), lower_wire);
@@ -295,8 +338,8 @@ const Node* Zone::find_delegation(const Name& name) const {
 
 std::vector<dns::ResourceRecord> Zone::records() const {
   std::vector<std::pair<Name, const Node*>> sorted_nodes;
-  sorted_nodes.reserve(nodes_.size());
-  for (const auto& node : nodes_) sorted_nodes.emplace_back(node.name(), &node);
+  sorted_nodes.reserve(node_count_);
+  for_each_node([&](const Node& node) { sorted_nodes.emplace_back(node.name(), &node); });
   std::sort(sorted_nodes.begin(), sorted_nodes.end(),
             [](const auto& a, const auto& b) { return a.first.canonical_compare(b.first) < 0; });
   std::vector<dns::ResourceRecord> out;
@@ -316,6 +359,222 @@ std::vector<dns::ResourceRecord> Zone::records() const {
     }
   }
   return out;
+}
+
+std::size_t Zone::patch_limit(std::size_t base_names) {
+  double root = 8.0 * std::sqrt(static_cast<double>(base_names));
+  return std::max<std::size_t>(256, static_cast<std::size_t>(root));
+}
+
+std::size_t Zone::patch_size() const { return patch_.size(); }
+
+void Zone::for_each_patched(
+    const std::function<void(std::span<const std::uint8_t> wire, const Node* node, bool exists)>& visit) const {
+  for (const auto& entry : patch_) visit(entry->wire, entry->owns ? &entry->node : nullptr, entry->exists);
+}
+
+void Zone::for_each_node(const std::function<void(const Node&)>& visit) const {
+  if (base_ == nullptr) {
+    for (const auto& node : nodes_) visit(node);
+    return;
+  }
+  for (const auto& node : base_->nodes_) {
+    LowerName lower(node.name_wire());
+    auto hash = hash_lower_wire(lower.all());
+    if (!patch_index_.find(hash, [&](std::uint32_t value) { return same_bytes(patch_[value]->lower, lower.all()); })) visit(node);
+  }
+  for (const auto& entry : patch_) {
+    if (entry->owns) visit(entry->node);
+  }
+}
+
+std::vector<Name> Zone::empty_non_terminals() const {
+  if (base_ == nullptr) return empty_non_terminals_;
+  std::vector<Name> out;
+  for (const auto& name : base_->empty_non_terminals_) {
+    LowerName lower(name);
+    auto hash = hash_lower_wire(lower.all());
+    if (!patch_index_.find(hash, [&](std::uint32_t value) { return same_bytes(patch_[value]->lower, lower.all()); })) out.push_back(name);
+  }
+  for (const auto& entry : patch_) {
+    if (entry->exists && !entry->owns) out.push_back(*Name::from_uncompressed(entry->wire));
+  }
+  return out;
+}
+
+namespace {
+
+// The entry for a changed owner: its records grouped into RRsets as Zone::build groups them
+// (first appearance, lowest TTL, duplicates dropped), laid out in the entry's own blocks.
+base::Result<std::shared_ptr<PatchEntry>> owner_entry(const Zone& zone, const OwnerChange& change, const OrderPolicy& order) {
+  auto entry = std::make_shared<PatchEntry>();
+  const Name& owner = change.owner;
+  if (!owner.is_subdomain_of(zone.origin())) {
+    return make_error(ErrorCode::kInvalidArgument, fmt::format("{} is outside the zone {}", owner.to_text(), zone.origin().to_text()));
+  }
+  struct Group {
+    RRType type;
+    std::uint32_t ttl;
+    std::vector<const dns::Rdata*> rdatas;
+  };
+  std::vector<Group> groups;
+  std::size_t bytes = 0;
+  for (const auto& record : change.records) {
+    if (!(record.owner == owner)) {
+      return make_error(ErrorCode::kInvalidArgument, fmt::format("{} is not the changed owner {}", record.owner.to_text(), owner.to_text()));
+    }
+    if (dns::is_meta_type(record.type)) {
+      return make_error(ErrorCode::kInvalidArgument, fmt::format("{} has meta type {}", owner.to_text(), dns::type_to_text(record.type)));
+    }
+    if (record.rdata.size() > 0xFFFF) {
+      return make_error(ErrorCode::kInvalidArgument, fmt::format("{} {} has rdata longer than 65535 bytes", owner.to_text(),
+                                                                 dns::type_to_text(record.type)));
+    }
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.type == record.type; });
+    if (group == groups.end()) group = groups.insert(groups.end(), Group{record.type, record.ttl, {}});
+    group->ttl = std::min(group->ttl, record.ttl);
+    bool duplicate = std::any_of(group->rdatas.begin(), group->rdatas.end(), [&](const dns::Rdata* kept) {
+      return dns::rdata_canonical_equal(record.type, *kept, record.rdata);
+    });
+    if (duplicate) continue;
+    if (group->rdatas.size() == 0xFFFF) {
+      return make_error(ErrorCode::kInvalidArgument, fmt::format("{} {} has more than 65535 records", owner.to_text(),
+                                                                 dns::type_to_text(record.type)));
+    }
+    group->rdatas.push_back(&record.rdata);
+    bytes += 2 + record.rdata.size();
+  }
+  entry->wire = owner.wire();
+  LowerName lower(owner);
+  entry->lower.assign(lower.all().begin(), lower.all().end());
+  entry->hash = hash_lower_wire(entry->lower);
+  entry->rdata.reserve(bytes);
+  entry->rrsets.reserve(groups.size());
+  RRsetOrder rrset_order = order_for(order, owner);
+  for (const auto& group : groups) {
+    std::size_t offset = entry->rdata.size();
+    for (const dns::Rdata* rdata : group.rdatas) RdataList::append_item(entry->rdata, *rdata);
+    RRset& rrset = entry->rrsets.emplace_back(group.type, group.ttl);
+    rrset.rdatas = RdataList::borrowed(entry->rdata.data() + offset, static_cast<std::uint16_t>(group.rdatas.size()));
+    rrset.order = rrset_order;
+    rrset.plain = rrset.order == RRsetOrder::kFixed && holds_no_name(rrset.type);
+    entry->records += group.rdatas.size();
+  }
+  entry->owns = !entry->rrsets.empty();
+  entry->node.name_at = entry->wire.data();
+  entry->node.name_size = static_cast<std::uint8_t>(entry->wire.size());
+  entry->node.rrsets = entry->rrsets;
+  return entry;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Zone>> Zone::patch(const std::shared_ptr<const Zone>& current,
+                                                const std::vector<OwnerChange>& changes,
+                                                const std::function<bool(const Name&)>& names_below,
+                                                const OrderPolicy& order) {
+  const Zone& base = current->base_ != nullptr ? *current->base_ : *current;
+  std::size_t limit = patch_limit(base.node_count_ + base.empty_non_terminals_.size());
+  if (current->patch_.size() + changes.size() > limit) return std::shared_ptr<const Zone>();
+  std::shared_ptr<Zone> zone(new Zone());
+  zone->origin_ = current->origin_;
+  zone->origin_lower_ = current->origin_lower_;
+  zone->negative_mode_ = current->negative_mode_;
+  zone->base_ = current->base_ != nullptr ? current->base_ : current;
+  zone->has_cuts_ = current->has_cuts_;
+  zone->has_dnames_ = current->has_dnames_;
+  zone->has_wildcards_ = current->has_wildcards_;
+  zone->node_count_ = current->node_count_;
+  zone->record_count_ = current->record_count_;
+  std::size_t origin_labels = zone->origin_.label_count();
+
+  // The entries of this write, by lowercase name: changed owners first, then the names above
+  // them whose "something lies below" changed.
+  std::vector<std::shared_ptr<const PatchEntry>> fresh;
+  auto fresh_has = [&](std::span<const std::uint8_t> lower) {
+    return std::any_of(fresh.begin(), fresh.end(), [&](const auto& entry) { return same_bytes(entry->lower, lower); });
+  };
+  for (const auto& change : changes) {
+    auto made = owner_entry(*zone, change, order);
+    if (!made) return made.error();
+    auto& entry = **made;
+    if (fresh_has(entry.lower)) continue;
+    LowerName lower(change.owner);
+    NameLookup before = current->lookup(lower.all());
+    bool apex = lower.label_count == origin_labels;
+    // A cut or a DNAME that comes or goes changes how every name below it is answered.
+    if (is_cut(before.node, apex) || has_dname(before.node) || is_cut(&entry.node, apex) || has_dname(&entry.node)) {
+      return std::shared_ptr<const Zone>();
+    }
+    entry.has_descendants = names_below(change.owner);
+    entry.exists = entry.owns || entry.has_descendants;
+    entry.node.has_descendants = entry.has_descendants;
+    entry.node.delegated = zone->has_cuts_ && current->find_delegation(change.owner) != nullptr;
+    zone->record_count_ += entry.records;
+    zone->record_count_ -= records_in(before.node);
+    if (entry.owns && before.node == nullptr) ++zone->node_count_;
+    if (!entry.owns && before.node != nullptr) --zone->node_count_;
+    zone->has_wildcards_ = zone->has_wildcards_ || (entry.owns && change.owner.is_wildcard());
+    fresh.push_back(std::move(*made));
+  }
+  if (fresh.size() + current->patch_.size() > limit) return std::shared_ptr<const Zone>();
+  std::size_t owners = fresh.size();
+  for (std::size_t i = 0; i < owners; ++i) {
+    LowerName lower(std::span<const std::uint8_t>(fresh[i]->wire));
+    for (std::size_t labels = lower.label_count - 1; labels >= origin_labels && labels < lower.label_count; --labels) {
+      auto ancestor = lower.suffix(labels);
+      if (fresh_has(ancestor)) break;  // a changed owner (or already walked): its own entry is right
+      Name name = *Name::from_uncompressed(ancestor);
+      bool below = names_below(name);
+      NameLookup before = current->lookup(ancestor);
+      if (before.has_descendants == below) break;  // and so for every name above it
+      auto entry = std::make_shared<PatchEntry>();
+      entry->lower.assign(ancestor.begin(), ancestor.end());
+      entry->hash = hash_lower_wire(ancestor);
+      entry->has_descendants = below;
+      if (before.node != nullptr) {
+        entry->node = *before.node;  // the same RRsets, in the base or in the entry that held them
+        entry->wire.assign(before.node->name_wire().begin(), before.node->name_wire().end());
+        entry->node.name_at = entry->wire.data();
+        auto held = current->patch_index_.find(entry->hash, [&](std::uint32_t value) {
+          return same_bytes(current->patch_[value]->lower, ancestor);
+        });
+        if (held) entry->shares = current->patch_[*held];
+        entry->node.has_descendants = below;
+        entry->owns = true;
+      } else {
+        entry->wire = name.wire();
+      }
+      entry->exists = entry->owns || below;
+      fresh.push_back(std::move(entry));
+    }
+  }
+  // The patch: the current one's entries for names this write left alone, then this write's.
+  zone->patch_.reserve(current->patch_.size() + fresh.size());
+  for (const auto& entry : current->patch_) {
+    if (!fresh_has(entry->lower)) zone->patch_.push_back(entry);
+  }
+  for (auto& entry : fresh) zone->patch_.push_back(std::move(entry));
+  if (zone->patch_.size() > limit) return std::shared_ptr<const Zone>();
+  zone->patch_index_ = NameIndex(zone->patch_.size());
+  for (std::size_t i = 0; i < zone->patch_.size(); ++i) {
+    zone->patch_index_.insert(zone->patch_[i]->hash, static_cast<std::uint32_t>(i));
+  }
+
+  LowerName origin_lower(zone->origin_);
+  NameLookup apex = zone->lookup(origin_lower.all());
+  if (apex.node == nullptr || apex.node->find(RRType::SOA) == nullptr) {
+    return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has no SOA at its apex", zone->origin_.to_text()));
+  }
+  zone->apex_node_ = apex.node;
+  zone->soa_ = apex.node->find(RRType::SOA);
+  if (zone->soa_->rdatas.size() != 1) {
+    return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has more than one SOA", zone->origin_.to_text()));
+  }
+  auto soa = dns::parse_soa(zone->soa_->rdatas.front());
+  if (!soa) return make_error(ErrorCode::kMalformed, fmt::format("zone {}: bad SOA: {}", zone->origin_.to_text(), soa.error().message));
+  zone->soa_fields_ = *soa;
+  return std::shared_ptr<const Zone>(std::move(zone));
 }
 
 }  // namespace cutover::zone

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <utility>
@@ -21,6 +22,7 @@
 namespace cutover::zone {
 
 struct OwnerNumbering;
+struct PatchEntry;
 
 // How the members of an RRset are ordered in answers (like BIND's rrset-order).
 enum class RRsetOrder { kFixed, kCyclic, kRandom };
@@ -85,6 +87,12 @@ struct NameLookup {
   bool has_descendants = false;  // some node lies strictly below it
 };
 
+// One owner a write changed: every record it owns now (none: it owns nothing any more).
+struct OwnerChange {
+  dns::Name owner;
+  std::vector<dns::ResourceRecord> records;
+};
+
 // The SOA TTL of negative answers: kCapped is min(SOA TTL, MINIMUM) (RFC 2308 §5); kSoaTtl keeps
 // the SOA record's own TTL, a non-compliant reply the lab serves to see what resolvers do with it.
 enum class NegativeTtlMode { kCapped, kSoaTtl };
@@ -111,10 +119,31 @@ class Zone {
                                                          OwnerNumbering&& numbering, const OrderPolicy& order = {},
                                                          NegativeTtlMode negative = NegativeTtlMode::kCapped);
 
+  // A write's new zone without rebuilding `current` (docs/architecture.md, "Writes on the
+  // compact layout"): `current`'s names, with each owner of `changes` replaced and the names
+  // above them updated, kept in a small patch beside the shared base arrays. `names_below(n)`
+  // says whether some owner lies strictly below n in the new zone (the caller's ordered data
+  // knows; the zone's hash index does not). Null when a patch does not fit: a change adds or
+  // removes a zone cut or a DNAME, or the patch would outgrow patch_limit(); the caller then
+  // builds the zone whole. Fails as build() does for records that cannot be served.
+  static base::Result<std::shared_ptr<const Zone>> patch(const std::shared_ptr<const Zone>& current,
+                                                         const std::vector<OwnerChange>& changes,
+                                                         const std::function<bool(const dns::Name&)>& names_below,
+                                                         const OrderPolicy& order = {});
+  // How many names a patch may hold over a base of `base_names`: about 8 x sqrt(n), which
+  // balances copying the patch on each write against rebuilding the zone once it is full.
+  static std::size_t patch_limit(std::size_t base_names);
+  // The zone this one patches (null: it is built whole) and how many names its patch holds.
+  const std::shared_ptr<const Zone>& base() const { return base_; }
+  std::size_t patch_size() const;
+  // Each name the patch holds: its wire form as spelled, its node (null: it owns nothing),
+  // and whether it exists (false: the name is gone, though the base may hold it).
+  void for_each_patched(const std::function<void(std::span<const std::uint8_t> wire, const Node* node, bool exists)>& visit) const;
+
   const dns::Name& origin() const { return origin_; }
   // The origin's wire form in lowercase, for matching query names without building a Name.
   const std::vector<std::uint8_t>& origin_lower() const { return origin_lower_; }
-  const Node& apex() const { return nodes_[apex_]; }
+  const Node& apex() const { return *apex_node_; }
   const RRset& soa() const { return *soa_; }
   const dns::SoaFields& soa_fields() const { return soa_fields_; }
   // RFC 2308 §3/§5: the TTL of the SOA in negative answers, min(SOA TTL, MINIMUM) unless kSoaTtl.
@@ -137,17 +166,22 @@ class Zone {
   bool has_dnames() const { return has_dnames_; }
   bool has_wildcards() const { return has_wildcards_; }
 
-  std::size_t node_count() const { return nodes_.size(); }
+  std::size_t node_count() const { return node_count_; }
   std::size_t record_count() const { return record_count_; }
-  // All nodes, in the order their owners first appear in the records.
-  std::span<const Node> nodes() const { return nodes_; }
+  // Every node (a built zone's in the order their owners first appear in the records; a
+  // patched zone's base nodes it kept, then its patch's).
+  void for_each_node(const std::function<void(const Node&)>& visit) const;
   // Names that exist only because something lies below them (they own no records).
-  std::span<const dns::Name> empty_non_terminals() const { return empty_non_terminals_; }
+  std::vector<dns::Name> empty_non_terminals() const;
   // Every record, one per rdata, in canonical order of owner then type.
   std::vector<dns::ResourceRecord> records() const;
+  // A built zone's nodes and empty non-terminals, as the index numbers them (not for a patched zone).
+  std::span<const Node> built_nodes() const { return nodes_; }
+  std::span<const dns::Name> built_empty_non_terminals() const { return empty_non_terminals_; }
   // The name index with node i's value replaced by node_values[i] and empty non-terminal j's
   // by empty_values[j]: another table over exactly the zone's names (the answer fast path's),
-  // laid out like this one, so it is built without hashing or probing a name again.
+  // laid out like this one, so it is built without hashing or probing a name again. A built
+  // zone only.
   NameIndex remapped_index(std::span<const std::uint32_t> node_values,
                            std::span<const std::uint32_t> empty_values) const;
 
@@ -170,6 +204,13 @@ class Zone {
   std::vector<dns::Name> empty_non_terminals_;
   NameIndex index_;
   std::size_t apex_ = 0;
+  const Node* apex_node_ = nullptr;
+  std::size_t node_count_ = 0;
+  // A patched zone: the built zone it shares, and the names that differ from it, found by
+  // their lowercase wire form through patch_index_ (lookups try it first).
+  std::shared_ptr<const Zone> base_;
+  std::vector<std::shared_ptr<const PatchEntry>> patch_;
+  NameIndex patch_index_;
   const RRset* soa_ = nullptr;
   dns::SoaFields soa_fields_;
   std::size_t record_count_ = 0;

@@ -123,7 +123,7 @@ TEST(ZoneBuild, TheChecksOwnerNumberingGivesTheSameZone) {
   ASSERT_TRUE(numbered);
   ASSERT_EQ((*plain)->node_count(), (*numbered)->node_count());
   for (std::size_t i = 0; i < (*plain)->node_count(); ++i) {
-    EXPECT_EQ((*plain)->nodes()[i].name(), (*numbered)->nodes()[i].name());
+    EXPECT_EQ((*plain)->built_nodes()[i].name(), (*numbered)->built_nodes()[i].name());
   }
   auto expected = (*plain)->records();
   auto actual = (*numbered)->records();

@@ -94,21 +94,25 @@ FastIndex::FastIndex(const zone::Zone& zone, const FastIndex* previous) {
   table_zone_ = &base;
   point_at_table();
   if (zone.base() != nullptr) {
-    patch_owner_ = build_patch(zone);
+    patch_owner_ = build_patch(zone, 0);
     patch_ = patch_owner_.get();
+    older_layer_ = zone.older_layer();
+    bool same_older = previous != nullptr && previous->older_ != nullptr && previous->older_layer_ == older_layer_;
+    older_ = same_older ? previous->older_ : build_patch(zone, 1);
   }
 }
 
 const std::uint8_t* FastIndex::find_patched(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
-  if (const std::uint8_t* entry = patch_->find(lower_wire, hash)) {
-    return FastEntry(entry).kind() == FastEntry::Kind::kAbsent ? nullptr : entry;
-  }
+  const std::uint8_t* entry = patch_->find(lower_wire, hash);
+  if (entry == nullptr) entry = older_->find(lower_wire, hash);
+  if (entry != nullptr) return FastEntry(entry).kind() == FastEntry::Kind::kAbsent ? nullptr : entry;
   return find_shared(lower_wire, hash);
 }
 
 std::size_t FastIndex::memory_bytes() const {
   std::size_t bytes = table_->arena.capacity() + table_->index.memory_bytes();
   if (patch_ != nullptr) bytes += patch_->arena.capacity() + patch_->index.memory_bytes();
+  if (older_ != nullptr) bytes += older_->arena.capacity() + older_->index.memory_bytes();
   return bytes;
 }
 
@@ -138,14 +142,13 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone)
   return table;
 }
 
-// The patched names alone, a gone one as a kAbsent entry that hides the base's.
-std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone& zone) {
+// One layer's names alone, a gone one as a kAbsent entry that hides the base's.
+std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone& zone, int layer) {
   auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
   auto table = std::make_shared<Table>();
   std::vector<std::uint8_t> arena;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> at;
-  at.reserve(zone.patch_size());
-  zone.for_each_patched([&](std::span<const std::uint8_t> wire, const zone::Node* node, bool exists) {
+  zone.for_each_patched(layer, [&](std::span<const std::uint8_t> wire, const zone::Node* node, bool exists) {
     auto kind = node != nullptr ? kind_of(*node) : exists ? empty_kind : FastEntry::Kind::kAbsent;
     auto offset = add(arena, wire, kind, node != nullptr ? records_of(*node) : std::span<const zone::RRset>{});
     at.emplace_back(zone::hash_lower_wire({arena.data() + offset + 1, arena[offset]}), offset);

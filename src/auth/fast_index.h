@@ -44,7 +44,7 @@ class FastEntry {
 };
 
 // A patched zone (zone::Zone::patch) gets a FastIndex that shares its base's table and
-// looks names up in a small table of the patched names first.
+// looks names up in small tables of the patch's two layers first.
 class FastIndex {
  public:
   FastIndex();
@@ -94,7 +94,7 @@ class FastIndex {
     zone::NameIndex index;
   };
   static std::shared_ptr<const Table> build(const zone::Zone& zone);
-  static std::shared_ptr<const Table> build_patch(const zone::Zone& zone);
+  static std::shared_ptr<const Table> build_patch(const zone::Zone& zone, int layer);
   // Appends the entry for `name` to `arena`; returns its offset.
   static std::uint32_t add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire, FastEntry::Kind kind,
                            std::span<const zone::RRset> rrsets);
@@ -108,9 +108,11 @@ class FastIndex {
   // the ServedZone's own cache line instead of following table_ first.
   const std::uint8_t* arena_ = nullptr;
   zone::NameIndex::View index_;
-  const Table* patch_ = nullptr;
+  const Table* patch_ = nullptr;  // a patched zone's newer layer (zone.h): set for every patched zone
   std::shared_ptr<const Table> table_;
   std::shared_ptr<const Table> patch_owner_;
+  std::shared_ptr<const Table> older_;  // its older layer, shared while the zone's is
+  const void* older_layer_ = nullptr;
   const zone::Zone* table_zone_ = nullptr;
 };
 

@@ -106,6 +106,7 @@ TEST(ZonePatch, RandomWritesAnswerExactlyAsTheSameDataBuiltWhole) {
   std::mt19937 random(20261206);
   int patched = 0;
   int whole_builds = 0;
+  int folds = 0;  // the newer layer folded into the older
   for (int round = 0; round < 300; ++round) {
     Edit edit;
     edit.owner = name(owners[random() % owners.size()]);
@@ -139,6 +140,7 @@ TEST(ZonePatch, RandomWritesAnswerExactlyAsTheSameDataBuiltWhole) {
     auto whole = data.build({});
     ASSERT_TRUE(whole.ok()) << whole.error().message;
     ((*next)->base() != nullptr ? patched : whole_builds)++;
+    if ((*next)->base() != nullptr && served->base() != nullptr && (*next)->older_layer() != served->older_layer()) ++folds;
     std::string label = "round " + std::to_string(round) + " " + edit.owner.to_text();
     expect_same_zone(**next, **whole, label);
     auto set = std::make_shared<const auth::ZoneSet>(std::vector{*next}, published.get());
@@ -149,6 +151,7 @@ TEST(ZonePatch, RandomWritesAnswerExactlyAsTheSameDataBuiltWhole) {
   }
   EXPECT_GT(patched, 150);     // most writes were patches
   EXPECT_GT(whole_builds, 3);  // a cut or a DNAME coming or going rebuilt the zone
+  EXPECT_GT(folds, 0);
 }
 
 TEST(ZonePatch, ANameThatGoesTakesItsEmptyParentsWithItAndASecondWriteKeepsTheFirst) {
@@ -186,6 +189,12 @@ TEST(ZonePatch, AFullPatchIsFoldedIntoANewBase) {
     EXPECT_LE((*next)->patch_size(), limit);
     if ((*next)->base() == nullptr) rebased = true;
     served = *next;
+    if (i % 50 == 0) {
+      auto whole = data.build({});
+      expect_same_zone(*served, **whole, "write " + std::to_string(i));
+      expect_same_answers(auth::ZoneSet({served}), auth::ZoneSet({*whole}),
+                          {"n0.p.test.", "n" + std::to_string(i) + ".p.test.", "www.p.test.", "x.p.test."}, "write " + std::to_string(i));
+    }
   }
   EXPECT_TRUE(rebased);
   auto whole = data.build({});

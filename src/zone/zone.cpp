@@ -38,11 +38,25 @@ struct PatchEntry {
   std::size_t records = 0;
 };
 
-namespace {
-
 bool same_bytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
   return a.size() == b.size() && equal_bytes(a.data(), b.data(), a.size());
 }
+
+// One layer of a patch: its entries and a hash table over their names.
+struct PatchLayer {
+  PatchLayer() = default;
+  explicit PatchLayer(std::vector<std::shared_ptr<const PatchEntry>> list) : entries(std::move(list)), index(entries.size()) {
+    for (std::size_t i = 0; i < entries.size(); ++i) index.insert(entries[i]->hash, static_cast<std::uint32_t>(i));
+  }
+  const std::shared_ptr<const PatchEntry>* find(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+    auto found = index.find(hash, [&](std::uint32_t value) { return same_bytes(entries[value]->lower, lower_wire); });
+    return found ? &entries[*found] : nullptr;
+  }
+  std::vector<std::shared_ptr<const PatchEntry>> entries;
+  NameIndex index;
+};
+
+namespace {
 
 std::size_t records_in(const Node* node) {
   std::size_t count = 0;
@@ -294,9 +308,9 @@ std::uint32_t Zone::negative_ttl() const {
 
 NameLookup Zone::lookup(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
   if (base_ != nullptr) [[unlikely]] {
-    auto patched = patch_index_.find(hash, [&](std::uint32_t value) { return same_bytes(patch_[value]->lower, lower_wire); });
-    if (!patched) return base_->lookup(lower_wire, hash);
-    const PatchEntry& entry = *patch_[*patched];
+    const auto* patched = patched_entry(lower_wire, hash);
+    if (patched == nullptr) return base_->lookup(lower_wire, hash);
+    const PatchEntry& entry = **patched;
     return NameLookup{entry.owns ? &entry.node : nullptr, entry.exists, entry.has_descendants};
   }
   auto found = index_.find(hash, [&](std::uint32_t value) {
@@ -362,15 +376,42 @@ std::vector<dns::ResourceRecord> Zone::records() const {
 }
 
 std::size_t Zone::patch_limit(std::size_t base_names) {
-  double root = 8.0 * std::sqrt(static_cast<double>(base_names));
-  return std::max<std::size_t>(256, static_cast<std::size_t>(root));
+  double two_thirds = std::cbrt(static_cast<double>(base_names));
+  return std::max<std::size_t>(256, static_cast<std::size_t>(3.0 * two_thirds * two_thirds));
 }
 
-std::size_t Zone::patch_size() const { return patch_.size(); }
+namespace {
+
+// How many names the newer layer holds before it is folded into the older: about the square
+// root of the older's limit, so a write copies a few dozen entries and a fold happens once
+// in as many writes.
+std::size_t newer_limit(std::size_t limit) {
+  return std::max<std::size_t>(16, static_cast<std::size_t>(std::sqrt(static_cast<double>(limit))));
+}
+
+const std::shared_ptr<const PatchLayer>& empty_layer() {
+  static const auto empty = std::make_shared<const PatchLayer>();
+  return empty;
+}
+
+}  // namespace
+
+const std::shared_ptr<const PatchEntry>* Zone::patched_entry(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+  if (base_ == nullptr) return nullptr;
+  if (const auto* entry = newer_->find(lower_wire, hash)) return entry;
+  return older_->find(lower_wire, hash);
+}
+
+std::size_t Zone::patch_size() const { return base_ == nullptr ? 0 : newer_->entries.size() + older_->entries.size(); }
+
+const void* Zone::older_layer() const { return older_.get(); }
 
 void Zone::for_each_patched(
-    const std::function<void(std::span<const std::uint8_t> wire, const Node* node, bool exists)>& visit) const {
-  for (const auto& entry : patch_) visit(entry->wire, entry->owns ? &entry->node : nullptr, entry->exists);
+    int layer, const std::function<void(std::span<const std::uint8_t> wire, const Node* node, bool exists)>& visit) const {
+  if (base_ == nullptr) return;
+  for (const auto& entry : (layer == 0 ? newer_ : older_)->entries) {
+    visit(entry->wire, entry->owns ? &entry->node : nullptr, entry->exists);
+  }
 }
 
 void Zone::for_each_node(const std::function<void(const Node&)>& visit) const {
@@ -380,10 +421,12 @@ void Zone::for_each_node(const std::function<void(const Node&)>& visit) const {
   }
   for (const auto& node : base_->nodes_) {
     LowerName lower(node.name_wire());
-    auto hash = hash_lower_wire(lower.all());
-    if (!patch_index_.find(hash, [&](std::uint32_t value) { return same_bytes(patch_[value]->lower, lower.all()); })) visit(node);
+    if (patched_entry(lower.all(), hash_lower_wire(lower.all())) == nullptr) visit(node);
   }
-  for (const auto& entry : patch_) {
+  for (const auto& entry : older_->entries) {
+    if (entry->owns && newer_->find(entry->lower, entry->hash) == nullptr) visit(entry->node);
+  }
+  for (const auto& entry : newer_->entries) {
     if (entry->owns) visit(entry->node);
   }
 }
@@ -393,10 +436,14 @@ std::vector<Name> Zone::empty_non_terminals() const {
   std::vector<Name> out;
   for (const auto& name : base_->empty_non_terminals_) {
     LowerName lower(name);
-    auto hash = hash_lower_wire(lower.all());
-    if (!patch_index_.find(hash, [&](std::uint32_t value) { return same_bytes(patch_[value]->lower, lower.all()); })) out.push_back(name);
+    if (patched_entry(lower.all(), hash_lower_wire(lower.all())) == nullptr) out.push_back(name);
   }
-  for (const auto& entry : patch_) {
+  for (const auto& entry : older_->entries) {
+    if (entry->exists && !entry->owns && newer_->find(entry->lower, entry->hash) == nullptr) {
+      out.push_back(*Name::from_uncompressed(entry->wire));
+    }
+  }
+  for (const auto& entry : newer_->entries) {
     if (entry->exists && !entry->owns) out.push_back(*Name::from_uncompressed(entry->wire));
   }
   return out;
@@ -475,7 +522,7 @@ Result<std::shared_ptr<const Zone>> Zone::patch(const std::shared_ptr<const Zone
                                                 const OrderPolicy& order) {
   const Zone& base = current->base_ != nullptr ? *current->base_ : *current;
   std::size_t limit = patch_limit(base.node_count_ + base.empty_non_terminals_.size());
-  if (current->patch_.size() + changes.size() > limit) return std::shared_ptr<const Zone>();
+  if (current->patch_size() + changes.size() > limit) return std::shared_ptr<const Zone>();
   std::shared_ptr<Zone> zone(new Zone());
   zone->origin_ = current->origin_;
   zone->origin_lower_ = current->origin_lower_;
@@ -517,7 +564,6 @@ Result<std::shared_ptr<const Zone>> Zone::patch(const std::shared_ptr<const Zone
     zone->has_wildcards_ = zone->has_wildcards_ || (entry.owns && change.owner.is_wildcard());
     fresh.push_back(std::move(*made));
   }
-  if (fresh.size() + current->patch_.size() > limit) return std::shared_ptr<const Zone>();
   std::size_t owners = fresh.size();
   for (std::size_t i = 0; i < owners; ++i) {
     LowerName lower(std::span<const std::uint8_t>(fresh[i]->wire));
@@ -536,10 +582,7 @@ Result<std::shared_ptr<const Zone>> Zone::patch(const std::shared_ptr<const Zone
         entry->node = *before.node;  // the same RRsets, in the base or in the entry that held them
         entry->wire.assign(before.node->name_wire().begin(), before.node->name_wire().end());
         entry->node.name_at = entry->wire.data();
-        auto held = current->patch_index_.find(entry->hash, [&](std::uint32_t value) {
-          return same_bytes(current->patch_[value]->lower, ancestor);
-        });
-        if (held) entry->shares = current->patch_[*held];
+        if (const auto* held = current->patched_entry(ancestor, entry->hash)) entry->shares = *held;
         entry->node.has_descendants = below;
         entry->owns = true;
       } else {
@@ -549,16 +592,28 @@ Result<std::shared_ptr<const Zone>> Zone::patch(const std::shared_ptr<const Zone
       fresh.push_back(std::move(entry));
     }
   }
-  // The patch: the current one's entries for names this write left alone, then this write's.
-  zone->patch_.reserve(current->patch_.size() + fresh.size());
-  for (const auto& entry : current->patch_) {
-    if (!fresh_has(entry->lower)) zone->patch_.push_back(entry);
+  // The newer layer: the current one's entries for names this write left alone, then this
+  // write's. Once it outgrows its limit it is folded into the older layer, which the zones
+  // in between share.
+  const auto& current_newer = current->base_ != nullptr ? current->newer_->entries : empty_layer()->entries;
+  std::vector<std::shared_ptr<const PatchEntry>> newer;
+  newer.reserve(current_newer.size() + fresh.size());
+  for (const auto& entry : current_newer) {
+    if (!fresh_has(entry->lower)) newer.push_back(entry);
   }
-  for (auto& entry : fresh) zone->patch_.push_back(std::move(entry));
-  if (zone->patch_.size() > limit) return std::shared_ptr<const Zone>();
-  zone->patch_index_ = NameIndex(zone->patch_.size());
-  for (std::size_t i = 0; i < zone->patch_.size(); ++i) {
-    zone->patch_index_.insert(zone->patch_[i]->hash, static_cast<std::uint32_t>(i));
+  for (auto& entry : fresh) newer.push_back(std::move(entry));
+  zone->newer_ = std::make_shared<const PatchLayer>(std::move(newer));
+  zone->older_ = current->base_ != nullptr ? current->older_ : empty_layer();
+  if (zone->newer_->entries.size() > newer_limit(limit)) {
+    std::vector<std::shared_ptr<const PatchEntry>> older;
+    older.reserve(zone->older_->entries.size() + zone->newer_->entries.size());
+    for (const auto& entry : zone->older_->entries) {
+      if (zone->newer_->find(entry->lower, entry->hash) == nullptr) older.push_back(entry);
+    }
+    for (const auto& entry : zone->newer_->entries) older.push_back(entry);
+    if (older.size() > limit) return std::shared_ptr<const Zone>();
+    zone->older_ = std::make_shared<const PatchLayer>(std::move(older));
+    zone->newer_ = empty_layer();
   }
 
   LowerName origin_lower(zone->origin_);

@@ -23,6 +23,7 @@ namespace cutover::zone {
 
 struct OwnerNumbering;
 struct PatchEntry;
+struct PatchLayer;
 
 // How the members of an RRset are ordered in answers (like BIND's rrset-order).
 enum class RRsetOrder { kFixed, kCyclic, kRandom };
@@ -130,15 +131,22 @@ class Zone {
                                                          const std::vector<OwnerChange>& changes,
                                                          const std::function<bool(const dns::Name&)>& names_below,
                                                          const OrderPolicy& order = {});
-  // How many names a patch may hold over a base of `base_names`: about 8 x sqrt(n), which
-  // balances copying the patch on each write against rebuilding the zone once it is full.
+  // How many names a patch may hold over a base of `base_names` before the zone is built
+  // whole again: about 3 x n^(2/3), which balances what a write copies against the whole
+  // builds it postpones (docs/architecture.md, "Writes on the compact layout").
   static std::size_t patch_limit(std::size_t base_names);
   // The zone this one patches (null: it is built whole) and how many names its patch holds.
   const std::shared_ptr<const Zone>& base() const { return base_; }
   std::size_t patch_size() const;
-  // Each name the patch holds: its wire form as spelled, its node (null: it owns nothing),
-  // and whether it exists (false: the name is gone, though the base may hold it).
-  void for_each_patched(const std::function<void(std::span<const std::uint8_t> wire, const Node* node, bool exists)>& visit) const;
+  // A patch has two layers: the newer holds the last few writes' names and is copied by each
+  // write; the older is shared from write to write until the newer is folded into it.
+  // Each name a layer holds (0: newer, 1: older): its wire form as spelled, its node (null:
+  // it owns nothing), and whether it exists (false: the name is gone, though the base may
+  // hold it). The newer layer's entry for a name hides the older's.
+  void for_each_patched(int layer,
+                        const std::function<void(std::span<const std::uint8_t> wire, const Node* node, bool exists)>& visit) const;
+  // The older layer's identity: equal for two zones that share it.
+  const void* older_layer() const;
 
   const dns::Name& origin() const { return origin_; }
   // The origin's wire form in lowercase, for matching query names without building a Name.
@@ -206,11 +214,13 @@ class Zone {
   std::size_t apex_ = 0;
   const Node* apex_node_ = nullptr;
   std::size_t node_count_ = 0;
-  // A patched zone: the built zone it shares, and the names that differ from it, found by
-  // their lowercase wire form through patch_index_ (lookups try it first).
+  // A patched zone: the built zone it shares, and the names that differ from it in two
+  // layers, found by their lowercase wire form (lookups try newer_, older_, then the base).
   std::shared_ptr<const Zone> base_;
-  std::vector<std::shared_ptr<const PatchEntry>> patch_;
-  NameIndex patch_index_;
+  std::shared_ptr<const PatchLayer> older_;
+  std::shared_ptr<const PatchLayer> newer_;
+  // The patched entry for a name, newer layer first; null when the patch does not hold it.
+  const std::shared_ptr<const PatchEntry>* patched_entry(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const;
   const RRset* soa_ = nullptr;
   dns::SoaFields soa_fields_;
   std::size_t record_count_ = 0;

@@ -116,9 +116,10 @@ std::size_t FastIndex::memory_bytes() const {
   return bytes;
 }
 
-// The arena is sized in a first pass so it is written once, without regrowing, then moved to
-// huge pages (ByteWriter writes a plain vector); the index reuses the zone's table layout
-// with arena offsets as values.
+// The arena is sized in a first pass so it is written once, straight into its huge pages
+// (each entry is encoded into a small reused buffer first, as ByteWriter writes a plain
+// vector): fresh memory is costly to touch at load, so no second copy of it is made. The
+// index reuses the zone's table layout with arena offsets as values.
 std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone) {
   auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
   auto nodes = zone.built_nodes();
@@ -126,18 +127,24 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone)
   std::size_t size = 0;
   for (const auto& node : nodes) size += entry_size(node.name_wire(), records_of(node));
   for (const auto& name : empties) size += entry_size(name.wire(), {});
-  std::vector<std::uint8_t> arena;
-  arena.reserve(size);
+  auto table = std::make_shared<Table>();
+  table->arena.reserve(size);
+  std::vector<std::uint8_t> entry;
+  auto append = [&](std::span<const std::uint8_t> wire, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
+    entry.clear();
+    add(entry, wire, kind, rrsets);
+    auto at = static_cast<std::uint32_t>(table->arena.size());
+    table->arena.insert(table->arena.end(), entry.begin(), entry.end());
+    return at;
+  };
   std::vector<std::uint32_t> node_at;
   node_at.reserve(nodes.size());
-  for (const auto& node : nodes) node_at.push_back(add(arena, node.name_wire(), kind_of(node), records_of(node)));
+  for (const auto& node : nodes) node_at.push_back(append(node.name_wire(), kind_of(node), records_of(node)));
   // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
   // pipeline answers with a referral or a rewrite instead of NODATA.
   std::vector<std::uint32_t> empty_at;
   empty_at.reserve(empties.size());
-  for (const auto& name : empties) empty_at.push_back(add(arena, name.wire(), empty_kind, {}));
-  auto table = std::make_shared<Table>();
-  table->arena.assign(arena.begin(), arena.end());
+  for (const auto& name : empties) empty_at.push_back(append(name.wire(), empty_kind, {}));
   table->index = zone.remapped_index(node_at, empty_at);
   return table;
 }

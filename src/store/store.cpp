@@ -104,11 +104,20 @@ base::Result<Store::Managed> Store::replay(const ZoneSource& source) {
   if (load->dropped_torn_tail) {
     logger_.warn("journal.torn_tail_dropped", {{"zone", key}, {"journal", journal_->path()}});
   }
-  for (const auto& entry : load->entries) managed.data.apply_delta(entry.delta);
+  NameSet touched;
+  for (const auto& entry : load->entries) {
+    managed.data.apply_delta(entry.delta);
+    for (const auto& record : entry.delta.removed) touched.insert(record.owner);
+    for (const auto& record : entry.delta.added) touched.insert(record.owner);
+  }
   ZoneMark mark = journal_->mark(key);
   managed.version = mark.version;
   managed.plan_version = mark.plan_version;
-  auto built = managed.data.build(managed.order);
+  // The zone as loaded is served as it is when the journal changes nothing, and patched with
+  // the owners the journal touched when it does, so the file's zone and the served one share
+  // their blocks instead of being two whole copies.
+  auto built = touched.empty() ? base::Result<std::shared_ptr<const zone::Zone>>(source.zone)
+                               : managed.data.build_from(source.zone, touched, managed.order);
   if (!built) {
     return base::make_error(built.error().code, fmt::format("zone {}: journal replay: {}", key, built.error().message));
   }

@@ -40,6 +40,7 @@ class StoreTest : public ::testing::Test {
     store_ = std::make_unique<Store>(std::move(*journal), [this](auto zones) { published_ = zones; }, logger_);
     auto loaded = zone::load_zone_text(name("example.test."), kZone, "test");
     ASSERT_TRUE(loaded.zone);
+    loaded_ = loaded.zone;
     ASSERT_TRUE(store_->load({ZoneSource{loaded.zone, {}, ""}}));
   }
 
@@ -57,6 +58,7 @@ class StoreTest : public ::testing::Test {
   base::Logger logger_{nullptr, base::LogLevel::kError};
   std::unique_ptr<Store> store_;
   std::shared_ptr<const auth::ZoneSet> published_;
+  std::shared_ptr<const zone::Zone> loaded_;  // the zone as the last open() loaded it
 };
 
 TEST_F(StoreTest, AppliedWriteBumpsVersionAndSerialAndPublishes) {
@@ -196,6 +198,22 @@ TEST_F(StoreTest, JournalReplaysOverTheZoneFileOnRestart) {
   EXPECT_EQ(view->version, 2u);
   EXPECT_EQ(view->serial, 12u);
   EXPECT_EQ(view->data.find(name("www.example.test."), dns::RRType::A)->rdatas.front(), a_rdata("192.0.2.21"));
+}
+
+// The served zone shares the loaded one's blocks: the very zone without journal entries, a
+// patch over it with the owners the journal touched.
+TEST_F(StoreTest, TheServedZoneIsTheLoadedOneOrAPatchOverIt) {
+  EXPECT_EQ(published_->zones().front(), loaded_);
+  ASSERT_EQ(set_www("192.0.2.20").status, WriteStatus::kApplied);
+  store_.reset();
+  open();
+  const auto& served = published_->zones().front();
+  EXPECT_EQ(served->base(), loaded_);
+  const zone::Node* www = served->find(name("www.example.test."));
+  ASSERT_NE(www, nullptr);
+  ASSERT_NE(www->find(dns::RRType::A), nullptr);
+  EXPECT_EQ(dns::Rdata(www->find(dns::RRType::A)->rdatas.to_vector().front()), a_rdata("192.0.2.20"));
+  EXPECT_EQ(served->soa_fields().serial, 11u);
 }
 
 TEST_F(StoreTest, DamagedLastEntryIsDroppedAndEarlierOneIsAnError) {

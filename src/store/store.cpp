@@ -236,8 +236,9 @@ class Store::ZoneWrite : public PendingWrite {
         return Refusal{WriteStatus::kPrecondition, failure->message};
       }
     }
-    if (request_.target) touched_ = request_.target->owners();
-    if (request_.target) touched_.merge(managed_.data.owners());
+    // A write of a whole state (reload, undo, transfer in) touches only the owners it changes,
+    // so it too is a patch when those are few.
+    if (request_.target) touched_ = managed_.data.differing_owners(*request_.target);
     for (const auto& edit : request_.edits) touched_.insert(edit.owner);
     touched_.insert(managed_.data.origin());
     before_ = managed_.data.slice(touched_);

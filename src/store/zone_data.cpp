@@ -215,6 +215,25 @@ void ZoneData::take_nodes(const ZoneData& from, const NameSet& owners) {
   }
 }
 
+NameSet ZoneData::differing_owners(const ZoneData& other) const {
+  NameSet names;
+  dns::NameCanonicalLess less;
+  auto a = nodes_.begin();
+  auto b = other.nodes_.begin();
+  while (a != nodes_.end() || b != other.nodes_.end()) {
+    if (b == other.nodes_.end() || (a != nodes_.end() && less(a->first, b->first))) {
+      names.insert(names.end(), (a++)->first);
+    } else if (a == nodes_.end() || less(b->first, a->first)) {
+      names.insert(names.end(), (b++)->first);
+    } else {
+      if (!(a->second == b->second)) names.insert(names.end(), a->first);
+      ++a;
+      ++b;
+    }
+  }
+  return names;
+}
+
 NameSet ZoneData::owners() const {
   NameSet names;
   for (const auto& entry : nodes_) names.insert(names.end(), entry.first);

@@ -24,6 +24,7 @@ namespace cutover::store {
 struct RRsetData {
   std::uint32_t ttl = 0;
   std::vector<dns::Rdata> rdatas;  // no two equal in canonical form
+  bool operator==(const RRsetData&) const = default;
 };
 
 // The RRsets of one owner by type, in type order: a sorted vector, since an owner has a few
@@ -35,6 +36,7 @@ class NodeData {
   using iterator = std::vector<value_type>::iterator;
   using const_iterator = std::vector<value_type>::const_iterator;
 
+  bool operator==(const NodeData&) const = default;
   iterator begin() { return entries_.begin(); }
   iterator end() { return entries_.end(); }
   const_iterator begin() const { return entries_.begin(); }
@@ -134,6 +136,9 @@ class ZoneData {
   void take_nodes(const ZoneData& from, const NameSet& owners);
   // Every owner name of the zone.
   NameSet owners() const;
+  // The owners whose RRsets differ between this and `other` (in one only, or not the same
+  // types, TTLs and rdatas in the same order): what a write of `other` as a whole touches.
+  NameSet differing_owners(const ZoneData& other) const;
 
   std::vector<dns::ResourceRecord> records() const;
   base::Result<std::shared_ptr<const zone::Zone>> build(const zone::OrderPolicy& order) const;

@@ -582,7 +582,13 @@ Result<std::shared_ptr<const Zone>> Zone::patch(const std::shared_ptr<const Zone
         entry->node = *before.node;  // the same RRsets, in the base or in the entry that held them
         entry->wire.assign(before.node->name_wire().begin(), before.node->name_wire().end());
         entry->node.name_at = entry->wire.data();
-        if (const auto* held = current->patched_entry(ancestor, entry->hash)) entry->shares = *held;
+        // Keep alive the entry whose blocks hold the RRsets (none: they are the base's). An
+        // entry that itself only copied a node holds none, so it is skipped: a name whose
+        // descendants come and go does not chain every copy it ever had.
+        if (const auto* held = current->patched_entry(ancestor, entry->hash)) {
+          bool copy_only = (*held)->rrsets.empty();
+          entry->shares = copy_only ? (*held)->shares : *held;
+        }
         entry->node.has_descendants = below;
         entry->owns = true;
       } else {

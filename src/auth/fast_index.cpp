@@ -45,6 +45,12 @@ std::span<const zone::RRset> records_of(const zone::Node& node) {
   return node.rrsets;
 }
 
+// An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
+// pipeline answers with a referral or a rewrite instead of NODATA.
+FastEntry::Kind empty_kind_of(const zone::Zone& zone) {
+  return zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
+}
+
 // An RRset the fast path cannot copy verbatim: the entry only says the type exists.
 bool is_general(const zone::RRset& rrset, std::size_t size) {
   return !rrset.plain || rrset.rdatas.size() >= kGeneralCount || size > std::numeric_limits<std::uint16_t>::max();
@@ -121,7 +127,7 @@ std::size_t FastIndex::memory_bytes() const {
 // vector): fresh memory is costly to touch at load, so no second copy of it is made. The
 // index reuses the zone's table layout with arena offsets as values.
 std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone) {
-  auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
+  auto empty_kind = empty_kind_of(zone);
   auto nodes = zone.built_nodes();
   auto empties = zone.built_empty_non_terminals();
   std::size_t size = 0;
@@ -140,8 +146,6 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone)
   std::vector<std::uint32_t> node_at;
   node_at.reserve(nodes.size());
   for (const auto& node : nodes) node_at.push_back(append(node.name_wire(), kind_of(node), records_of(node)));
-  // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
-  // pipeline answers with a referral or a rewrite instead of NODATA.
   std::vector<std::uint32_t> empty_at;
   empty_at.reserve(empties.size());
   for (const auto& name : empties) empty_at.push_back(append(name.wire(), empty_kind, {}));
@@ -151,7 +155,7 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone)
 
 // One layer's names alone, a gone one as a kAbsent entry that hides the base's.
 std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone& zone, int layer) {
-  auto empty_kind = zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
+  auto empty_kind = empty_kind_of(zone);
   auto table = std::make_shared<Table>();
   std::vector<std::uint8_t> arena;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> at;

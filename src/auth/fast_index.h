@@ -61,11 +61,7 @@ class FastIndex {
   }
   // The lookup in the shared table alone.
   const std::uint8_t* find_shared(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
-    auto offset = index_.find(hash, [&](std::uint32_t at) {
-      const std::uint8_t* entry = arena_ + at;
-      return entry[0] == lower_wire.size() && zone::equal_bytes(entry + 1, lower_wire.data(), lower_wire.size());
-    });
-    return offset ? arena_ + *offset : nullptr;
+    return find_in(arena_, index_, lower_wire, hash);
   }
   // The two halves of warming a lookup of `hash` before doing it: first the index slot, then
   // (once that slot has arrived) the entry it points at, first two cache lines. Inlined for
@@ -82,13 +78,18 @@ class FastIndex {
   std::size_t memory_bytes() const;
 
  private:
+  // The entry for `lower_wire` among those `index` points at in `arena`.
+  static const std::uint8_t* find_in(const std::uint8_t* arena, zone::NameIndex::View index,
+                                     std::span<const std::uint8_t> lower_wire, std::uint64_t hash) {
+    auto offset = index.find(hash, [&](std::uint32_t at) {
+      const std::uint8_t* entry = arena + at;
+      return entry[0] == lower_wire.size() && zone::equal_bytes(entry + 1, lower_wire.data(), lower_wire.size());
+    });
+    return offset ? arena + *offset : nullptr;
+  }
   struct Table {
     const std::uint8_t* find(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
-      auto offset = index.find(hash, [&](std::uint32_t at) {
-        const std::uint8_t* entry = arena.data() + at;
-        return entry[0] == lower_wire.size() && zone::equal_bytes(entry + 1, lower_wire.data(), lower_wire.size());
-      });
-      return offset ? arena.data() + *offset : nullptr;
+      return find_in(arena.data(), index.view(), lower_wire, hash);
     }
     std::vector<std::uint8_t, base::HugePageAllocator<std::uint8_t>> arena;  // read at random by every lookup
     zone::NameIndex index;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "base/huge_pages.h"
@@ -71,26 +72,15 @@ class NameIndex {
   // The stored value whose name `equal(value)` confirms, among those with this hash.
   template <typename Equal>
   std::optional<std::uint32_t> find(std::uint64_t hash, Equal&& equal) const {
-    if (slots_.empty()) return std::nullopt;
-    std::size_t mask = slots_.size() - 1;
-    auto tag = static_cast<std::uint32_t>(hash >> 32);
-    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      const Slot& slot = slots_[i];
-      if (slot.value == kEmpty) return std::nullopt;
-      if (slot.tag == tag && equal(slot.value)) return slot.value;
-    }
+    return view().find(hash, std::forward<Equal>(equal));
   }
   // Starts loading the slot a lookup of `hash` reads first, so lookups of a batch of names
   // can overlap their cache misses (prefetch every slot, then look up). Always inlined: GCC
   // takes a function that only prefetches for a pure one and drops the calls to it.
-  [[gnu::always_inline]] void prefetch(std::uint64_t hash) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
-  }
+  [[gnu::always_inline]] void prefetch(std::uint64_t hash) const { view().prefetch(hash); }
   // The value of the first slot with this hash's tag, without confirming the name: what a
   // lookup will most likely compare, for prefetching it. Reads the slots prefetch() loaded.
-  std::optional<std::uint32_t> first_candidate(std::uint64_t hash) const {
-    return find(hash, [](std::uint32_t) { return true; });
-  }
+  std::optional<std::uint32_t> first_candidate(std::uint64_t hash) const { return view().first_candidate(hash); }
   // The same names in the same slots, each value v replaced by map(v): a second table over
   // the names of this one, built without hashing or probing again.
   template <typename Map>
@@ -115,6 +105,7 @@ class NameIndex {
  public:
   // The table's slots seen through two words, for a reader that keeps them beside its other
   // hot fields (the answer fast path's FastIndex) while the table lives elsewhere, shared.
+  // The table's own lookups go through it too.
   class View {
    public:
     View() = default;

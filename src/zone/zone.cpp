@@ -234,25 +234,30 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
   LowerName origin_lower(origin);
   auto apex = zone->index_.find(hash_lower_wire(origin_lower.all()),
                            [&](std::uint32_t value) { return same_name(zone->nodes_[value].name_wire(), origin_lower.all()); });
-  if (!apex || zone->nodes_[*apex].find(RRType::SOA) == nullptr) {
-    return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has no SOA at its apex", origin.to_text()));
-  }
-  zone->apex_ = *apex;
-  zone->apex_node_ = &zone->nodes_[*apex];
+  if (apex) zone->apex_ = *apex;
   zone->node_count_ = zone->nodes_.size();
-  zone->soa_ = zone->nodes_[*apex].find(RRType::SOA);
-  if (zone->soa_->rdatas.size() != 1) {
-    return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has more than one SOA", origin.to_text()));
-  }
-  auto soa = dns::parse_soa(zone->soa_->rdatas.front());
-  if (!soa) return make_error(ErrorCode::kMalformed, fmt::format("zone {}: bad SOA: {}", origin.to_text(), soa.error().message));
-  zone->soa_fields_ = *soa;
+  if (auto set = zone->set_apex(apex ? &zone->nodes_[*apex] : nullptr); !set) return set.error();
   for (const auto& node : zone->nodes_) {
     zone->has_cuts_ = zone->has_cuts_ || (&node != &zone->apex() && node.find(RRType::NS) != nullptr);
   }
   zone->index_names();
   zone->mark_delegations();
   return std::shared_ptr<const Zone>(std::move(zone));
+}
+
+base::Status Zone::set_apex(const Node* apex) {
+  if (apex == nullptr || apex->find(RRType::SOA) == nullptr) {
+    return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has no SOA at its apex", origin_.to_text()));
+  }
+  apex_node_ = apex;
+  soa_ = apex->find(RRType::SOA);
+  if (soa_->rdatas.size() != 1) {
+    return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has more than one SOA", origin_.to_text()));
+  }
+  auto soa = dns::parse_soa(soa_->rdatas.front());
+  if (!soa) return make_error(ErrorCode::kMalformed, fmt::format("zone {}: bad SOA: {}", origin_.to_text(), soa.error().message));
+  soa_fields_ = *soa;
+  return {};
 }
 
 // Marks every node with something below it and adds the empty non-terminals to the index,
@@ -623,18 +628,7 @@ Result<std::shared_ptr<const Zone>> Zone::patch(const std::shared_ptr<const Zone
   }
 
   LowerName origin_lower(zone->origin_);
-  NameLookup apex = zone->lookup(origin_lower.all());
-  if (apex.node == nullptr || apex.node->find(RRType::SOA) == nullptr) {
-    return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has no SOA at its apex", zone->origin_.to_text()));
-  }
-  zone->apex_node_ = apex.node;
-  zone->soa_ = apex.node->find(RRType::SOA);
-  if (zone->soa_->rdatas.size() != 1) {
-    return make_error(ErrorCode::kInvalidArgument, fmt::format("zone {} has more than one SOA", zone->origin_.to_text()));
-  }
-  auto soa = dns::parse_soa(zone->soa_->rdatas.front());
-  if (!soa) return make_error(ErrorCode::kMalformed, fmt::format("zone {}: bad SOA: {}", zone->origin_.to_text(), soa.error().message));
-  zone->soa_fields_ = *soa;
+  if (auto set = zone->set_apex(zone->lookup(origin_lower.all()).node); !set) return set.error();
   return std::shared_ptr<const Zone>(std::move(zone));
 }
 

@@ -197,6 +197,8 @@ class Zone {
   Zone() = default;
   void index_names();
   void mark_delegations();
+  // Takes `apex` (null: none) as the apex node: it must hold exactly one SOA, which decodes.
+  base::Status set_apex(const Node* apex);
 
   dns::Name origin_;
   std::vector<std::uint8_t> origin_lower_;

@@ -7,6 +7,7 @@
 #include <array>
 #include <string_view>
 
+#include "auth/dnssec.h"
 #include "auth/encode.h"
 #include "auth/dynamic_answers.h"
 #include "auth/lookup.h"
@@ -230,6 +231,10 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
   bool minimal_any = transport == Transport::kUdp;
   AnswerPlan plan = plan_answer(*zone, question.name, question.type, minimal_any, dynamic, &network,
                                 client != nullptr ? client->view_bit : kDefaultViewBit);
+  if (frame.edns && frame.edns->dnssec_ok) {  // RFC 4035 §3.1: DNSSEC records only when asked for
+    auto served = zones.served_of(zone);
+    if (served != nullptr && served->dnssec != nullptr) add_dnssec_records(*zone, *served->dnssec, plan);
+  }
   if (subnet) {
     std::uint8_t scope = std::max(plan.subnet_scope.value_or(0), client->subnet_scope_floor);
     dns::add_client_subnet(*frame.edns, *subnet, subnet->source == 0 ? 0 : scope);

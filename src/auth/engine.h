@@ -21,6 +21,7 @@ namespace cutover::auth {
 
 class DynamicAnswers;
 struct DynamicAnswer;
+class SignedZone;
 class ViewTable;
 struct View;
 using base::Transport;
@@ -31,6 +32,9 @@ struct ServedZone {
   std::size_t origin_labels = 0;
   NegativeTemplate negative;
   FastIndex fast;
+  // Set for a signed zone (auth/dnssec.h): queries with the DO bit take the general pipeline,
+  // which adds its RRSIGs and denial records.
+  std::shared_ptr<const SignedZone> dnssec;
 };
 
 // The zones served at one moment. Built once, then only read; swapped whole on reload.

@@ -370,6 +370,8 @@ bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query
 bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, std::span<const std::uint8_t> packet,
                        FastQuery& query, std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe,
                        const ClientContext* client) {
+  // A signed zone's answers to DO queries carry RRSIGs and proofs: the general pipeline's.
+  if (served.dnssec != nullptr && query.edns && query.dnssec_ok != 0) [[unlikely]] return false;
   if (query.cookie_size != 0 && !settle_cookie(packet, query, client)) return false;
   if (query.subnet_size != 0 && !settle_client_subnet(packet, query, client)) return false;
   dns::Rcode rcode = dns::Rcode::kNoError;

@@ -35,7 +35,9 @@ bool has_cname(const zone::Node& node) {
 }
 
 FastEntry::Kind kind_of(const zone::Node& node) {
-  bool general = has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max();
+  // An NSEC3 owner is answered as a name that does not exist (lookup.cpp), with its proofs.
+  bool general = has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max() ||
+                 zone::holds_only_nsec3(node);
   return node.delegated ? FastEntry::Kind::kDelegated : general ? FastEntry::Kind::kGeneral : FastEntry::Kind::kRecords;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "auth/dnssec.h"
 #include "auth/dynamic_plan.h"
 
 namespace cutover::auth {
@@ -12,18 +13,19 @@ namespace {
 using dns::Name;
 using dns::RRType;
 
-PlannedRRset from_zone(const Name& owner, const zone::RRset& rrset, bool required = true) {
+PlannedRRset from_zone(const Name& owner, const zone::Node& node, const zone::RRset& rrset, bool required = true) {
   PlannedRRset planned;
   planned.owner = owner;
   planned.type = rrset.type;
   planned.ttl = rrset.ttl;
   planned.source = &rrset;
+  planned.node = &node;
   planned.required = required;
   return planned;
 }
 
 void add_negative_soa(const zone::Zone& zone, AnswerPlan& plan) {
-  PlannedRRset soa = from_zone(zone.origin(), zone.soa());
+  PlannedRRset soa = from_zone(zone.origin(), zone.apex(), zone.soa());
   soa.ttl = zone.negative_ttl();
   plan.authority.push_back(std::move(soa));
 }
@@ -47,7 +49,7 @@ void add_addresses(const zone::Zone& zone, const Name& target, bool allow_glue, 
         already_planned(plan.answer, target, type)) {
       continue;
     }
-    plan.additional.push_back(from_zone(node->name(), *rrset, required));
+    plan.additional.push_back(from_zone(node->name(), *node, *rrset, required));
   }
 }
 
@@ -62,7 +64,8 @@ void add_additional_for(const zone::Zone& zone, const PlannedRRset& planned, Ans
 void plan_referral(const zone::Zone& zone, const zone::Node& cut, AnswerPlan& plan) {
   const zone::RRset& ns = *cut.find(RRType::NS);
   Name cut_name = cut.name();
-  plan.authority.push_back(from_zone(cut_name, ns));
+  plan.authority.push_back(from_zone(cut_name, cut, ns));
+  plan.denials.push_back({DenialNeed::Kind::kReferral, cut_name, &cut});
   for (const auto& rdata : ns.rdatas) {
     auto target = dns::rdata_target_name(RRType::NS, rdata);
     if (!target) continue;
@@ -72,21 +75,57 @@ void plan_referral(const zone::Zone& zone, const zone::Node& cut, AnswerPlan& pl
   }
 }
 
+// The node's RRSIGs, one planned RRset per type covered, each with the TTL of the RRset it
+// covers (RFC 4035 §2.2; the zone keeps one RRSIG RRset per owner, with the lowest TTL).
+void plan_signatures(const zone::Node& node, const Name& owner, const zone::RRset& rrsigs, AnswerPlan& plan) {
+  std::vector<RRType> covered;
+  for (auto rdata : rrsigs.rdatas) {
+    if (rdata.size() < 2) continue;
+    auto type = static_cast<RRType>(rdata[0] << 8 | rdata[1]);
+    if (std::find(covered.begin(), covered.end(), type) == covered.end()) covered.push_back(type);
+  }
+  for (RRType type : covered) {
+    PlannedRRset planned;
+    planned.owner = owner;
+    planned.type = RRType::RRSIG;
+    const zone::RRset* signed_rrset = node.find(type);
+    planned.ttl = signed_rrset != nullptr ? signed_rrset->ttl : rrsigs.ttl;
+    planned.node = &node;
+    planned.synthesized = signatures_covering(node, type);
+    plan.answer.push_back(std::move(planned));
+  }
+}
+
+void plan_rrset(const zone::Node& node, const Name& owner, const zone::RRset& rrset, AnswerPlan& plan) {
+  if (rrset.type == RRType::RRSIG) {
+    plan_signatures(node, owner, rrset, plan);
+  } else {
+    plan.answer.push_back(from_zone(owner, node, rrset));
+  }
+}
+
 // Plans the node's answer for qtype; false when it has none (NODATA).
 bool answer_from_node(const zone::Node& node, const Name& owner, RRType qtype, bool minimal_any, AnswerPlan& plan) {
   if (qtype == RRType::ANY) {
     if (node.rrsets.empty()) return false;
     if (minimal_any) {
-      plan.answer.push_back(from_zone(owner, node.rrsets.front()));
+      plan_rrset(node, owner, node.rrsets.front(), plan);
     } else {
-      for (const auto& rrset : node.rrsets) plan.answer.push_back(from_zone(owner, rrset));
+      for (const auto& rrset : node.rrsets) plan_rrset(node, owner, rrset, plan);
     }
     return true;
   }
   const zone::RRset* rrset = node.find(qtype);
   if (rrset == nullptr) return false;
-  plan.answer.push_back(from_zone(owner, *rrset));
+  plan_rrset(node, owner, *rrset, plan);
   return true;
+}
+
+// The node owning `name` as answers see it: the owner of an NSEC3 record alone is a hash,
+// not a name of the zone, and is answered as if it did not exist (RFC 5155 §7.2.8).
+const zone::Node* find_node(const zone::Zone& zone, const Name& name) {
+  const zone::Node* node = zone.find(name);
+  return node != nullptr && zone::holds_only_nsec3(*node) ? nullptr : node;
 }
 
 // The highest DNAME strictly above `name` inside the zone, if any.
@@ -104,7 +143,7 @@ const zone::Node* find_dname_above(const zone::Zone& zone, const Name& name) {
 const zone::Node* find_wildcard(const zone::Zone& zone, const Name& name) {
   Name encloser = name.parent();
   while (encloser.is_subdomain_of(zone.origin())) {
-    if (zone.find(encloser) != nullptr || zone.has_descendants(encloser)) {
+    if (find_node(zone, encloser) != nullptr || zone.has_descendants(encloser)) {
       auto wildcard = encloser.prepend("*");
       return wildcard ? zone.find(*wildcard) : nullptr;
     }
@@ -121,6 +160,15 @@ bool is_alias_companion(const zone::Node& node, RRType qtype) {
   return (qtype == RRType::RRSIG || qtype == RRType::NSEC) && node.find(qtype) != nullptr;
 }
 
+// A query the parent side of a cut at `name` answers: DS, or NSEC where the cut holds one.
+bool parent_side(const zone::Zone& zone, const Name& name, RRType qtype) {
+  if (name == zone.origin()) return false;
+  if (qtype == RRType::DS) return true;
+  if (qtype != RRType::NSEC) return false;
+  const zone::Node* node = zone.find(name);
+  return node != nullptr && node->find(RRType::NSEC) != nullptr;
+}
+
 }  // namespace
 
 AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, bool minimal_any,
@@ -134,8 +182,9 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
     if (std::find(visited.begin(), visited.end(), name) != visited.end()) return plan;  // CNAME loop
     visited.push_back(name);
 
-    // DS lives on the parent side of a cut, so a DS query at the cut is ours to answer.
-    const zone::Node* cut = zone.find_delegation(qtype == RRType::DS && name != zone.origin() ? name.parent() : name);
+    // DS lives on the parent side of a cut, so a DS query at the cut is ours to answer; so
+    // is the cut's own NSEC, which the parent signs (RFC 4035 §2.3).
+    const zone::Node* cut = zone.find_delegation(parent_side(zone, name, qtype) ? name.parent() : name);
     if (cut != nullptr) {
       plan_referral(zone, *cut, plan);
       plan.authoritative = !plan.answer.empty();
@@ -153,12 +202,13 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
       return plan;
     }
 
-    const zone::Node* node = zone.find(name);
+    const zone::Node* node = find_node(zone, name);
     Name owner = name;
+    bool from_wildcard = false;
     if (node == nullptr) {
       if (const zone::Node* dname_node = find_dname_above(zone, name)) {
         const zone::RRset& dname = *dname_node->find(RRType::DNAME);
-        plan.answer.push_back(from_zone(dname_node->name(), dname));
+        plan.answer.push_back(from_zone(dname_node->name(), *dname_node, dname));
         auto target = dns::rdata_target_name(RRType::DNAME, dname.rdatas.front());
         auto substituted = target ? name.replace_suffix(dname_node->name(), *target)
                                   : base::Result<Name>(base::make_error(base::ErrorCode::kMalformed, "bad DNAME"));
@@ -177,19 +227,23 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
       }
       if (zone.has_descendants(name)) {  // empty non-terminal: exists, holds nothing
         add_negative_soa(zone, plan);
+        plan.denials.push_back({DenialNeed::Kind::kNoData, name, nullptr});
         return plan;
       }
       node = find_wildcard(zone, name);
       if (node == nullptr) {
         plan.rcode = dns::Rcode::kNxDomain;
         add_negative_soa(zone, plan);
+        plan.denials.push_back({DenialNeed::Kind::kNxDomain, name, nullptr});
         return plan;
       }
+      from_wildcard = true;
     }
 
     const zone::RRset* cname = node->find(RRType::CNAME);
     if (cname != nullptr && qtype != RRType::CNAME && qtype != RRType::ANY && !is_alias_companion(*node, qtype)) {
-      plan.answer.push_back(from_zone(owner, *cname));
+      plan.answer.push_back(from_zone(owner, *node, *cname));
+      if (from_wildcard) plan.denials.push_back({DenialNeed::Kind::kWildcardAnswer, name, node});
       auto target = dns::rdata_target_name(RRType::CNAME, cname->rdatas.front());
       if (!target) return plan;
       name = *target;
@@ -197,8 +251,10 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
     }
     if (!answer_from_node(*node, owner, qtype, minimal_any, plan)) {
       add_negative_soa(zone, plan);
+      plan.denials.push_back({from_wildcard ? DenialNeed::Kind::kWildcardNoData : DenialNeed::Kind::kNoData, name, node});
       return plan;
     }
+    if (from_wildcard) plan.denials.push_back({DenialNeed::Kind::kWildcardAnswer, name, node});
     std::size_t planned = plan.answer.size();
     for (std::size_t i = 0; i < planned; ++i) add_additional_for(zone, plan.answer[i], plan);
     return plan;

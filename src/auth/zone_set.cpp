@@ -1,6 +1,7 @@
 // ZoneSet: picks the most specific served zone for a query name.
 #include <algorithm>
 
+#include "auth/dnssec.h"
 #include "auth/engine.h"
 #include "auth/views.h"
 
@@ -21,7 +22,8 @@ ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const Zon
     // A patched zone shares its base's fast table with the served form that has it.
     const FastIndex* shared = previous != nullptr && zone->base() != nullptr ? previous->fast_of(zone->base().get()) : nullptr;
     served_.push_back(std::make_shared<const ServedZone>(
-        ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone, shared)}));
+        ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone, shared),
+                   SignedZone::prepare(*zone)}));
   }
 }
 

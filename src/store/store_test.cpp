@@ -150,6 +150,39 @@ TEST_F(StoreTest, RefusedWritesLeaveTheDataAsItWas) {
   EXPECT_EQ(view->data.records().size(), before.size());
 }
 
+// docs/dnssec.md: an edit to a zone signed offline would serve records no signature covers,
+// so it is refused; a whole new state (a reload of the re-signed file) is taken.
+TEST_F(StoreTest, AnEditToAPreSignedZoneIsRefusedAndAReloadIsTaken) {
+  constexpr const char* kSigned = R"(
+$ORIGIN signed.test.
+$TTL 300
+@ IN SOA ns1 admin 10 3600 600 86400 60
+@ IN NS ns1
+@ IN DNSKEY 257 3 13 a2V5
+@ IN RRSIG SOA 13 2 300 20461201000000 20261201000000 4242 signed.test. c2ln
+ns1 IN A 192.0.2.1
+)";
+  auto loaded = zone::load_zone_text(name("signed.test."), kSigned, "signed");
+  ASSERT_TRUE(loaded.zone);
+  ASSERT_TRUE(store_->load({ZoneSource{loaded_, {}, ""}, ZoneSource{loaded.zone, {}, ""}}));
+  WriteRequest edit;
+  edit.zone = name("signed.test.");
+  edit.edits.push_back({Edit::Op::kAddRecord, name("www.signed.test."), dns::RRType::A, 60, {a_rdata("192.0.2.7")}});
+  auto refused = store_->write(edit);
+  EXPECT_EQ(refused.status, WriteStatus::kInvalid);
+  EXPECT_NE(refused.message.find("signed offline"), std::string::npos) << refused.message;
+  EXPECT_FALSE(store_->view(name("signed.test."))->data.has_name(name("www.signed.test.")));
+  // The unsigned zone beside it still takes edits.
+  EXPECT_EQ(set_www("192.0.2.20").status, WriteStatus::kApplied);
+  // A whole new state of the signed zone (what a reload of the re-signed file writes) is taken.
+  WriteRequest reload;
+  reload.zone = name("signed.test.");
+  reload.target = store_->view(name("signed.test."))->data;
+  ASSERT_TRUE(reload.target->apply({Edit::Op::kAddRecord, name("www.signed.test."), dns::RRType::A, 60, {a_rdata("192.0.2.7")}}));
+  EXPECT_EQ(store_->write(reload).status, WriteStatus::kApplied);
+  EXPECT_TRUE(store_->view(name("signed.test."))->data.has_name(name("www.signed.test.")));
+}
+
 // RFC 2136 §3.4.2.2: an added SOA must raise the serial, or it is ignored; a reloaded zone
 // file's SOA replaces ours whatever its serial (the write path then moves the serial on).
 TEST_F(StoreTest, AnAddedSoaReplacesTheSoaOnlyWithAGreaterSerial) {

@@ -103,6 +103,18 @@ const RRset* Node::find(RRType type) const {
   return nullptr;
 }
 
+bool holds_only_nsec3(const Node& node) {
+  bool nsec3 = false;
+  for (const auto& rrset : node.rrsets) {
+    if (rrset.type == RRType::NSEC3) {
+      nsec3 = true;
+    } else if (rrset.type != RRType::RRSIG) {
+      return false;
+    }
+  }
+  return nsec3;
+}
+
 Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, const std::vector<dns::ResourceRecord>& records,
                                                 const OrderPolicy& order, NegativeTtlMode negative) {
   return build(origin, std::vector<dns::ResourceRecord>(records), order, negative);

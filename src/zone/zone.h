@@ -75,6 +75,10 @@ struct Node {
   bool empty() const { return rrsets.empty(); }
 };
 
+// The node is an NSEC3 record's owner and nothing else (its RRsets are NSEC3 and RRSIG): a hash,
+// not a name the zone serves (RFC 5155 §7.2.8).
+bool holds_only_nsec3(const Node& node);
+
 // Per-zone answer ordering: a default and overrides for single owner names.
 struct OrderPolicy {
   RRsetOrder zone_default = RRsetOrder::kFixed;

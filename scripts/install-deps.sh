@@ -11,7 +11,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libasio-dev libcpp-httplib-dev libcurl4-openssl-dev libcurl4 libssl-dev libsqlite3-dev
   pkgconf libmaxminddb-dev libmaxmind-db-writer-perl
-  bind9-dnsutils knot-dnsutils bind9-utils
+  bind9-dnsutils knot-dnsutils bind9-utils ldnsutils
   python3 dnsperf valgrind
   nsd knot bind9 sqlite3
   openssl iproute2

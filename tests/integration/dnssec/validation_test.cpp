@@ -118,8 +118,16 @@ void expect_resolver_validates(std::uint16_t port, const std::function<std::stri
 class ValidationTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    // A config rather than --zone: each zone may be transferred to 127.0.0.1 (the AXFR test).
+    std::string dir = make_temp_dir("cutover-dnssec-serve");
+    std::string config = "zones:\n";
+    for (const auto& zone : kZones) {
+      config += fmt::format("  - origin: {}\n    file: {}\n    allow-transfer: [127.0.0.1]\n", zone, zone_file(zone));
+    }
+    write_file(dir + "/cutover.yaml", config);
     ServerSpec spec;
-    for (const auto& zone : kZones) spec.zones.emplace_back(zone, zone_file(zone));
+    spec.config = dir + "/cutover.yaml";
+    spec.probe_name = kZones.front();
     server_ = std::make_unique<CutoverServer>(spec);
     // Each zone's KSK (DNSKEY flags 257) as cutover serves it: the trust anchor.
     for (const auto& zone : kZones) {
@@ -187,6 +195,32 @@ TEST_F(ValidationTest, UnboundValidatesEveryShape) {
   UnboundResolver unbound(make_temp_dir("cutover-unbound-dnssec"), stubs, options);
   ASSERT_TRUE(unbound.ready()) << unbound.log();
   expect_resolver_validates(unbound.port(), [&] { return unbound.log(); });
+}
+
+// The zone as a secondary gets it (AXFR) is a whole, valid signed zone: BIND's dnssec-verify
+// and ldns-verify-zone check every signature and the NSEC/NSEC3 chain.
+TEST_F(ValidationTest, TheTransferredZoneVerifies) {
+  std::string dir = make_temp_dir("cutover-dnssec-axfr");
+  for (const auto& zone : kZones) {
+    auto transfer = run_command({"dig", "@127.0.0.1", "-p", std::to_string(server_->port()), zone, "AXFR", "+nocmd",
+                                 "+nostats", "+nocomments", "+time=5", "+tries=1"},
+                                20s);
+    ASSERT_EQ(transfer.exit_code, 0) << transfer.err;
+    std::string file = dir + "/" + zone + "axfr";
+    write_file(file, transfer.out);
+    ASSERT_NE(transfer.out.find("NSEC"), std::string::npos) << transfer.out;
+    if (have_program("dnssec-verify")) {
+      auto verified = run_command({"dnssec-verify", "-o", zone, file}, 30s);
+      EXPECT_EQ(verified.exit_code, 0) << zone << "\n" << verified.out << verified.err;
+      EXPECT_NE((verified.out + verified.err).find("Zone fully signed"), std::string::npos) << verified.out << verified.err;
+    }
+    if (have_program("ldns-verify-zone")) {
+      auto verified = run_command({"ldns-verify-zone", file}, 30s);
+      EXPECT_EQ(verified.exit_code, 0) << zone << "\n" << verified.out << verified.err;
+      EXPECT_NE((verified.out + verified.err).find("Zone is verified and complete"), std::string::npos)
+          << verified.out << verified.err;
+    }
+  }
 }
 
 // Knot Resolver forwarding the three zones to cutover (policy.FORWARD validates; STUB would

@@ -259,6 +259,7 @@ std::shared_ptr<const SignedZone> SignedZone::prepare(const zone::Zone& zone) {
   const zone::Node& apex = zone.apex();
   if (apex.find(RRType::DNSKEY) == nullptr || apex.find(RRType::RRSIG) == nullptr) return nullptr;
   auto prepared = std::make_shared<SignedZone>();
+  prepared->answers_ = FastIndex(zone, nullptr, true);
   std::optional<Nsec3Params> params;
   if (const zone::RRset* param = apex.find(RRType::NSEC3PARAM); param != nullptr && param->rdatas.size() > 0) {
     params = read_params(param->rdatas[0]);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "auth/answer_plan.h"
+#include "auth/fast_index.h"
 #include "dns/name.h"
 #include "zone/zone.h"
 
@@ -25,6 +26,10 @@ class SignedZone {
   // Null when `zone` is not signed: a zone is signed when its apex holds a DNSKEY RRset and
   // an RRSIG RRset (the default `mode: presigned`).
   static std::shared_ptr<const SignedZone> prepare(const zone::Zone& zone);
+
+  // The zone's names with each RRset's answer followed by its RRSIGs: the fast path's
+  // positive answers to queries with the DO bit.
+  const FastIndex& answers() const { return answers_; }
 
   // Whether denial uses NSEC3 (the apex holds an NSEC3PARAM) rather than NSEC.
   bool nsec3() const { return nsec3_; }
@@ -42,6 +47,7 @@ class SignedZone {
   const zone::Node* nsec3_covering(const Hash& hash) const;
 
  private:
+  FastIndex answers_;
   bool nsec3_ = false;
   std::vector<std::pair<dns::Name, const zone::Node*>> nsec_chain_;  // canonical order
   std::vector<std::pair<Hash, const zone::Node*>> nsec3_chain_;      // hash order

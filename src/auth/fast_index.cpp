@@ -1,7 +1,9 @@
 // FastIndex layout, one entry per name, back to back in the arena:
 //   name size (1) | lowercase wire name | kind (1) | type count (1) |
 //   per type: type (2) | RR count (2, kGeneralCount = general path) | size (2) | RRs
-// Multi-byte fields are big-endian, as on the wire.
+// Multi-byte fields are big-endian, as on the wire. A signed zone's second index (built with
+// `signatures`, for queries with the DO bit) lists each RRset's records followed by its RRSIGs,
+// as the general pipeline writes them (auth/dnssec.h), and sends RRSIG queries to the general path.
 #include "auth/fast_index.h"
 
 #include <limits>
@@ -19,6 +21,34 @@ std::size_t encoded_size(const zone::RRset& rrset) {
   std::size_t size = 0;
   for (const auto& rdata : rrset.rdatas) size += dns::kAnswerRecordHeader + rdata.size();
   return size;
+}
+
+// The RRSIGs among `rrsets` (one node's) that cover `type`.
+template <typename Visit>
+void for_each_signature(std::span<const zone::RRset> rrsets, dns::RRType type, Visit visit) {
+  for (const auto& rrset : rrsets) {
+    if (rrset.type != dns::RRType::RRSIG) continue;
+    for (const auto& rdata : rrset.rdatas) {
+      if (rdata.size() >= 2 && base::load_u16(rdata.data()) == static_cast<std::uint16_t>(type)) visit(rdata);
+    }
+  }
+}
+
+// What an answer for `rrset` holds: its records, and with `signatures` its RRSIGs among `rrsets`.
+struct EncodedAnswer {
+  std::size_t count = 0;
+  std::size_t size = 0;
+};
+
+EncodedAnswer answer_of(const zone::RRset& rrset, std::span<const zone::RRset> rrsets, bool signatures) {
+  EncodedAnswer answer{rrset.rdatas.size(), encoded_size(rrset)};
+  if (signatures) {
+    for_each_signature(rrsets, rrset.type, [&](std::span<const std::uint8_t> rdata) {
+      ++answer.count;
+      answer.size += dns::kAnswerRecordHeader + rdata.size();
+    });
+  }
+  return answer;
 }
 
 // The RRset's answer records, exactly as the general encoder writes them after a question
@@ -53,17 +83,19 @@ FastEntry::Kind empty_kind_of(const zone::Zone& zone) {
   return zone.has_cuts() || zone.has_dnames() ? FastEntry::Kind::kGeneral : FastEntry::Kind::kEmptyNonTerminal;
 }
 
-// An RRset the fast path cannot copy verbatim: the entry only says the type exists.
-bool is_general(const zone::RRset& rrset, std::size_t size) {
-  return !rrset.plain || rrset.rdatas.size() >= kGeneralCount || size > std::numeric_limits<std::uint16_t>::max();
+// An RRset the fast path cannot copy verbatim: the entry only says the type exists. With
+// signatures, RRSIG itself too (its records carry the TTLs of the RRsets they cover).
+bool is_general(const zone::RRset& rrset, const EncodedAnswer& answer, bool signatures) {
+  return !rrset.plain || answer.count >= kGeneralCount || answer.size > std::numeric_limits<std::uint16_t>::max() ||
+         (signatures && rrset.type == dns::RRType::RRSIG);
 }
 
 // Bytes add() appends for this name and these RRsets.
-std::size_t entry_size(std::span<const std::uint8_t> wire, std::span<const zone::RRset> rrsets) {
+std::size_t entry_size(std::span<const std::uint8_t> wire, std::span<const zone::RRset> rrsets, bool signatures) {
   std::size_t size = 1 + wire.size() + 2;
   for (const auto& rrset : rrsets) {
-    std::size_t records = encoded_size(rrset);
-    size += 6 + (is_general(rrset, records) ? 0 : records);
+    EncodedAnswer answer = answer_of(rrset, rrsets, signatures);
+    size += 6 + (is_general(rrset, answer, signatures) ? 0 : answer.size);
   }
   return size;
 }
@@ -92,21 +124,22 @@ void FastIndex::point_at_table() {
   index_ = table_->index.view();
 }
 
-FastIndex::FastIndex(const zone::Zone& zone, const FastIndex* previous) {
+FastIndex::FastIndex(const zone::Zone& zone, const FastIndex* previous, bool signatures) : signatures_(signatures) {
   const zone::Zone& base = zone.base() != nullptr ? *zone.base() : zone;
-  if (previous != nullptr && previous->table_zone_ == &base) {
+  if (previous != nullptr && previous->table_zone_ == &base && previous->signatures_ == signatures) {
     table_ = previous->table_;
   } else {
-    table_ = build(base);
+    table_ = build(base, signatures);
   }
   table_zone_ = &base;
   point_at_table();
   if (zone.base() != nullptr) {
-    patch_owner_ = build_patch(zone, 0);
+    patch_owner_ = build_patch(zone, 0, signatures);
     patch_ = patch_owner_.get();
     older_layer_ = zone.older_layer();
-    bool same_older = previous != nullptr && previous->older_ != nullptr && previous->older_layer_ == older_layer_;
-    older_ = same_older ? previous->older_ : build_patch(zone, 1);
+    bool same_older = previous != nullptr && previous->older_ != nullptr && previous->older_layer_ == older_layer_ &&
+                      previous->signatures_ == signatures;
+    older_ = same_older ? previous->older_ : build_patch(zone, 1, signatures);
   }
 }
 
@@ -128,19 +161,19 @@ std::size_t FastIndex::memory_bytes() const {
 // (each entry is encoded into a small reused buffer first, as ByteWriter writes a plain
 // vector): fresh memory is costly to touch at load, so no second copy of it is made. The
 // index reuses the zone's table layout with arena offsets as values.
-std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone) {
+std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone, bool signatures) {
   auto empty_kind = empty_kind_of(zone);
   auto nodes = zone.built_nodes();
   auto empties = zone.built_empty_non_terminals();
   std::size_t size = 0;
-  for (const auto& node : nodes) size += entry_size(node.name_wire(), records_of(node));
-  for (const auto& name : empties) size += entry_size(name.wire(), {});
+  for (const auto& node : nodes) size += entry_size(node.name_wire(), records_of(node), signatures);
+  for (const auto& name : empties) size += entry_size(name.wire(), {}, signatures);
   auto table = std::make_shared<Table>();
   table->arena.reserve(size);
   std::vector<std::uint8_t> entry;
   auto append = [&](std::span<const std::uint8_t> wire, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
     entry.clear();
-    add(entry, wire, kind, rrsets);
+    add(entry, wire, kind, rrsets, signatures);
     auto at = static_cast<std::uint32_t>(table->arena.size());
     table->arena.insert(table->arena.end(), entry.begin(), entry.end());
     return at;
@@ -156,14 +189,14 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone)
 }
 
 // One layer's names alone, a gone one as a kAbsent entry that hides the base's.
-std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone& zone, int layer) {
+std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone& zone, int layer, bool signatures) {
   auto empty_kind = empty_kind_of(zone);
   auto table = std::make_shared<Table>();
   std::vector<std::uint8_t> arena;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> at;
   zone.for_each_patched(layer, [&](std::span<const std::uint8_t> wire, const zone::Node* node, bool exists) {
     auto kind = node != nullptr ? kind_of(*node) : exists ? empty_kind : FastEntry::Kind::kAbsent;
-    auto offset = add(arena, wire, kind, node != nullptr ? records_of(*node) : std::span<const zone::RRset>{});
+    auto offset = add(arena, wire, kind, node != nullptr ? records_of(*node) : std::span<const zone::RRset>{}, signatures);
     at.emplace_back(zone::hash_lower_wire({arena.data() + offset + 1, arena[offset]}), offset);
   });
   table->arena.assign(arena.begin(), arena.end());
@@ -173,7 +206,7 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
 }
 
 std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire,
-                             FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
+                             FastEntry::Kind kind, std::span<const zone::RRset> rrsets, bool signatures) {
   auto at = static_cast<std::uint32_t>(arena.size());
   base::ByteWriter out(arena);
   arena.push_back(static_cast<std::uint8_t>(wire.size()));
@@ -181,12 +214,18 @@ std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, std::span<const s
   arena.push_back(static_cast<std::uint8_t>(kind));
   arena.push_back(static_cast<std::uint8_t>(rrsets.size()));
   for (const auto& rrset : rrsets) {
-    std::size_t size = encoded_size(rrset);
-    bool general = is_general(rrset, size);
+    EncodedAnswer answer = answer_of(rrset, rrsets, signatures);
+    bool general = is_general(rrset, answer, signatures);
     out.write_u16(static_cast<std::uint16_t>(rrset.type));
-    out.write_u16(general ? kGeneralCount : static_cast<std::uint16_t>(rrset.rdatas.size()));
-    out.write_u16(general ? 0 : static_cast<std::uint16_t>(size));
-    if (!general) put_records(out, rrset);
+    out.write_u16(general ? kGeneralCount : static_cast<std::uint16_t>(answer.count));
+    out.write_u16(general ? 0 : static_cast<std::uint16_t>(answer.size));
+    if (general) continue;
+    put_records(out, rrset);
+    if (signatures) {  // RFC 4035 §2.2: an RRSIG's TTL is that of the RRset it covers
+      for_each_signature(rrsets, rrset.type, [&](std::span<const std::uint8_t> rdata) {
+        dns::write_answer_record(out, dns::RRType::RRSIG, rrset.ttl, rdata);
+      });
+    }
   }
   return at;
 }

@@ -51,8 +51,9 @@ class FastIndex {
   // Every name of `zone` (for a patched zone: its base's table, then the patch's).
   explicit FastIndex(const zone::Zone& zone) : FastIndex(zone, nullptr) {}
   // The same, taking the base's table from `previous` when it was built for the same base
-  // zone: a write then costs a table of the patched names alone.
-  FastIndex(const zone::Zone& zone, const FastIndex* previous);
+  // zone: a write then costs a table of the patched names alone. With `signatures`, a signed
+  // zone's index for queries with the DO bit: each RRset's answer carries its RRSIGs.
+  FastIndex(const zone::Zone& zone, const FastIndex* previous, bool signatures = false);
 
   // The entry for a lowercase wire name whose hash is zone::hash_lower_wire(lower_wire).
   const std::uint8_t* find(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
@@ -94,11 +95,11 @@ class FastIndex {
     std::vector<std::uint8_t, base::HugePageAllocator<std::uint8_t>> arena;  // read at random by every lookup
     zone::NameIndex index;
   };
-  static std::shared_ptr<const Table> build(const zone::Zone& zone);
-  static std::shared_ptr<const Table> build_patch(const zone::Zone& zone, int layer);
+  static std::shared_ptr<const Table> build(const zone::Zone& zone, bool signatures);
+  static std::shared_ptr<const Table> build_patch(const zone::Zone& zone, int layer, bool signatures);
   // Appends the entry for `name` to `arena`; returns its offset.
   static std::uint32_t add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire, FastEntry::Kind kind,
-                           std::span<const zone::RRset> rrsets);
+                           std::span<const zone::RRset> rrsets, bool signatures);
 
   // A patched zone's lookup: the patch first (out of line, so the common lookup stays small).
   const std::uint8_t* find_patched(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const;
@@ -115,6 +116,7 @@ class FastIndex {
   std::shared_ptr<const Table> older_;  // its older layer, shared while the zone's is
   const void* older_layer_ = nullptr;
   const zone::Zone* table_zone_ = nullptr;
+  bool signatures_ = false;
 };
 
 }  // namespace cutover::auth

@@ -114,8 +114,10 @@ def wait_quiet(max_wait, threshold=0.15):
             return load
 
 
-def dnsperf(port, queries, seconds, cores, threads=1, clients=4, outstanding=100, max_qps=None, mode=None):
-    """Runs dnsperf pinned to `cores`; a dict of its summary plus its own CPU use."""
+def dnsperf(port, queries, seconds, cores, threads=1, clients=4, outstanding=100, max_qps=None, mode=None,
+            dnssec_ok=False):
+    """Runs dnsperf pinned to `cores` (with `dnssec_ok`, every query sets the DO bit); a dict of
+    its summary plus its own CPU use."""
     argv = ["taskset", "-c", ",".join(map(str, sorted(cores))), "dnsperf", "-s", "127.0.0.1", "-p", str(port),
             "-d", queries, "-l", str(seconds), "-c", str(clients * threads), "-T", str(threads),
             "-q", str(outstanding * threads), "-t", "2"]
@@ -123,6 +125,8 @@ def dnsperf(port, queries, seconds, cores, threads=1, clients=4, outstanding=100
         argv += ["-Q", str(max_qps)]
     if mode:
         argv += ["-m", mode]
+    if dnssec_ok:
+        argv += ["-D"]
     start = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     _, status, usage = os.wait4(proc.pid, 0)

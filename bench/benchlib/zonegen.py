@@ -1,7 +1,9 @@
 # Deterministic benchmark data: a zone of N host names and a query file with the issue's
 # mix (89 % A hits, 1 % other positive types, 5 % NXDOMAIN, 5 % NODATA).
 # The same arguments always produce byte-identical files.
+import os
 import random
+import subprocess
 
 ORIGIN = "bench.test."
 SEED = 20240501
@@ -37,6 +39,27 @@ def write_zone(path, names):
                 out.write(f"h{i} IN MX 10 mail.{ORIGIN}\n")
             if i % CNAME_EVERY == 0:
                 out.write(f"c{i} IN CNAME h{i}\n")
+
+
+def sign_zone(path, workdir):
+    """Signs the zone at `path` with dnssec-signzone (bind9-utils): ECDSA P-256 KSK and ZSK,
+    NSEC3 without salt or extra iterations (RFC 9276), signatures valid 2026-12-01 to
+    2037-12-01. Returns the signed file's path, which every server loads as it is."""
+    keys = []
+    for flags in (["-f", "KSK"], []):
+        out = subprocess.run(["dnssec-keygen", "-q", "-L", "3600", "-a", "ECDSAP256SHA256", *flags, "-n", "ZONE",
+                              ORIGIN], cwd=workdir, capture_output=True, text=True, check=True)
+        keys.append(out.stdout.strip())
+    unsigned = os.path.join(workdir, "bench.unsigned.zone")
+    with open(path) as zone, open(unsigned, "w") as out:
+        out.write(zone.read())
+        for key in keys:
+            out.write(f"$INCLUDE {os.path.join(workdir, key)}.key\n")
+    signed = os.path.join(workdir, "bench.test.signed")
+    subprocess.run(["dnssec-signzone", "-q", "-3", "-", "-H", "0", "-o", ORIGIN, "-s", "20261201000000",
+                    "-e", "20371201000000", "-K", workdir, "-f", signed, unsigned], cwd=workdir,
+                   capture_output=True, text=True, check=True)
+    return signed
 
 
 def write_queries(path, names, count=100_000):

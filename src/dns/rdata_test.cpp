@@ -51,6 +51,8 @@ const RoundTrip kRoundTrips[] = {
      "TYPE65534 8 2 300 20240101000000 20231201000000 1 Example. AQ=="},
     {RRType::NSEC, "y.Example. A NS SOA RRSIG NSEC TYPE65534", ""},
     {RRType::NSEC, "y.example.", ""},
+    // Types in any order and repeated: one bit each, windows in order (RFC 4034 §4.1.2).
+    {RRType::NSEC, "y.example. TYPE65534 NSEC A TYPE1234 A RRSIG", "y.example. A RRSIG NSEC TYPE1234 TYPE65534"},
     {RRType::NSEC3, "1 1 12 AABB 2T7B4G4VSA5SMI47K61MV5BV1A22BOJR A RRSIG", ""},
     {RRType::NSEC3, "1 0 0 - 2t7b4g4vsa5smi47k61mv5bv1a22bojr", "1 0 0 - 2T7B4G4VSA5SMI47K61MV5BV1A22BOJR"},
     {RRType::NSEC3PARAM, "1 0 10 AABBCCDD", ""},

@@ -1,8 +1,9 @@
 // Type bitmap codec for NSEC and NSEC3.
 #include "dns/type_bitmap.h"
 
+#include <algorithm>
 #include <array>
-#include <bitset>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -47,27 +48,33 @@ std::string type_bitmap_to_text(std::span<const std::uint8_t> bitmap) {
 }
 
 base::Status type_bitmap_from_text(std::span<const TextToken> tokens, std::size_t& index, Rdata& out) {
-  std::bitset<65536> present;
+  // The types sorted and unique, then one window per high byte in use: a signed zone has an
+  // NSEC or NSEC3 per name, so this must not cost a walk over all 65,536 types per record.
+  std::vector<std::uint16_t> types;
   for (; index < tokens.size(); ++index) {
     auto type = type_from_text(tokens[index].text);
     if (!type) {
       return base::make_error(base::ErrorCode::kMalformed,
                               fmt::format("unknown type '{}' in type bitmap", tokens[index].text), index);
     }
-    present.set(static_cast<std::uint16_t>(*type));
+    types.push_back(static_cast<std::uint16_t>(*type));
   }
-  for (unsigned window = 0; window < 256; ++window) {
+  std::sort(types.begin(), types.end());
+  types.erase(std::unique(types.begin(), types.end()), types.end());
+  for (std::size_t first = 0; first < types.size();) {
+    unsigned window = types[first] >> 8;
     std::array<std::uint8_t, 32> octets{};
     std::size_t used = 0;
-    for (unsigned low = 0; low < 256; ++low) {
-      if (!present.test(window * 256 + low)) continue;
+    std::size_t next = first;
+    for (; next < types.size() && (types[next] >> 8) == window; ++next) {
+      unsigned low = types[next] & 0xFF;
       octets[low / 8] |= static_cast<std::uint8_t>(0x80 >> (low % 8));
       used = low / 8 + 1;
     }
-    if (used == 0) continue;
     out.push_back(static_cast<std::uint8_t>(window));
     out.push_back(static_cast<std::uint8_t>(used));
     out.insert(out.end(), octets.begin(), octets.begin() + static_cast<std::ptrdiff_t>(used));
+    first = next;
   }
   return {};
 }

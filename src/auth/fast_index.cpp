@@ -7,6 +7,7 @@
 #include "auth/fast_index.h"
 
 #include <limits>
+#include <optional>
 
 #include "base/bytes.h"
 #include "base/load.h"
@@ -65,9 +66,7 @@ bool has_cname(const zone::Node& node) {
 }
 
 FastEntry::Kind kind_of(const zone::Node& node) {
-  // An NSEC3 owner is answered as a name that does not exist (lookup.cpp), with its proofs.
-  bool general = has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max() ||
-                 zone::holds_only_nsec3(node);
+  bool general = has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max();
   return node.delegated ? FastEntry::Kind::kDelegated : general ? FastEntry::Kind::kGeneral : FastEntry::Kind::kRecords;
 }
 
@@ -165,9 +164,21 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
   auto empty_kind = empty_kind_of(zone);
   auto nodes = zone.built_nodes();
   auto empties = zone.built_empty_non_terminals();
+  // An NSEC3 owner is answered as a name that does not exist (lookup.cpp): all of them share
+  // one entry with an empty name, which no query name matches, so the fast path finds nothing
+  // there (NXDOMAIN without DO; the general pipeline's proofs with it) and a signed zone's
+  // hashes cost its index no room.
   std::size_t size = 0;
-  for (const auto& node : nodes) size += entry_size(node.name_wire(), records_of(node), signatures);
+  bool hidden = false;
+  for (const auto& node : nodes) {
+    if (zone::holds_only_nsec3(node)) {
+      hidden = true;
+      continue;
+    }
+    size += entry_size(node.name_wire(), records_of(node), signatures);
+  }
   for (const auto& name : empties) size += entry_size(name.wire(), {}, signatures);
+  if (hidden) size += entry_size({}, {}, signatures);
   auto table = std::make_shared<Table>();
   table->arena.reserve(size);
   std::vector<std::uint8_t> entry;
@@ -180,7 +191,15 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
   };
   std::vector<std::uint32_t> node_at;
   node_at.reserve(nodes.size());
-  for (const auto& node : nodes) node_at.push_back(append(node.name_wire(), kind_of(node), records_of(node)));
+  std::optional<std::uint32_t> hidden_at;
+  for (const auto& node : nodes) {
+    if (zone::holds_only_nsec3(node)) {
+      if (!hidden_at) hidden_at = append({}, FastEntry::Kind::kAbsent, {});
+      node_at.push_back(*hidden_at);
+      continue;
+    }
+    node_at.push_back(append(node.name_wire(), kind_of(node), records_of(node)));
+  }
   std::vector<std::uint32_t> empty_at;
   empty_at.reserve(empties.size());
   for (const auto& name : empties) empty_at.push_back(append(name.wire(), empty_kind, {}));
@@ -195,8 +214,11 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
   std::vector<std::uint8_t> arena;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> at;
   zone.for_each_patched(layer, [&](std::span<const std::uint8_t> wire, const zone::Node* node, bool exists) {
-    auto kind = node != nullptr ? kind_of(*node) : exists ? empty_kind : FastEntry::Kind::kAbsent;
-    auto offset = add(arena, wire, kind, node != nullptr ? records_of(*node) : std::span<const zone::RRset>{}, signatures);
+    auto kind = node != nullptr && !zone::holds_only_nsec3(*node) ? kind_of(*node)
+                : node == nullptr && exists                        ? empty_kind
+                                                                   : FastEntry::Kind::kAbsent;
+    auto records = kind != FastEntry::Kind::kAbsent ? records_of(*node) : std::span<const zone::RRset>{};
+    auto offset = add(arena, wire, kind, records, signatures);
     at.emplace_back(zone::hash_lower_wire({arena.data() + offset + 1, arena[offset]}), offset);
   });
   table->arena.assign(arena.begin(), arena.end());

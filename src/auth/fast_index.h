@@ -24,7 +24,7 @@ class FastEntry {
     kEmptyNonTerminal, // exists, owns nothing: NODATA for every type
     kGeneral,          // a CNAME, an empty non-terminal near a cut, ...: the general pipeline decides
     kDelegated,        // at or below a zone cut: a referral, which the general pipeline writes
-    kAbsent,           // in a patch only: the name is gone (find() never returns one)
+    kAbsent,           // a patch's gone name, or the empty-named entry NSEC3 owners share (find() never returns one)
   };
   // One type's answer: the RRs as written after a question (owner = pointer to the question),
   // or `general` when the RRset needs the general encoder (rotation, names to compress).

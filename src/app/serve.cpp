@@ -2,6 +2,9 @@
 // (Server::run starts them in order and stops them in reverse).
 #include "app/serve.h"
 
+#include <ctime>
+#include <memory>
+
 #include "app/cluster_wiring.h"
 #include "app/console_panels.h"
 #include "app/demo_endpoints.h"
@@ -13,6 +16,7 @@
 #include "cluster/verdict_publisher.h"
 #include "cluster/verdict_watcher.h"
 #include "control/console/console.h"
+#include "dnssec/zone_keys.h"
 #include "lab/authority/lab_authority.h"
 #include "pool/service/pool_service.h"
 #include "pool/writes/pool_api_routes.h"
@@ -50,6 +54,12 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
           std::move(options), cluster::lease_ttl_for(server_.config()), pools->monitor(), logger));
     }
   }
+  // Signed zones' first signature expiry on /metrics (docs/dnssec.md, "Keys and signatures").
+  auto expiry = std::make_shared<dnssec::ExpiryMetrics>();
+  pools->add_metrics_source([expiry, &server = server_] {
+    auto zones = server.zones();
+    return zones != nullptr ? expiry->render(zones->zones(), static_cast<std::uint32_t>(std::time(nullptr))) : "";
+  });
   if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);
   auto replication = Replication::install(server_, control_.get(), server_.config(), logger);

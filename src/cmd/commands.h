@@ -12,6 +12,7 @@ void add_status_command(CLI::App& app);
 void add_explain_command(CLI::App& app);
 void add_reload_command(CLI::App& app);
 void add_check_zone_command(CLI::App& app);
+void add_dnssec_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_trace_command(CLI::App& app);
 void add_calc_command(CLI::App& app);

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   cutover::cmd::add_explain_command(app);
   cutover::cmd::add_reload_command(app);
   cutover::cmd::add_check_zone_command(app);
+  cutover::cmd::add_dnssec_command(app);
   cutover::cmd::add_sweep_command(app);
   cutover::cmd::add_trace_command(app);
   cutover::cmd::add_calc_command(app);

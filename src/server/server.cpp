@@ -12,17 +12,38 @@
 #include "auth/answer_batch.h"
 #include "auth/views.h"
 #include "base/lazy_array.h"
+#include "dnssec/zone_keys.h"
 #include "net/server.h"
 #include "server/zone_loading.h"
 
 namespace cutover::server {
 namespace {
 
+// A signed zone whose first signature expires sooner than this is a warning at load (7 days,
+// the refresh period signers commonly leave before expiry).
+constexpr std::int64_t kSignatureExpiryWarning = 7 * 86400;
+
 // Queries answered against one snapshot load; a received batch is never larger.
 constexpr std::size_t kMaxBatch = 32;
 
 // For server cookie timestamps (RFC 9018 §4.3); read through the vDSO, no system call.
 std::uint32_t unix_seconds() { return static_cast<std::uint32_t>(::time(nullptr)); }
+
+// A signed zone's first signature to expire (docs/dnssec.md, "Keys and signatures"): a
+// warning when that is within kSignatureExpiryWarning, an error once it has passed (validators
+// then answer SERVFAIL for what it covers); the figure is on /metrics too.
+void log_signature_expiry(base::Logger& logger, const zone::Zone& zone) {
+  if (zone.apex().find(dns::RRType::DNSKEY) == nullptr) return;
+  auto left = dnssec::earliest_expiry_in(zone, unix_seconds());
+  if (!left) return;
+  std::string origin = zone.origin().to_text();
+  std::string seconds = std::to_string(*left);
+  if (*left < 0) {
+    logger.error("dnssec.expired", {{"origin", origin}, {"expires_in_seconds", seconds}});
+  } else if (*left < kSignatureExpiryWarning) {
+    logger.warn("dnssec.expiring", {{"origin", origin}, {"expires_in_seconds", seconds}});
+  }
+}
 
 void log_zone_load(base::Logger& logger, const ZoneSetLoad& load) {
   for (const auto& diagnostic : load.diagnostics) {
@@ -37,6 +58,7 @@ void log_zone_load(base::Logger& logger, const ZoneSetLoad& load) {
                                 {"serial", std::to_string(zone.serial)},
                                 {"records", std::to_string(zone.records)},
                                 {"file", zone.file}});
+    if (zone.zone != nullptr) log_signature_expiry(logger, *zone.zone);
   }
 }
 

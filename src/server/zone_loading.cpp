@@ -20,7 +20,8 @@ ZoneSetLoad load_zones(const std::vector<config::ZoneConfig>& zones) {
       }
       continue;
     }
-    result.loaded.push_back({config.origin, config.file, load.zone->soa_fields().serial, load.zone->record_count()});
+    result.loaded.push_back(
+        {config.origin, config.file, load.zone->soa_fields().serial, load.zone->record_count(), load.zone});
     built.push_back(std::move(load.zone));
   }
   if (built.size() == zones.size()) result.zones = std::make_shared<const auth::ZoneSet>(std::move(built));

@@ -18,6 +18,7 @@ struct LoadedZone {
   std::string file;
   std::uint32_t serial = 0;
   std::size_t records = 0;
+  std::shared_ptr<const zone::Zone> zone;
 };
 
 struct ZoneSetLoad {

@@ -1,0 +1,128 @@
+// `cutover dnssec status ORIGIN FILE [--warn PERIOD] [--json]`: what a signed zone file holds,
+// as an operator checks it before and after a signing or a key roll (docs/dnssec.md): its
+// keys with their tags and the DS the parent should hold for each KSK, its denial of
+// existence, CDS/CDNSKEY, and when its first signature expires. Exit 0 when the zone is signed
+// and no signature expires within the warning period, 1 when one does (or has, or the zone is
+// not signed), 2 when the file cannot be loaded.
+#include <ctime>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cmd/commands.h"
+#include "cmd/output.h"
+#include "dns/rdata.h"
+#include "dns/text_codec.h"
+#include "dns/types.h"
+#include "dnssec/zone_keys.h"
+#include "zone/loader.h"
+
+namespace cutover::cmd {
+namespace {
+
+struct DnssecStatusOptions {
+  std::string origin;
+  std::string file;
+  std::string warn = "7d";
+  Output output{"dnssec status"};
+};
+
+std::string dnssec_utc(std::uint32_t seconds) {
+  std::time_t time = seconds;
+  std::tm parts{};
+  gmtime_r(&time, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &parts);
+  return text;
+}
+
+std::string dnssec_key_role(const dnssec::ZoneKey& key) {
+  if (key.revoked) return "revoked";
+  return key.sep ? "KSK" : "ZSK";
+}
+
+ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
+  const Output& output = options.output;
+  std::string origin_text = options.origin.ends_with('.') ? options.origin : options.origin + ".";
+  auto origin = dns::Name::from_text(origin_text);
+  if (!origin) output.fail(ExitCode::kCouldNotRun, "bad origin '" + options.origin + "': " + origin.error().message);
+  auto warn = dns::parse_period(options.warn);
+  if (!warn) output.fail(ExitCode::kCouldNotRun, "bad --warn '" + options.warn + "': a period such as 7d or 36h");
+  zone::ZoneLoad load = zone::load_zone_file(*origin, options.file);
+  if (!load.zone) {
+    std::string first = load.diagnostics.empty() ? "it did not load" : load.diagnostics.front().to_string();
+    output.fail(ExitCode::kCouldNotRun, options.file + ": " + first);
+  }
+  auto now = static_cast<std::uint32_t>(std::time(nullptr));
+  dnssec::ZoneDnssec info = dnssec::describe(*load.zone, now);
+  const dnssec::SignatureWindow& window = info.signatures;
+  bool expiring = window.earliest_expiry_in && *window.earliest_expiry_in < static_cast<std::int64_t>(*warn);
+  bool findings = !info.signed_zone || expiring || window.expired > 0 || window.not_yet_valid > 0;
+
+  if (output.json()) {
+    nlohmann::json keys = nlohmann::json::array();
+    for (const auto& key : info.keys) {
+      nlohmann::json item = {{"role", dnssec_key_role(key)}, {"flags", key.flags}, {"algorithm", key.algorithm},
+                             {"key_tag", key.key_tag}};
+      if (!key.ds.empty()) item["ds"] = dns::rdata_to_text(dns::RRType::DS, key.ds);
+      keys.push_back(std::move(item));
+    }
+    nlohmann::json report = {{"command", output.command()}, {"origin", origin->to_text()}, {"file", options.file},
+                             {"signed", info.signed_zone}, {"denial", info.denial}, {"opt_out", info.opt_out},
+                             {"keys", keys}, {"cds", info.publishes_cds}, {"cdnskey", info.publishes_cdnskey},
+                             {"signatures", window.signatures}, {"expired", window.expired},
+                             {"not_yet_valid", window.not_yet_valid}, {"warn_seconds", *warn}, {"expiring", expiring}};
+    if (window.earliest_expiry_in) {
+      report["earliest_expiration"] = dnssec_utc(window.earliest_expiration);
+      report["earliest_expiry_in_seconds"] = *window.earliest_expiry_in;
+      report["earliest_rrset"] = window.earliest_owner.to_text() + " " + dns::type_to_text(window.earliest_type);
+    }
+    output.document(report);
+    return findings ? ExitCode::kFindings : ExitCode::kOk;
+  }
+  if (!info.signed_zone) {
+    fmt::print("{}: not signed (no DNSKEY at the apex); {} RRSIGs\n", origin->to_text(), window.signatures);
+    return ExitCode::kFindings;
+  }
+  fmt::print("{}: signed, denial {}{}\n", origin->to_text(), info.denial, info.opt_out ? " with opt-out" : "");
+  fmt::print("keys:\n");
+  for (const auto& key : info.keys) {
+    fmt::print("  {:<7} tag {:<5}  algorithm {}  flags {}\n", dnssec_key_role(key), key.key_tag, key.algorithm,
+               key.flags);
+    if (!key.ds.empty()) {
+      fmt::print("          DS for the parent: {} IN DS {}\n", origin->to_text(),
+                 dns::rdata_to_text(dns::RRType::DS, key.ds));
+    }
+  }
+  fmt::print("CDS: {}, CDNSKEY: {}\n", info.publishes_cds ? "published" : "none",
+             info.publishes_cdnskey ? "published" : "none");
+  fmt::print("signatures: {} RRSIGs, {} expired, {} not yet valid\n", window.signatures, window.expired,
+             window.not_yet_valid);
+  if (window.earliest_expiry_in) {
+    std::int64_t left = *window.earliest_expiry_in;
+    fmt::print("first to expire: {} {} at {} ({} {:.1f} days){}\n", window.earliest_owner.to_text(),
+               dns::type_to_text(window.earliest_type), dnssec_utc(window.earliest_expiration),
+               left < 0 ? "expired" : "in", static_cast<double>(left < 0 ? -left : left) / 86400.0,
+               expiring ? fmt::format(": within --warn {}, sign the zone again", options.warn) : "");
+  }
+  return findings ? ExitCode::kFindings : ExitCode::kOk;
+}
+
+}  // namespace
+
+void add_dnssec_command(CLI::App& app) {
+  CLI::App* dnssec = app.add_subcommand("dnssec", "Inspect a signed zone: keys, DS for the parent, signature expiry");
+  dnssec->require_subcommand(1);
+  auto options = std::make_shared<DnssecStatusOptions>();
+  CLI::App* status = dnssec->add_subcommand(
+      "status", "Keys, the DS the parent should hold, denial and signature expiry of a zone file");
+  status->add_option("origin", options->origin, "Zone origin, e.g. example.test")->required();
+  status->add_option("file", options->file, "Signed master file")->required();
+  status->add_option("--warn", options->warn,
+                     "A signature expiring within this period is a finding (exit 1); default 7d");
+  options->output.add_json_flag(*status, "Print the report as one JSON document");
+  status->callback([options] { Output::finish(run_dnssec_status(*options)); });
+}
+
+}  // namespace cutover::cmd

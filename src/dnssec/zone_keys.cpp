@@ -1,0 +1,163 @@
+// Key tags, DS digests and the signature window of a signed zone.
+#include "dnssec/zone_keys.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace cutover::dnssec {
+namespace {
+
+using dns::RRType;
+
+constexpr std::uint16_t kZoneKeyFlag = 0x0100;  // RFC 4034 §2.1.1
+constexpr std::uint16_t kSepFlag = 0x0001;
+constexpr std::uint16_t kRevokeFlag = 0x0080;   // RFC 5011 §3
+constexpr std::uint8_t kNsec3OptOut = 0x01;     // RFC 5155 §3.1.2.1
+// RRSIG rdata (RFC 4034 §3.1): type covered (2), algorithm, labels, original TTL (4),
+// expiration (4), inception (4), key tag (2), signer, signature.
+constexpr std::size_t kExpirationAt = 8;
+constexpr std::size_t kInceptionAt = 12;
+constexpr std::size_t kRrsigFixedSize = 18;
+
+std::uint16_t read_u16(const std::uint8_t* at) { return static_cast<std::uint16_t>(at[0] << 8 | at[1]); }
+std::uint32_t read_u32(const std::uint8_t* at) {
+  return static_cast<std::uint32_t>(at[0]) << 24 | static_cast<std::uint32_t>(at[1]) << 16 |
+         static_cast<std::uint32_t>(at[2]) << 8 | at[3];
+}
+
+// `time` minus `now` in serial arithmetic: the signed 32-bit distance.
+std::int64_t seconds_from(std::uint32_t now, std::uint32_t time) {
+  return static_cast<std::int32_t>(time - now);
+}
+
+std::string nsec3_text(std::span<const std::uint8_t> param) {
+  if (param.size() < 5 || param.size() < 5u + param[4]) return "NSEC3 (unreadable NSEC3PARAM)";
+  std::uint16_t iterations = read_u16(param.data() + 2);
+  std::string salt;
+  for (std::size_t i = 0; i < param[4]; ++i) salt += fmt::format("{:02X}", param[5 + i]);
+  return fmt::format("NSEC3 (hash {}, {} extra iteration{}, salt {})", param[0], iterations, iterations == 1 ? "" : "s",
+                     salt.empty() ? "-" : salt);
+}
+
+template <typename Visit>
+void for_each_signature(const zone::Zone& zone, Visit visit) {
+  zone.for_each_node([&](const zone::Node& node) {
+    const zone::RRset* rrsigs = node.find(RRType::RRSIG);
+    if (rrsigs == nullptr) return;
+    for (auto rdata : rrsigs->rdatas) {
+      if (rdata.size() >= kRrsigFixedSize) visit(node, rdata);
+    }
+  });
+}
+
+}  // namespace
+
+std::uint16_t key_tag(std::span<const std::uint8_t> dnskey) {
+  if (dnskey.size() < 4 || dnskey[3] == 1) return 0;
+  std::uint32_t sum = 0;
+  for (std::size_t i = 0; i < dnskey.size(); ++i) {
+    sum += i % 2 == 0 ? static_cast<std::uint32_t>(dnskey[i]) << 8 : dnskey[i];
+  }
+  sum += (sum >> 16) & 0xFFFF;
+  return static_cast<std::uint16_t>(sum & 0xFFFF);
+}
+
+dns::Rdata ds_rdata(const dns::Name& owner, std::span<const std::uint8_t> dnskey, std::uint8_t digest_type) {
+  const EVP_MD* digest = digest_type == 2 ? EVP_sha256() : digest_type == 4 ? EVP_sha384() : nullptr;
+  if (digest == nullptr || dnskey.size() < 4) return {};
+  dns::Name lower = owner.lowercased();
+  std::vector<std::uint8_t> input(lower.wire().begin(), lower.wire().end());
+  input.insert(input.end(), dnskey.begin(), dnskey.end());
+  unsigned char hash[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(input.data(), input.size(), hash, &size, digest, nullptr) != 1) return {};
+  std::uint16_t tag = key_tag(dnskey);
+  dns::Rdata ds = {static_cast<std::uint8_t>(tag >> 8), static_cast<std::uint8_t>(tag & 0xFF), dnskey[3], digest_type};
+  ds.insert(ds.end(), hash, hash + size);
+  return ds;
+}
+
+ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
+  ZoneDnssec out;
+  const zone::Node& apex = zone.apex();
+  const zone::RRset* dnskeys = apex.find(RRType::DNSKEY);
+  out.signed_zone = dnskeys != nullptr;
+  if (dnskeys != nullptr) {
+    for (auto rdata : dnskeys->rdatas) {
+      if (rdata.size() < 4) continue;
+      ZoneKey key;
+      key.flags = read_u16(rdata.data());
+      key.algorithm = rdata[3];
+      key.key_tag = key_tag(rdata);
+      key.sep = (key.flags & kSepFlag) != 0 && (key.flags & kZoneKeyFlag) != 0;
+      key.revoked = (key.flags & kRevokeFlag) != 0;
+      if (key.sep && !key.revoked) key.ds = ds_rdata(zone.origin(), rdata, 2);
+      out.keys.push_back(std::move(key));
+    }
+  }
+  out.publishes_cds = apex.find(RRType::CDS) != nullptr;
+  out.publishes_cdnskey = apex.find(RRType::CDNSKEY) != nullptr;
+  const zone::RRset* param = apex.find(RRType::NSEC3PARAM);
+  out.denial = param != nullptr && param->rdatas.size() > 0 ? nsec3_text(param->rdatas[0])
+               : apex.find(RRType::NSEC) != nullptr       ? "NSEC"
+                                                          : "none";
+  zone.for_each_node([&](const zone::Node& node) {
+    const zone::RRset* nsec3 = node.find(RRType::NSEC3);
+    if (nsec3 == nullptr) return;
+    for (auto rdata : nsec3->rdatas) {
+      if (rdata.size() > 1 && (rdata[1] & kNsec3OptOut) != 0) out.opt_out = true;
+    }
+  });
+  SignatureWindow& window = out.signatures;
+  for_each_signature(zone, [&](const zone::Node& node, std::span<const std::uint8_t> rdata) {
+    ++window.signatures;
+    std::uint32_t expiration = read_u32(rdata.data() + kExpirationAt);
+    std::int64_t left = seconds_from(now, expiration);
+    if (left < 0) ++window.expired;
+    if (seconds_from(now, read_u32(rdata.data() + kInceptionAt)) > 0) ++window.not_yet_valid;
+    if (!window.earliest_expiry_in || left < *window.earliest_expiry_in) {
+      window.earliest_expiry_in = left;
+      window.earliest_expiration = expiration;
+      window.earliest_owner = node.name();
+      window.earliest_type = static_cast<RRType>(read_u16(rdata.data()));
+    }
+  });
+  return out;
+}
+
+std::optional<std::int64_t> earliest_expiry_in(const zone::Zone& zone, std::uint32_t now) {
+  std::optional<std::int64_t> earliest;
+  for_each_signature(zone, [&](const zone::Node&, std::span<const std::uint8_t> rdata) {
+    std::int64_t left = seconds_from(now, read_u32(rdata.data() + kExpirationAt));
+    if (!earliest || left < *earliest) earliest = left;
+  });
+  return earliest;
+}
+
+std::string ExpiryMetrics::render(const std::vector<std::shared_ptr<const zone::Zone>>& zones, std::uint32_t now) {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<const zone::Zone*, Known>> kept;
+  std::string out;
+  for (const auto& zone : zones) {
+    if (zone->apex().find(RRType::DNSKEY) == nullptr) continue;
+    auto same = std::find_if(known_.begin(), known_.end(), [&](const auto& entry) {
+      return entry.first == zone.get() && !entry.second.zone.expired();
+    });
+    Known known = same != known_.end() ? same->second : Known{zone, earliest_expiry_in(*zone, now), now};
+    kept.emplace_back(zone.get(), known);
+    if (!known.expiry_in) continue;
+    if (out.empty()) {
+      out = "# HELP cutover_dnssec_signature_expiry_seconds Seconds until the zone's first RRSIG expires (negative: "
+            "expired).\n# TYPE cutover_dnssec_signature_expiry_seconds gauge\n";
+    }
+    std::int64_t left = *known.expiry_in - static_cast<std::int32_t>(now - known.seen);
+    out += fmt::format("cutover_dnssec_signature_expiry_seconds{{zone=\"{}\"}} {}\n", zone->origin().to_text(), left);
+  }
+  known_ = std::move(kept);
+  return out;
+}
+
+}  // namespace cutover::dnssec

@@ -4,8 +4,13 @@
 // Client Subnet, one pool limited to the default view). The fast path (answer_query) and the
 // general pipeline (answer_query_general, in the view the engine chose) must give the same bytes
 // for every input, and whatever is answered must parse; a malformed option is FORMERR on both,
-// never a crash (RFC 7871 §7.2.1).
+// never a crash (RFC 7871 §7.2.1). Beside it the engine serves a pre-signed NSEC3 opt-out zone
+// (tests/zones/signed-optout.test.zone): queries with DO get its RRSIGs and proofs
+// (auth/dnssec.h), the positive ones from the fast path's signed index.
 #include <array>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -48,8 +53,8 @@ www IN A 10.0.0.1
 * IN A 10.0.0.9
 )zone";
 
-std::shared_ptr<const zone::Zone> build_zone(const char* text) {
-  dns::Name origin = *dns::Name::from_text("example.test.");
+std::shared_ptr<const zone::Zone> build_zone(const char* text, const char* origin_text = "example.test.") {
+  dns::Name origin = *dns::Name::from_text(origin_text);
   auto parsed = zone::parse_master_text(origin, text, "answer_paths.cpp");
   std::vector<dns::ResourceRecord> records;
   for (auto& record : parsed.records) records.push_back(std::move(record.record));
@@ -129,7 +134,11 @@ const Engine& engine() {
     answers.push_back(std::move(regional));
     base::NetworkTable trust;
     check(trust.add(*base::parse_network_prefix("127.0.0.0/8"), 0).ok(), "trust adds");
-    Engine engine{auth::ZoneSet({zone}), std::make_shared<const auth::DynamicAnswers>(std::move(answers)),
+    std::ifstream signed_file(CUTOVER_SOURCE_DIR "/tests/zones/signed-optout.test.zone");
+    std::string signed_text((std::istreambuf_iterator<char>(signed_file)), std::istreambuf_iterator<char>());
+    check(!signed_text.empty(), "the signed test zone is readable");
+    auto signed_zone = build_zone(signed_text.c_str(), "signed-optout.test.");
+    Engine engine{auth::ZoneSet({zone, signed_zone}), std::make_shared<const auth::DynamicAnswers>(std::move(answers)),
                   std::move(trust), nullptr};
     std::vector<auth::View> views(2);
     views[0].name = "inside";

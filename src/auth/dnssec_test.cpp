@@ -165,6 +165,41 @@ TEST(DnssecAnswers, FastPathMatchesTheGeneralPipelineByteForByte) {
   EXPECT_EQ(fast_answers, 8u);
 }
 
+// RFC 4035 §3.1.1: an answer RRset's RRSIGs that do not fit set TC; the RRset alone is not
+// sent as a complete answer. Over TCP the same query gets both.
+TEST(DnssecAnswers, SignaturesThatDoNotFitSetTc) {
+  std::string text(200, 'x');  // one TXT string of 200 octets: 230 bytes with its header
+  auto zone = make_zone("example.", {
+      "example. 3600 SOA ns1.example. bugs.x.w.example. 1 3600 300 3600000 3600",
+      sig("example.", "SOA", 1),
+      "example. 3600 DNSKEY 257 3 13 a2V5",
+      "big.example. 3600 TXT " + text,
+      "big.example. 3600 TXT y" + text,
+      "big.example. 3600 RRSIG TXT 13 2 3600 20461201000000 20261201000000 4242 example. " + std::string(200, 'A'),
+  });
+  ZoneSet zones({zone});
+  for (bool fast : {true, false}) {
+    std::vector<std::uint8_t> response;
+    auto query = make_query("big.example.", RRType::TXT, true, 512, true);
+    if (fast) {
+      answer_query(zones, query, Transport::kUdp, response);
+    } else {
+      answer_query_general(zones, query, Transport::kUdp, response);
+    }
+    auto reply = dns::parse_message(response);
+    ASSERT_TRUE(reply.ok());
+    EXPECT_TRUE(reply->header.tc) << (fast ? "fast" : "general");
+    EXPECT_LE(response.size(), 512u);
+  }
+  std::vector<std::uint8_t> response;
+  answer_query(zones, make_query("big.example.", RRType::TXT, true, 512, true), Transport::kTcp, response);
+  auto reply = dns::parse_message(response);
+  ASSERT_TRUE(reply.ok());
+  EXPECT_FALSE(reply->header.tc);
+  EXPECT_THAT(types_and_owners(reply->answers),
+              ElementsAre("big.example. TXT", "big.example. TXT", "big.example. RRSIG TXT"));
+}
+
 TEST(DnssecAnswers, NxDomainProvesTheNameAndTheWildcardAbsent) {
   ZoneSet zones({nsec_zone()});
   auto reply = ask_do(zones, "b.example.", RRType::A);

@@ -217,7 +217,8 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
     auto kind = node != nullptr && !zone::holds_only_nsec3(*node) ? kind_of(*node)
                 : node == nullptr && exists                        ? empty_kind
                                                                    : FastEntry::Kind::kAbsent;
-    auto records = kind != FastEntry::Kind::kAbsent ? records_of(*node) : std::span<const zone::RRset>{};
+    std::span<const zone::RRset> records;
+    if (node != nullptr && kind != FastEntry::Kind::kAbsent) records = records_of(*node);
     auto offset = add(arena, wire, kind, records, signatures);
     at.emplace_back(zone::hash_lower_wire({arena.data() + offset + 1, arena[offset]}), offset);
   });

@@ -21,6 +21,7 @@
 
 #include "dns/message.h"
 #include "dns/rdata.h"
+#include "dnssec/signed_zones.h"
 #include "support/process.h"
 #include "support/server.h"
 #include "support/wire_exchange.h"
@@ -30,11 +31,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const std::vector<std::string> kZones = {"signed-nsec.test.", "signed-nsec3.test.", "signed-optout.test."};
-
-std::string zone_file(const std::string& origin) {
-  return std::string(CUTOVER_SOURCE_DIR) + "/tests/zones/" + origin.substr(0, origin.size() - 1) + ".zone";
-}
+const std::vector<std::string>& kZones = kSignedZones;
 
 // Every answer shape of the fixture, relative to the zone ("@": the apex).
 const std::vector<std::pair<std::string, std::string>> kShapes = {
@@ -120,11 +117,13 @@ TEST(NsdDifferential, EverySignedAnswerHoldsWhatNsdsHolds) {
       "  pidfile: \"{}/nsd.pid\"\n  verbosity: 1\n  rrl-ratelimit: 0\n  rrl-whitelist-ratelimit: 0\n"
       "  minimal-responses: yes\nremote-control:\n  control-enable: no\n",
       nsd_port, dir, dir, dir, dir);
-  for (const auto& zone : kZones) conf += fmt::format("zone:\n  name: {}\n  zonefile: \"{}\"\n", zone, zone_file(zone));
+  for (const auto& zone : kZones) {
+    conf += fmt::format("zone:\n  name: {}\n  zonefile: \"{}\"\n", zone, signed_zone_file(zone));
+  }
   write_file(dir + "/nsd.conf", conf);
   ChildProcess nsd({"nsd", "-d", "-c", dir + "/nsd.conf"}, dir + "/nsd.log");
   ServerSpec spec;
-  for (const auto& zone : kZones) spec.zones.emplace_back(zone, zone_file(zone));
+  for (const auto& zone : kZones) spec.zones.emplace_back(zone, signed_zone_file(zone));
   CutoverServer cutover(spec);
   TcpExchanger to_nsd(nsd_port, 2000ms);
   TcpExchanger to_cutover(cutover.port(), 2000ms);

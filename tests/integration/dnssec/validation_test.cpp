@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "support/dig.h"
+#include "dnssec/signed_zones.h"
 #include "support/process.h"
 #include "support/server.h"
 #include "support/unbound.h"
@@ -28,11 +29,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const std::vector<std::string> kZones = {"signed-nsec.test.", "signed-nsec3.test.", "signed-optout.test."};
-
-std::string zone_file(const std::string& origin) {
-  return std::string(CUTOVER_SOURCE_DIR) + "/tests/zones/" + origin.substr(0, origin.size() - 1) + ".zone";
-}
+const std::vector<std::string>& kZones = kSignedZones;
 
 enum class Verdict { kSecure, kSecureNoData, kSecureNxDomain, kInsecure };
 enum class Validator { kDelv, kResolver };
@@ -122,7 +119,8 @@ class ValidationTest : public ::testing::Test {
     std::string dir = make_temp_dir("cutover-dnssec-serve");
     std::string config = "zones:\n";
     for (const auto& zone : kZones) {
-      config += fmt::format("  - origin: {}\n    file: {}\n    allow-transfer: [127.0.0.1]\n", zone, zone_file(zone));
+      config += fmt::format("  - origin: {}\n    file: {}\n    allow-transfer: [127.0.0.1]\n", zone,
+                            signed_zone_file(zone));
     }
     write_file(dir + "/cutover.yaml", config);
     ServerSpec spec;

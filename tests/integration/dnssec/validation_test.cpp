@@ -210,7 +210,8 @@ TEST_F(ValidationTest, TheTransferredZoneVerifies) {
     if (have_program("dnssec-verify")) {
       auto verified = run_command({"dnssec-verify", "-o", zone, file}, 30s);
       EXPECT_EQ(verified.exit_code, 0) << zone << "\n" << verified.out << verified.err;
-      EXPECT_NE((verified.out + verified.err).find("Zone fully signed"), std::string::npos) << verified.out << verified.err;
+      EXPECT_NE((verified.out + verified.err).find("Zone fully signed"), std::string::npos)
+          << verified.out << verified.err;
     }
     if (have_program("ldns-verify-zone")) {
       auto verified = run_command({"ldns-verify-zone", file}, 30s);
@@ -238,7 +239,8 @@ TEST_F(ValidationTest, KnotResolverValidatesEveryShape) {
     conf += fmt::format("trust_anchors.add('{} DNSKEY 257 3 {} {}')\n", ksk.zone, ksk.algorithm, ksk.key);
   }
   for (const auto& zone : kZones) zones += (zones.empty() ? "" : ", ") + fmt::format("todname('{}')", zone);
-  conf += fmt::format("policy.add(policy.suffix(policy.FORWARD({{'127.0.0.1@{}'}}), {{{}}}))\n", server_->port(), zones);
+  conf += fmt::format("policy.add(policy.suffix(policy.FORWARD({{'127.0.0.1@{}'}}), {{{}}}))\n", server_->port(),
+                      zones);
   conf += "policy.add(policy.all(policy.DENY))\n";
   write_file(dir + "/kresd.conf", conf);
   ChildProcess kresd({"kresd", "-n", "-c", dir + "/kresd.conf", dir}, dir + "/kresd.log");

@@ -7,6 +7,7 @@
 
 #include <openssl/evp.h>
 
+#include "base/load.h"
 #include "dns/base_encoding.h"
 
 namespace cutover::auth {
@@ -18,8 +19,6 @@ using dns::RRType;
 constexpr std::size_t kRrsigTypeCoveredSize = 2;  // RFC 4034 §3.1: rdata starts with the type covered
 constexpr std::uint8_t kNsec3Sha1 = 1;            // RFC 5155 §11: the only hash algorithm defined
 
-std::uint16_t read_u16(const std::uint8_t* at) { return static_cast<std::uint16_t>(at[0] << 8 | at[1]); }
-
 // NSEC3 / NSEC3PARAM rdata (RFC 5155 §3.2, §4.2): algorithm, flags, iterations, salt.
 struct Nsec3Params {
   std::uint8_t algorithm = 0;
@@ -29,7 +28,7 @@ struct Nsec3Params {
 
 std::optional<Nsec3Params> read_params(std::span<const std::uint8_t> rdata) {
   if (rdata.size() < 5 || rdata.size() < 5u + rdata[4]) return std::nullopt;
-  return Nsec3Params{rdata[0], read_u16(rdata.data() + 2), rdata.subspan(5, rdata[4])};
+  return Nsec3Params{rdata[0], base::load_u16(rdata.data() + 2), rdata.subspan(5, rdata[4])};
 }
 
 bool same_chain(const Nsec3Params& a, const Nsec3Params& b) {
@@ -210,7 +209,7 @@ std::vector<dns::Rdata> signatures_covering(const zone::Node& node, RRType type)
   const zone::RRset* rrsigs = node.find(RRType::RRSIG);
   if (rrsigs == nullptr) return signatures;
   for (auto rdata : rrsigs->rdatas) {
-    if (rdata.size() >= kRrsigTypeCoveredSize && read_u16(rdata.data()) == static_cast<std::uint16_t>(type)) {
+    if (rdata.size() >= kRrsigTypeCoveredSize && base::load_u16(rdata.data()) == static_cast<std::uint16_t>(type)) {
       signatures.emplace_back(rdata.begin(), rdata.end());
     }
   }

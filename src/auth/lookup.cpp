@@ -6,6 +6,7 @@
 
 #include "auth/dnssec.h"
 #include "auth/dynamic_plan.h"
+#include "base/load.h"
 
 namespace cutover::auth {
 namespace {
@@ -81,7 +82,7 @@ void plan_signatures(const zone::Node& node, const Name& owner, const zone::RRse
   std::vector<RRType> covered;
   for (auto rdata : rrsigs.rdatas) {
     if (rdata.size() < 2) continue;
-    auto type = static_cast<RRType>(rdata[0] << 8 | rdata[1]);
+    auto type = static_cast<RRType>(base::load_u16(rdata.data()));
     if (std::find(covered.begin(), covered.end(), type) == covered.end()) covered.push_back(type);
   }
   for (RRType type : covered) {

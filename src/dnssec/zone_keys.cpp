@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "base/load.h"
+
 namespace cutover::dnssec {
 namespace {
 
@@ -22,12 +24,6 @@ constexpr std::size_t kExpirationAt = 8;
 constexpr std::size_t kInceptionAt = 12;
 constexpr std::size_t kRrsigFixedSize = 18;
 
-std::uint16_t read_u16(const std::uint8_t* at) { return static_cast<std::uint16_t>(at[0] << 8 | at[1]); }
-std::uint32_t read_u32(const std::uint8_t* at) {
-  return static_cast<std::uint32_t>(at[0]) << 24 | static_cast<std::uint32_t>(at[1]) << 16 |
-         static_cast<std::uint32_t>(at[2]) << 8 | at[3];
-}
-
 // `time` minus `now` in serial arithmetic: the signed 32-bit distance.
 std::int64_t seconds_from(std::uint32_t now, std::uint32_t time) {
   return static_cast<std::int32_t>(time - now);
@@ -35,7 +31,7 @@ std::int64_t seconds_from(std::uint32_t now, std::uint32_t time) {
 
 std::string nsec3_text(std::span<const std::uint8_t> param) {
   if (param.size() < 5 || param.size() < 5u + param[4]) return "NSEC3 (unreadable NSEC3PARAM)";
-  std::uint16_t iterations = read_u16(param.data() + 2);
+  std::uint16_t iterations = base::load_u16(param.data() + 2);
   std::string salt;
   for (std::size_t i = 0; i < param[4]; ++i) salt += fmt::format("{:02X}", param[5 + i]);
   return fmt::format("NSEC3 (hash {}, {} extra iteration{}, salt {})", param[0], iterations, iterations == 1 ? "" : "s",
@@ -89,7 +85,7 @@ ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
     for (auto rdata : dnskeys->rdatas) {
       if (rdata.size() < 4) continue;
       ZoneKey key;
-      key.flags = read_u16(rdata.data());
+      key.flags = base::load_u16(rdata.data());
       key.algorithm = rdata[3];
       key.key_tag = key_tag(rdata);
       key.sep = (key.flags & kSepFlag) != 0 && (key.flags & kZoneKeyFlag) != 0;
@@ -114,15 +110,15 @@ ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
   SignatureWindow& window = out.signatures;
   for_each_signature(zone, [&](const zone::Node& node, std::span<const std::uint8_t> rdata) {
     ++window.signatures;
-    std::uint32_t expiration = read_u32(rdata.data() + kExpirationAt);
+    std::uint32_t expiration = base::load_u32(rdata.data() + kExpirationAt);
     std::int64_t left = seconds_from(now, expiration);
     if (left < 0) ++window.expired;
-    if (seconds_from(now, read_u32(rdata.data() + kInceptionAt)) > 0) ++window.not_yet_valid;
+    if (seconds_from(now, base::load_u32(rdata.data() + kInceptionAt)) > 0) ++window.not_yet_valid;
     if (!window.earliest_expiry_in || left < *window.earliest_expiry_in) {
       window.earliest_expiry_in = left;
       window.earliest_expiration = expiration;
       window.earliest_owner = node.name();
-      window.earliest_type = static_cast<RRType>(read_u16(rdata.data()));
+      window.earliest_type = static_cast<RRType>(base::load_u16(rdata.data()));
     }
   });
   return out;
@@ -131,7 +127,7 @@ ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
 std::optional<std::int64_t> earliest_expiry_in(const zone::Zone& zone, std::uint32_t now) {
   std::optional<std::int64_t> earliest;
   for_each_signature(zone, [&](const zone::Node&, std::span<const std::uint8_t> rdata) {
-    std::int64_t left = seconds_from(now, read_u32(rdata.data() + kExpirationAt));
+    std::int64_t left = seconds_from(now, base::load_u32(rdata.data() + kExpirationAt));
     if (!earliest || left < *earliest) earliest = left;
   });
   return earliest;

@@ -54,11 +54,17 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
           std::move(options), cluster::lease_ttl_for(server_.config()), pools->monitor(), logger));
     }
   }
-  // Signed zones' first signature expiry on /metrics (docs/dnssec.md, "Keys and signatures").
-  auto expiry = std::make_shared<dnssec::ExpiryMetrics>();
-  pools->add_metrics_source([expiry, &server = server_] {
+  // Signed zones' keys and signatures in /status, their first expiry on /metrics
+  // (docs/dnssec.md, "Keys and signatures").
+  auto signed_zones = std::make_shared<dnssec::ServedZonesDnssec>();
+  pools->add_metrics_source([signed_zones, &server = server_] {
     auto zones = server.zones();
-    return zones != nullptr ? expiry->render(zones->zones(), static_cast<std::uint32_t>(std::time(nullptr))) : "";
+    return zones != nullptr ? signed_zones->metrics(zones->zones(), static_cast<std::uint32_t>(std::time(nullptr))) : "";
+  });
+  pools->add_status_section("dnssec", [signed_zones, &server = server_] {
+    auto zones = server.zones();
+    return zones != nullptr ? signed_zones->status(zones->zones(), static_cast<std::uint32_t>(std::time(nullptr)))
+                            : nlohmann::json::array();
   });
   if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);

@@ -7,7 +7,6 @@
 
 #include <openssl/evp.h>
 
-#include "base/load.h"
 #include "dns/base_encoding.h"
 
 namespace cutover::auth {
@@ -16,20 +15,9 @@ namespace {
 using dns::Name;
 using dns::RRType;
 
-constexpr std::size_t kRrsigTypeCoveredSize = 2;  // RFC 4034 §3.1: rdata starts with the type covered
 constexpr std::uint8_t kNsec3Sha1 = 1;            // RFC 5155 §11: the only hash algorithm defined
 
-// NSEC3 / NSEC3PARAM rdata (RFC 5155 §3.2, §4.2): algorithm, flags, iterations, salt.
-struct Nsec3Params {
-  std::uint8_t algorithm = 0;
-  std::uint16_t iterations = 0;
-  std::span<const std::uint8_t> salt;
-};
-
-std::optional<Nsec3Params> read_params(std::span<const std::uint8_t> rdata) {
-  if (rdata.size() < 5 || rdata.size() < 5u + rdata[4]) return std::nullopt;
-  return Nsec3Params{rdata[0], base::load_u16(rdata.data() + 2), rdata.subspan(5, rdata[4])};
-}
+using dns::Nsec3Params;
 
 bool same_chain(const Nsec3Params& a, const Nsec3Params& b) {
   return a.algorithm == b.algorithm && a.iterations == b.iterations && std::equal(a.salt.begin(), a.salt.end(), b.salt.begin(), b.salt.end());
@@ -40,7 +28,7 @@ bool same_chain(const Nsec3Params& a, const Nsec3Params& b) {
 bool in_chain(const zone::Node& node, const Nsec3Params& params) {
   const zone::RRset* nsec3 = node.find(RRType::NSEC3);
   if (nsec3 == nullptr || nsec3->rdatas.size() == 0) return false;
-  auto own = read_params(nsec3->rdatas[0]);
+  auto own = dns::parse_nsec3_params(nsec3->rdatas[0]);
   return own && same_chain(*own, params);
 }
 
@@ -206,13 +194,7 @@ class ProofWriter {
 
 std::vector<dns::Rdata> signatures_covering(const zone::Node& node, RRType type) {
   std::vector<dns::Rdata> signatures;
-  const zone::RRset* rrsigs = node.find(RRType::RRSIG);
-  if (rrsigs == nullptr) return signatures;
-  for (auto rdata : rrsigs->rdatas) {
-    if (rdata.size() >= kRrsigTypeCoveredSize && base::load_u16(rdata.data()) == static_cast<std::uint16_t>(type)) {
-      signatures.emplace_back(rdata.begin(), rdata.end());
-    }
-  }
+  zone::for_each_signature(node.rrsets, type, [&](auto rdata) { signatures.emplace_back(rdata.begin(), rdata.end()); });
   return signatures;
 }
 
@@ -255,13 +237,13 @@ std::optional<SignedZone::Hash> nsec3_owner_hash(std::span<const std::uint8_t> o
 }
 
 std::shared_ptr<const SignedZone> SignedZone::prepare(const zone::Zone& zone) {
+  if (!zone::is_signed(zone)) return nullptr;
   const zone::Node& apex = zone.apex();
-  if (apex.find(RRType::DNSKEY) == nullptr || apex.find(RRType::RRSIG) == nullptr) return nullptr;
   auto prepared = std::make_shared<SignedZone>();
   prepared->answers_ = FastIndex(zone, nullptr, true);
   std::optional<Nsec3Params> params;
   if (const zone::RRset* param = apex.find(RRType::NSEC3PARAM); param != nullptr && param->rdatas.size() > 0) {
-    params = read_params(param->rdatas[0]);
+    params = dns::parse_nsec3_params(param->rdatas[0]);
   }
   if (params && params->algorithm == kNsec3Sha1) {
     prepared->nsec3_ = true;

@@ -24,17 +24,6 @@ std::size_t encoded_size(const zone::RRset& rrset) {
   return size;
 }
 
-// The RRSIGs among `rrsets` (one node's) that cover `type`.
-template <typename Visit>
-void for_each_signature(std::span<const zone::RRset> rrsets, dns::RRType type, Visit visit) {
-  for (const auto& rrset : rrsets) {
-    if (rrset.type != dns::RRType::RRSIG) continue;
-    for (const auto& rdata : rrset.rdatas) {
-      if (rdata.size() >= 2 && base::load_u16(rdata.data()) == static_cast<std::uint16_t>(type)) visit(rdata);
-    }
-  }
-}
-
 // What an answer for `rrset` holds: its records, and with `signatures` its RRSIGs among `rrsets`.
 struct EncodedAnswer {
   std::size_t count = 0;
@@ -44,7 +33,7 @@ struct EncodedAnswer {
 EncodedAnswer answer_of(const zone::RRset& rrset, std::span<const zone::RRset> rrsets, bool signatures) {
   EncodedAnswer answer{rrset.rdatas.size(), encoded_size(rrset)};
   if (signatures) {
-    for_each_signature(rrsets, rrset.type, [&](std::span<const std::uint8_t> rdata) {
+    zone::for_each_signature(rrsets, rrset.type, [&](std::span<const std::uint8_t> rdata) {
       ++answer.count;
       answer.size += dns::kAnswerRecordHeader + rdata.size();
     });
@@ -245,7 +234,7 @@ std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, std::span<const s
     if (general) continue;
     put_records(out, rrset);
     if (signatures) {  // RFC 4035 §2.2: an RRSIG's TTL is that of the RRset it covers
-      for_each_signature(rrsets, rrset.type, [&](std::span<const std::uint8_t> rdata) {
+      zone::for_each_signature(rrsets, rrset.type, [&](std::span<const std::uint8_t> rdata) {
         dns::write_answer_record(out, dns::RRType::RRSIG, rrset.ttl, rdata);
       });
     }

@@ -177,6 +177,7 @@ Result<QueryResult> query(const net::SocketAddress& server, const dns::Name& nam
   dns::Message request;
   request.header.id = random_id();
   request.header.rd = options.recursion_desired;
+  request.header.ad = options.authentic_data;
   request.questions.push_back(dns::Question{name, type, dns::RRClass::IN});
   if (options.edns) {
     dns::Edns edns;

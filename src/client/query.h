@@ -27,6 +27,9 @@ struct QueryOptions {
   bool edns = true;
   std::uint16_t udp_size = 1232;
   bool recursion_desired = false;
+  // AD set in the query: a validating resolver then says in its reply's AD bit whether the
+  // answer was validated as secure (RFC 6840 §5.7), without the DO bit's extra records.
+  bool authentic_data = false;
   // Sends from this address (its port 0: any) instead of one the kernel picks: the lab's
   // client populations on their own loopback addresses.
   std::optional<net::SocketAddress> source;

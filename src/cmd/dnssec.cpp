@@ -28,20 +28,6 @@ struct DnssecStatusOptions {
   Output output{"dnssec status"};
 };
 
-std::string dnssec_utc(std::uint32_t seconds) {
-  std::time_t time = seconds;
-  std::tm parts{};
-  gmtime_r(&time, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &parts);
-  return text;
-}
-
-std::string dnssec_key_role(const dnssec::ZoneKey& key) {
-  if (key.revoked) return "revoked";
-  return key.sep ? "KSK" : "ZSK";
-}
-
 ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
   const Output& output = options.output;
   std::string origin_text = options.origin.ends_with('.') ? options.origin : options.origin + ".";
@@ -61,23 +47,12 @@ ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
   bool findings = !info.signed_zone || expiring || window.expired > 0 || window.not_yet_valid > 0;
 
   if (output.json()) {
-    nlohmann::json keys = nlohmann::json::array();
-    for (const auto& key : info.keys) {
-      nlohmann::json item = {{"role", dnssec_key_role(key)}, {"flags", key.flags}, {"algorithm", key.algorithm},
-                             {"key_tag", key.key_tag}};
-      if (!key.ds.empty()) item["ds"] = dns::rdata_to_text(dns::RRType::DS, key.ds);
-      keys.push_back(std::move(item));
-    }
-    nlohmann::json report = {{"command", output.command()}, {"origin", origin->to_text()}, {"file", options.file},
-                             {"signed", info.signed_zone}, {"denial", info.denial}, {"opt_out", info.opt_out},
-                             {"keys", keys}, {"cds", info.publishes_cds}, {"cdnskey", info.publishes_cdnskey},
-                             {"signatures", window.signatures}, {"expired", window.expired},
-                             {"not_yet_valid", window.not_yet_valid}, {"warn_seconds", *warn}, {"expiring", expiring}};
-    if (window.earliest_expiry_in) {
-      report["earliest_expiration"] = dnssec_utc(window.earliest_expiration);
-      report["earliest_expiry_in_seconds"] = *window.earliest_expiry_in;
-      report["earliest_rrset"] = window.earliest_owner.to_text() + " " + dns::type_to_text(window.earliest_type);
-    }
+    nlohmann::json report = dnssec::to_json(info);
+    report["command"] = output.command();
+    report["origin"] = origin->to_text();
+    report["file"] = options.file;
+    report["warn_seconds"] = *warn;
+    report["expiring"] = expiring;
     output.document(report);
     return findings ? ExitCode::kFindings : ExitCode::kOk;
   }
@@ -88,7 +63,7 @@ ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
   fmt::print("{}: signed, denial {}{}\n", origin->to_text(), info.denial, info.opt_out ? " with opt-out" : "");
   fmt::print("keys:\n");
   for (const auto& key : info.keys) {
-    fmt::print("  {:<7} tag {:<5}  algorithm {}  flags {}\n", dnssec_key_role(key), key.key_tag, key.algorithm,
+    fmt::print("  {:<7} tag {:<5}  algorithm {}  flags {}\n", dnssec::key_role(key), key.key_tag, key.algorithm,
                key.flags);
     if (!key.ds.empty()) {
       fmt::print("          DS for the parent: {} IN DS {}\n", origin->to_text(),
@@ -102,7 +77,7 @@ ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
   if (window.earliest_expiry_in) {
     std::int64_t left = *window.earliest_expiry_in;
     fmt::print("first to expire: {} {} at {} ({} {:.1f} days){}\n", window.earliest_owner.to_text(),
-               dns::type_to_text(window.earliest_type), dnssec_utc(window.earliest_expiration),
+               dns::type_to_text(window.earliest_type), dnssec::utc_text(window.earliest_expiration),
                left < 0 ? "expired" : "in", static_cast<double>(left < 0 ? -left : left) / 86400.0,
                expiring ? fmt::format(": within --warn {}, sign the zone again", options.warn) : "");
   }

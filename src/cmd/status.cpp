@@ -1,5 +1,5 @@
 // `cutover status`: asks a running server's control API for GET /status and prints every
-// pool and endpoint as a readable table (or the /status document with --json); pointed at
+// pool and endpoint, and every signed zone's keys and signature window, as a readable table (or the /status document with --json); pointed at
 // a `cutover checker --control`, its vantage, etcd and verdicts. Exit 2 when
 // the server cannot be reached or gives no status.
 #include <cstdio>
@@ -196,6 +196,27 @@ void print_cluster(const nlohmann::json& cluster) {
   }
 }
 
+// The signed zones (docs/dnssec.md, "Keys and signatures"): keys with their tags and
+// algorithms, and the window their signatures are valid in.
+void print_dnssec(const nlohmann::json& zones) {
+  for (const auto& zone : zones) {
+    std::printf("dnssec %s  denial %s%s  CDS %s  CDNSKEY %s\n", text_of(zone["zone"]).c_str(), text_of(zone["denial"]).c_str(),
+                zone.value("opt_out", false) ? " (opt-out)" : "", zone.value("cds", false) ? "published" : "none",
+                zone.value("cdnskey", false) ? "published" : "none");
+    for (const auto& key : zone["keys"]) {
+      std::printf("  key %-7s tag %-5s algorithm %-3s flags %s%s\n", text_of(key["role"]).c_str(),
+                  text_of(key["key_tag"]).c_str(), text_of(key["algorithm"]).c_str(), text_of(key["flags"]).c_str(),
+                  key.contains("ds") ? ("  DS " + text_of(key["ds"])).c_str() : "");
+    }
+    std::printf("  signatures %s (%s expired, %s not yet valid), latest inception %s, first to expire %s at %s (in %.1f days)\n",
+                text_of(zone["signatures"]).c_str(), text_of(zone["expired"]).c_str(), text_of(zone["not_yet_valid"]).c_str(),
+                text_of(zone.value("latest_inception", nlohmann::json())).c_str(),
+                text_of(zone.value("earliest_rrset", nlohmann::json())).c_str(),
+                text_of(zone.value("earliest_expiration", nlohmann::json())).c_str(),
+                zone.value("earliest_expiry_in_seconds", 0.0) / 86400.0);
+  }
+}
+
 void run_status(const StatusOptions& options) {
   const Output& output = options.output;
   auto listen = config::parse_control_listen(options.control);
@@ -230,6 +251,7 @@ void run_status(const StatusOptions& options) {
   if (status["pools"].empty()) std::printf("no pools configured\n");
   print_table(status);
   if (status.contains("cluster") && status["cluster"].is_object()) print_cluster(status["cluster"]);
+  if (status.contains("dnssec") && status["dnssec"].is_array()) print_dnssec(status["dnssec"]);
 }
 
 }  // namespace

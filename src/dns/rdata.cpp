@@ -325,6 +325,11 @@ std::optional<Name> rdata_target_name(RRType type, std::span<const std::uint8_t>
   return *name;
 }
 
+std::optional<Nsec3Params> parse_nsec3_params(std::span<const std::uint8_t> rdata) {
+  if (rdata.size() < 5 || rdata.size() < 5u + rdata[4]) return std::nullopt;
+  return Nsec3Params{rdata[0], rdata[1], static_cast<std::uint16_t>(rdata[2] << 8 | rdata[3]), rdata.subspan(5, rdata[4])};
+}
+
 Result<SoaFields> parse_soa(std::span<const std::uint8_t> rdata) {
   auto spans = split_fields(*find_layout(RRType::SOA), rdata);
   if (!spans) return make_error(ErrorCode::kMalformed, "malformed SOA rdata");

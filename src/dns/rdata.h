@@ -63,6 +63,16 @@ struct SoaFields {
 base::Result<SoaFields> parse_soa(std::span<const std::uint8_t> rdata);
 Rdata encode_soa(const SoaFields& soa);
 
+// The hash parameters that open NSEC3 and NSEC3PARAM rdata (RFC 5155 §3.2, §4.2); the salt is
+// a view into the rdata. nullopt when the rdata is too short for its salt.
+struct Nsec3Params {
+  std::uint8_t algorithm = 0;
+  std::uint8_t flags = 0;
+  std::uint16_t iterations = 0;
+  std::span<const std::uint8_t> salt;
+};
+std::optional<Nsec3Params> parse_nsec3_params(std::span<const std::uint8_t> rdata);
+
 // Canonical form for DNSSEC and comparison (RFC 4034 §6.2): names in the listed types lowercased.
 Rdata rdata_canonical(RRType type, std::span<const std::uint8_t> rdata);
 // rdata_canonical(type, a) == rdata_canonical(type, b), without allocating unless both hold a

@@ -349,6 +349,20 @@ TEST(RdataTarget, NamesTheRecordPointsAt) {
   }
 }
 
+TEST(RdataNsec3, HashParametersAreReadFromNsec3ParamAndNsec3) {
+  auto param = *rdata_from_text(RRType::NSEC3PARAM, tokenize("1 0 12 aabbccdd"), origin());
+  auto fields = parse_nsec3_params(param);
+  ASSERT_TRUE(fields);
+  EXPECT_EQ(fields->algorithm, 1);
+  EXPECT_EQ(fields->flags, 0);
+  EXPECT_EQ(fields->iterations, 12);
+  EXPECT_EQ(std::vector<std::uint8_t>(fields->salt.begin(), fields->salt.end()), (std::vector<std::uint8_t>{0xaa, 0xbb, 0xcc, 0xdd}));
+  auto nsec3 = *rdata_from_text(RRType::NSEC3, tokenize("1 1 0 - 2vptu5timamqttgl4luu9kg21e0aor3s A"), origin());
+  EXPECT_EQ(parse_nsec3_params(nsec3)->flags, 1);  // opt-out
+  EXPECT_TRUE(parse_nsec3_params(nsec3)->salt.empty());
+  EXPECT_FALSE(parse_nsec3_params(Rdata{1, 0, 0, 12, 4, 0xaa}));  // a salt longer than the rdata
+}
+
 TEST(RdataSoa, ParseAndEncodeAreInverse) {
   auto rdata = *rdata_from_text(RRType::SOA, tokenize("ns1 host 7 1 2 3 4"), origin());
   auto soa = parse_soa(rdata);

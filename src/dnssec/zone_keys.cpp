@@ -4,10 +4,12 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <ctime>
 
 #include <fmt/format.h>
 
 #include "base/load.h"
+#include "dns/text_codec.h"
 
 namespace cutover::dnssec {
 namespace {
@@ -30,12 +32,12 @@ std::int64_t seconds_from(std::uint32_t now, std::uint32_t time) {
 }
 
 std::string nsec3_text(std::span<const std::uint8_t> param) {
-  if (param.size() < 5 || param.size() < 5u + param[4]) return "NSEC3 (unreadable NSEC3PARAM)";
-  std::uint16_t iterations = base::load_u16(param.data() + 2);
+  auto params = dns::parse_nsec3_params(param);
+  if (!params) return "NSEC3 (unreadable NSEC3PARAM)";
   std::string salt;
-  for (std::size_t i = 0; i < param[4]; ++i) salt += fmt::format("{:02X}", param[5 + i]);
-  return fmt::format("NSEC3 (hash {}, {} extra iteration{}, salt {})", param[0], iterations, iterations == 1 ? "" : "s",
-                     salt.empty() ? "-" : salt);
+  for (std::uint8_t byte : params->salt) salt += fmt::format("{:02X}", byte);
+  return fmt::format("NSEC3 (hash {}, {} extra iteration{}, salt {})", params->algorithm, params->iterations,
+                     params->iterations == 1 ? "" : "s", salt.empty() ? "-" : salt);
 }
 
 template <typename Visit>
@@ -113,7 +115,9 @@ ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
     std::uint32_t expiration = base::load_u32(rdata.data() + kExpirationAt);
     std::int64_t left = seconds_from(now, expiration);
     if (left < 0) ++window.expired;
-    if (seconds_from(now, base::load_u32(rdata.data() + kInceptionAt)) > 0) ++window.not_yet_valid;
+    std::uint32_t inception = base::load_u32(rdata.data() + kInceptionAt);
+    if (seconds_from(now, inception) > 0) ++window.not_yet_valid;
+    if (!window.latest_inception || seconds_from(*window.latest_inception, inception) > 0) window.latest_inception = inception;
     if (!window.earliest_expiry_in || left < *window.earliest_expiry_in) {
       window.earliest_expiry_in = left;
       window.earliest_expiration = expiration;
@@ -133,27 +137,84 @@ std::optional<std::int64_t> earliest_expiry_in(const zone::Zone& zone, std::uint
   return earliest;
 }
 
-std::string ExpiryMetrics::render(const std::vector<std::shared_ptr<const zone::Zone>>& zones, std::uint32_t now) {
-  std::lock_guard lock(mutex_);
+std::string key_role(const ZoneKey& key) {
+  if (key.revoked) return "revoked";
+  return key.sep ? "KSK" : "ZSK";
+}
+
+std::string utc_text(std::uint32_t seconds) {
+  std::time_t time = seconds;
+  std::tm parts{};
+  gmtime_r(&time, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &parts);
+  return text;
+}
+
+nlohmann::json to_json(const ZoneDnssec& info) {
+  nlohmann::json keys = nlohmann::json::array();
+  for (const auto& key : info.keys) {
+    nlohmann::json item = {{"role", key_role(key)}, {"flags", key.flags}, {"algorithm", key.algorithm},
+                           {"key_tag", key.key_tag}};
+    if (!key.ds.empty()) item["ds"] = dns::rdata_to_text(RRType::DS, key.ds);
+    keys.push_back(std::move(item));
+  }
+  const SignatureWindow& window = info.signatures;
+  nlohmann::json out = {{"signed", info.signed_zone}, {"denial", info.denial},          {"opt_out", info.opt_out},
+                        {"keys", keys},               {"cds", info.publishes_cds},     {"cdnskey", info.publishes_cdnskey},
+                        {"signatures", window.signatures}, {"expired", window.expired}, {"not_yet_valid", window.not_yet_valid}};
+  if (window.earliest_expiry_in) {
+    out["earliest_expiration"] = utc_text(window.earliest_expiration);
+    out["earliest_expiry_in_seconds"] = *window.earliest_expiry_in;
+    out["earliest_rrset"] = window.earliest_owner.to_text() + " " + dns::type_to_text(window.earliest_type);
+  }
+  if (window.latest_inception) out["latest_inception"] = utc_text(*window.latest_inception);
+  return out;
+}
+
+std::vector<std::pair<const zone::Zone*, ServedZonesDnssec::Known>> ServedZonesDnssec::current_locked(
+    const std::vector<std::shared_ptr<const zone::Zone>>& zones, std::uint32_t now) {
   std::vector<std::pair<const zone::Zone*, Known>> kept;
-  std::string out;
   for (const auto& zone : zones) {
-    if (zone->apex().find(RRType::DNSKEY) == nullptr) continue;
+    if (!zone::is_signed(*zone)) continue;
     auto same = std::find_if(known_.begin(), known_.end(), [&](const auto& entry) {
       return entry.first == zone.get() && !entry.second.zone.expired();
     });
-    Known known = same != known_.end() ? same->second : Known{zone, earliest_expiry_in(*zone, now), now};
-    kept.emplace_back(zone.get(), known);
-    if (!known.expiry_in) continue;
+    kept.emplace_back(zone.get(), same != known_.end() ? same->second : Known{zone, describe(*zone, now), now});
+  }
+  known_ = kept;
+  for (auto& [zone, known] : kept) {
+    auto& left = known.info.signatures.earliest_expiry_in;
+    if (left) *left -= static_cast<std::int32_t>(now - known.seen);
+  }
+  return kept;
+}
+
+std::string ServedZonesDnssec::metrics(const std::vector<std::shared_ptr<const zone::Zone>>& zones, std::uint32_t now) {
+  std::lock_guard lock(mutex_);
+  std::string out;
+  for (const auto& [zone, known] : current_locked(zones, now)) {
+    const auto& left = known.info.signatures.earliest_expiry_in;
+    if (!left) continue;
     if (out.empty()) {
       out = "# HELP cutover_dnssec_signature_expiry_seconds Seconds until the zone's first RRSIG expires (negative: "
             "expired).\n# TYPE cutover_dnssec_signature_expiry_seconds gauge\n";
     }
-    std::int64_t left = *known.expiry_in - static_cast<std::int32_t>(now - known.seen);
-    out += fmt::format("cutover_dnssec_signature_expiry_seconds{{zone=\"{}\"}} {}\n", zone->origin().to_text(), left);
+    out += fmt::format("cutover_dnssec_signature_expiry_seconds{{zone=\"{}\"}} {}\n", zone->origin().to_text(), *left);
   }
-  known_ = std::move(kept);
   return out;
+}
+
+nlohmann::json ServedZonesDnssec::status(const std::vector<std::shared_ptr<const zone::Zone>>& zones, std::uint32_t now) {
+  std::lock_guard lock(mutex_);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [zone, known] : current_locked(zones, now)) {
+    nlohmann::json item = to_json(known.info);
+    item["zone"] = zone->origin().to_text();
+    item["read_at"] = utc_text(known.seen);
+    list.push_back(std::move(item));
+  }
+  return list;
 }
 
 }  // namespace cutover::dnssec

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "dns/name.h"
 #include "dns/rdata.h"
 #include "dns/types.h"
@@ -46,6 +48,8 @@ struct SignatureWindow {
   std::uint32_t earliest_expiration = 0;
   dns::Name earliest_owner;
   dns::RRType earliest_type = dns::RRType::A;
+  // The newest inception field: about when the zone was last signed.
+  std::optional<std::uint32_t> latest_inception;
 };
 
 struct ZoneDnssec {
@@ -61,23 +65,40 @@ struct ZoneDnssec {
 // Reads `zone` (every RRSIG it holds; O(records)).
 ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now);
 
+// "KSK", "ZSK" or "revoked".
+std::string key_role(const ZoneKey& key);
+// An RRSIG time field (unix seconds) as "2037-12-01 00:00:00 UTC".
+std::string utc_text(std::uint32_t seconds);
+// The document `cutover dnssec status --json` and the "dnssec" member of /status share:
+// signed, denial, opt_out, keys (role, flags, algorithm, key_tag, ds), cds, cdnskey,
+// signatures, expired, not_yet_valid, and when there are signatures earliest_expiration,
+// earliest_expiry_in_seconds, earliest_rrset and latest_inception.
+nlohmann::json to_json(const ZoneDnssec& info);
+
 // The earliest expiry alone, in seconds from `now`; nullopt for a zone without RRSIGs.
 std::optional<std::int64_t> earliest_expiry_in(const zone::Zone& zone, std::uint32_t now);
 
-// Remembers each served zone's earliest signature expiry, so /metrics reads it without going
-// through every RRSIG of an unchanged zone again. Thread-safe.
-class ExpiryMetrics {
+// What /metrics and /status say about the served signed zones: describe() of each, remembered
+// per zone object so a scrape does not go through every RRSIG of an unchanged zone again
+// (the expiry is then counted down from when it was read). Thread-safe.
+class ServedZonesDnssec {
  public:
   // `cutover_dnssec_signature_expiry_seconds{zone="..."}` for each signed zone of `zones`
   // (Prometheus text): seconds until its first RRSIG expires, negative once it has.
-  std::string render(const std::vector<std::shared_ptr<const zone::Zone>>& zones, std::uint32_t now);
+  std::string metrics(const std::vector<std::shared_ptr<const zone::Zone>>& zones, std::uint32_t now);
+  // The "dnssec" member of /status: to_json() of each signed zone with "zone" (its origin) and
+  // "read_at" (when its signatures were counted).
+  nlohmann::json status(const std::vector<std::shared_ptr<const zone::Zone>>& zones, std::uint32_t now);
 
  private:
   struct Known {
     std::weak_ptr<const zone::Zone> zone;
-    std::optional<std::int64_t> expiry_in;  // at `seen`
+    ZoneDnssec info;  // at `seen`
     std::uint32_t seen = 0;
   };
+  // Each signed zone of `zones` with what is known of it, its expiry counted down to `now`.
+  std::vector<std::pair<const zone::Zone*, Known>> current_locked(const std::vector<std::shared_ptr<const zone::Zone>>& zones,
+                                                                  std::uint32_t now);
   std::mutex mutex_;
   std::vector<std::pair<const zone::Zone*, Known>> known_;
 };

@@ -33,7 +33,7 @@ std::uint32_t unix_seconds() { return static_cast<std::uint32_t>(::time(nullptr)
 // warning when that is within kSignatureExpiryWarning, an error once it has passed (validators
 // then answer SERVFAIL for what it covers); the figure is on /metrics too.
 void log_signature_expiry(base::Logger& logger, const zone::Zone& zone) {
-  if (zone.apex().find(dns::RRType::DNSKEY) == nullptr) return;
+  if (!zone::is_signed(zone)) return;
   auto left = dnssec::earliest_expiry_in(zone, unix_seconds());
   if (!left) return;
   std::string origin = zone.origin().to_text();

@@ -224,10 +224,6 @@ void Store::publish_locked() {
 // holds their old nodes, and unless the write is published they are put back when this
 // object goes, still under the store's lock, so nothing outside ever sees a half-applied
 // write. The cost is that of the change, not of the zone (docs/writes.md, throughput).
-namespace {
-// A zone whose apex holds DNSKEY records was signed before it was loaded (auth/dnssec.h).
-bool is_presigned(const zone::Zone& zone) { return zone.apex().find(dns::RRType::DNSKEY) != nullptr; }
-}  // namespace
 
 class Store::ZoneWrite : public PendingWrite {
  public:
@@ -238,10 +234,10 @@ class Store::ZoneWrite : public PendingWrite {
     // A pre-signed zone's records carry signatures made offline: an edit would serve data no
     // signature covers (docs/dnssec.md). A whole new state (reload of a re-signed file,
     // transfer in from a signing primary, undo to a signed version) is still taken.
-    if (!request_.target && is_presigned(*managed_.served)) {
+    if (!request_.target && zone::is_signed(*managed_.served)) {
       return Refusal{WriteStatus::kInvalid, store_.describe(request_.zone) +
                                                 " is signed offline (dnssec mode presigned: its apex holds DNSKEY "
-                                                "records): a write would serve records without valid signatures; "
+                                                "and RRSIG records): a write would serve records without valid signatures; "
                                                 "sign the zone again and reload it"};
     }
     if (request_.precondition) {  // UPDATE prerequisites, on the data the write will change

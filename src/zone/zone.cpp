@@ -103,6 +103,10 @@ const RRset* Node::find(RRType type) const {
   return nullptr;
 }
 
+bool is_signed(const Zone& zone) {
+  return zone.apex().find(RRType::DNSKEY) != nullptr && zone.apex().find(RRType::RRSIG) != nullptr;
+}
+
 bool holds_only_nsec3(const Node& node) {
   bool nsec3 = false;
   for (const auto& rrset : node.rrsets) {

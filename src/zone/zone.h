@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/load.h"
 #include "base/result.h"
 #include "dns/message.h"
 #include "dns/name.h"
@@ -78,6 +79,19 @@ struct Node {
 // The node is an NSEC3 record's owner and nothing else (its RRsets are NSEC3 and RRSIG): a hash,
 // not a name the zone serves (RFC 5155 §7.2.8).
 bool holds_only_nsec3(const Node& node);
+
+// Calls visit(rdata) for each RRSIG among `rrsets` (a node's) that covers `covered`: its type
+// covered is the rdata's first two bytes (RFC 4034 §3.1). The one walk the answer paths, the
+// fast index and the signed zone's proofs share.
+template <typename Visit>
+void for_each_signature(std::span<const RRset> rrsets, dns::RRType covered, Visit visit) {
+  for (const auto& rrset : rrsets) {
+    if (rrset.type != dns::RRType::RRSIG) continue;
+    for (const auto& rdata : rrset.rdatas) {
+      if (rdata.size() >= 2 && base::load_u16(rdata.data()) == static_cast<std::uint16_t>(covered)) visit(rdata);
+    }
+  }
+}
 
 // Per-zone answer ordering: a default and overrides for single owner names.
 struct OrderPolicy {
@@ -234,5 +248,10 @@ class Zone {
   bool has_dnames_ = false;
   bool has_wildcards_ = false;
 };
+
+// The zone was signed before it was loaded: its apex holds DNSKEY and RRSIG records
+// (docs/dnssec.md). The one test of "signed" that serving, writes, the expiry log and the
+// expiry metric share.
+bool is_signed(const Zone& zone);
 
 }  // namespace cutover::zone

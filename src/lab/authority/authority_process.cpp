@@ -122,6 +122,10 @@ base::Result<std::int64_t> AuthorityProcess::put_zone(const std::string& origin,
   return change("PUT", "/lab/zones/" + origin, body.dump());
 }
 
+base::Result<std::int64_t> AuthorityProcess::put_zone_file(const std::string& origin, const std::string& text) {
+  return change("PUT", "/lab/zone-files/" + origin, Json{{"text", text}}.dump());
+}
+
 base::Result<std::int64_t> AuthorityProcess::put_rrset(const std::string& name, const std::string& type,
                                                        std::uint32_t ttl, const std::vector<std::string>& data) {
   return change("PUT", "/lab/rrsets/" + name + "/" + type, Json{{"ttl", ttl}, {"data", data}}.dump());

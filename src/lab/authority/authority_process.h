@@ -44,6 +44,8 @@ class AuthorityProcess {
 
   base::Result<std::int64_t> put_zone(const std::string& origin, std::uint32_t soa_ttl, std::uint32_t minimum,
                                       ZoneReplies replies = {});
+  // The zone exactly as master-file `text` has it (a zone signed offline, E14).
+  base::Result<std::int64_t> put_zone_file(const std::string& origin, const std::string& text);
   base::Result<std::int64_t> put_rrset(const std::string& name, const std::string& type, std::uint32_t ttl,
                                        const std::vector<std::string>& data);
   base::Result<std::int64_t> delete_name(const std::string& name);

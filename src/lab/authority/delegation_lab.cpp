@@ -23,31 +23,38 @@ base::Status load_top(AuthorityProcess& top) {
 
 }  // namespace
 
-base::Result<std::unique_ptr<DelegationLab>> DelegationLab::start(const std::string& cutover_binary,
-                                                                  const std::string& work_dir) {
+base::Result<std::vector<std::unique_ptr<AuthorityProcess>>> start_port53_authorities(
+    const std::string& cutover_binary, const std::string& work_dir, const std::vector<std::string>& labels) {
   std::mt19937 random{std::random_device{}()};
   std::string last_error;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     std::string prefix = "127.53." + std::to_string(1 + random() % 254) + ".";
-    std::unique_ptr<DelegationLab> lab(new DelegationLab());
-    std::unique_ptr<AuthorityProcess>* slots[] = {&lab->top_, &lab->old_, &lab->new_};
-    const char* labels[] = {"e8-top", "e8-old", "e8-new"};
-    bool started = true;
-    for (int i = 0; i < 3 && started; ++i) {
-      auto authority = AuthorityProcess::start({cutover_binary, prefix + std::to_string(i + 1), 53, work_dir, labels[i]});
+    std::vector<std::unique_ptr<AuthorityProcess>> started;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      auto authority =
+          AuthorityProcess::start({cutover_binary, prefix + std::to_string(i + 1), 53, work_dir, labels[i]});
       if (!authority) {
         last_error = authority.error().message;
-        started = false;
-      } else {
-        *slots[i] = std::move(*authority);
+        break;
       }
+      started.push_back(std::move(*authority));
     }
-    if (!started) continue;
-    auto loaded = load_top(*lab->top_);
-    if (!loaded) return loaded.error();
-    return lab;
+    if (started.size() == labels.size()) return started;
   }
-  return base::make_error(base::ErrorCode::kIo, "three-tier lab did not start: " + last_error);
+  return base::make_error(base::ErrorCode::kIo, "lab authorities on port 53 did not start: " + last_error);
+}
+
+base::Result<std::unique_ptr<DelegationLab>> DelegationLab::start(const std::string& cutover_binary,
+                                                                  const std::string& work_dir) {
+  auto authorities = start_port53_authorities(cutover_binary, work_dir, {"e8-top", "e8-old", "e8-new"});
+  if (!authorities) return authorities.error();
+  std::unique_ptr<DelegationLab> lab(new DelegationLab());
+  lab->top_ = std::move((*authorities)[0]);
+  lab->old_ = std::move((*authorities)[1]);
+  lab->new_ = std::move((*authorities)[2]);
+  auto loaded = load_top(*lab->top_);
+  if (!loaded) return loaded.error();
+  return lab;
 }
 
 std::string DelegationLab::describe() const {

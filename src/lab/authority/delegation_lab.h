@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "lab/authority/authority_process.h"
@@ -33,6 +34,11 @@ class DelegationLab : public Fixture {
   std::unique_ptr<AuthorityProcess> old_;
   std::unique_ptr<AuthorityProcess> new_;
 };
+
+// Lab authorities on port 53 of 127.53.N.1, .2, ... (one per label, N random, retried on
+// another N when one cannot start), for labs whose resolvers start from root hints.
+base::Result<std::vector<std::unique_ptr<AuthorityProcess>>> start_port53_authorities(
+    const std::string& cutover_binary, const std::string& work_dir, const std::vector<std::string>& labels);
 
 // The fixture kind of the three-tier lab, for the experiments that need it.
 const FixtureKind& delegation_fixture();

@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "dns/rdata.h"
+#include "zone/master_parser.h"
 
 namespace cutover::lab {
 namespace {
@@ -33,6 +34,14 @@ base::Result<dns::ResourceRecord> make_record(const dns::Name& owner, dns::RRTyp
                       fmt::format("{} {} \"{}\": {}", owner.to_text(), dns::type_to_text(type), text, rdata.error().message));
   }
   return dns::ResourceRecord{owner, type, dns::RRClass::IN, ttl, std::move(*rdata)};
+}
+
+// A zone put whole from a file changes only by putting it whole again: an RRset edit would
+// leave its signatures behind (E14's zones are signed offline).
+base::Status refuse_file_zone(const LabZone& lab_zone) {
+  if (!lab_zone.file_records) return {};
+  return make_error(ErrorCode::kInvalidArgument, "lab zone " + lab_zone.origin.to_text() +
+                                                     " was put whole from a zone file: put the whole file again");
 }
 
 }  // namespace
@@ -67,6 +76,7 @@ Outage OutageTable::lookup(const dns::Name& qname) const {
 
 base::Result<std::shared_ptr<const zone::Zone>> build_lab_zone(const LabZone& lab_zone) {
   const dns::Name& origin = lab_zone.origin;
+  if (lab_zone.file_records) return zone::Zone::build(origin, *lab_zone.file_records, {}, lab_zone.negative);
   std::vector<dns::ResourceRecord> records;
   auto mname = origin.prepend("ns");
   auto rname = origin.prepend("hostmaster");
@@ -140,7 +150,7 @@ base::Result<std::int64_t> LabModel::put_zone(const dns::Name& origin, std::uint
                                               zone::NegativeTtlMode negative, bool ns_in_authority) {
   std::lock_guard lock(mutex_);
   auto existing = zones_.find(key_of(origin));
-  LabZone candidate = existing != zones_.end() ? existing->second : LabZone{};
+  LabZone candidate = existing != zones_.end() && !existing->second.file_records ? existing->second : LabZone{};
   candidate.origin = origin.lowercased();
   candidate.soa_ttl = soa_ttl;
   candidate.minimum = minimum;
@@ -149,6 +159,27 @@ base::Result<std::int64_t> LabModel::put_zone(const dns::Name& origin, std::uint
   ++candidate.serial;
   auto built = build_lab_zone(candidate);
   if (!built) return built.error();
+  zones_[key_of(origin)] = std::move(candidate);
+  return rebuild_locked();
+}
+
+base::Result<std::int64_t> LabModel::put_zone_file(const dns::Name& origin, const std::string& text) {
+  // No $INCLUDE: text from the API never reads the authority's files.
+  zone::ParseLimits limits;
+  limits.max_include_depth = 0;
+  zone::ParseResult parsed = zone::parse_master_text(origin, text, "zone file for " + origin.to_text(), limits);
+  for (const auto& diagnostic : parsed.diagnostics) {
+    if (diagnostic.severity == zone::Severity::kError) {
+      return make_error(ErrorCode::kInvalidArgument, diagnostic.to_string());
+    }
+  }
+  LabZone candidate;
+  candidate.origin = origin.lowercased();
+  candidate.file_records.emplace();
+  for (auto& record : parsed.records) candidate.file_records->push_back(std::move(record.record));
+  auto built = build_lab_zone(candidate);
+  if (!built) return built.error();
+  std::lock_guard lock(mutex_);
   zones_[key_of(origin)] = std::move(candidate);
   return rebuild_locked();
 }
@@ -163,6 +194,7 @@ base::Result<std::int64_t> LabModel::put_rrset(const dns::Name& owner, dns::RRTy
   std::lock_guard lock(mutex_);
   LabZone* lab_zone = find_zone_locked(owner);
   if (lab_zone == nullptr) return make_error(ErrorCode::kNotFound, "no lab zone holds " + owner.to_text());
+  if (auto refused = refuse_file_zone(*lab_zone); !refused) return refused.error();
   if (type == dns::RRType::SOA) return make_error(ErrorCode::kInvalidArgument, "set the SOA through the zone");
   if (rrset.data.empty()) return make_error(ErrorCode::kInvalidArgument, "an RRset needs at least one record");
   LabZone candidate = *lab_zone;
@@ -178,6 +210,7 @@ base::Result<std::int64_t> LabModel::delete_rrset(const dns::Name& owner, std::o
   std::lock_guard lock(mutex_);
   LabZone* lab_zone = find_zone_locked(owner);
   if (lab_zone == nullptr) return make_error(ErrorCode::kNotFound, "no lab zone holds " + owner.to_text());
+  if (auto refused = refuse_file_zone(*lab_zone); !refused) return refused.error();
   std::string key = key_of(owner);
   std::size_t removed = 0;
   for (auto it = lab_zone->rrsets.begin(); it != lab_zone->rrsets.end();) {

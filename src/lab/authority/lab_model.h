@@ -44,6 +44,9 @@ struct LabZone {
   bool ns_in_authority = false;
   std::uint32_t serial = 1;
   std::map<std::pair<std::string, dns::RRType>, LabRRset> rrsets;  // key: lowercased owner text
+  // A zone put whole from master-file text (a signer's output, E14): served exactly as given,
+  // SOA included, and changed only by putting it whole again; `rrsets` is then unused.
+  std::optional<std::vector<dns::ResourceRecord>> file_records;
 };
 
 // Outage modes in force, looked up per query: a name's own mode wins over its zone's.
@@ -68,6 +71,10 @@ class LabModel {
   // Each mutation returns the CLOCK_MONOTONIC time (ns) at which the new data was published.
   base::Result<std::int64_t> put_zone(const dns::Name& origin, std::uint32_t soa_ttl, std::uint32_t minimum,
                                       zone::NegativeTtlMode negative, bool ns_in_authority = false);
+  // Replaces (or creates) the zone with the records of master-file `text` (its SOA and apex NS
+  // among them): how the lab serves a zone signed offline. A parse error names the line and
+  // column and leaves the zone as it was.
+  base::Result<std::int64_t> put_zone_file(const dns::Name& origin, const std::string& text);
   base::Result<std::int64_t> delete_zone(const dns::Name& origin);
   base::Result<std::int64_t> put_rrset(const dns::Name& owner, dns::RRType type, const LabRRset& rrset);
   // Without a type, every RRset of the name goes.

@@ -78,6 +78,30 @@ TEST_F(LabModelTest, BadChangesLeaveTheZoneAlone) {
   EXPECT_EQ(publishes_, 1);
 }
 
+TEST_F(LabModelTest, AZoneFileIsServedAsGivenAndChangesOnlyWhole) {
+  const std::string text =
+      "$TTL 30\n@ SOA ns hostmaster 2026120601 3600 600 86400 7\n@ NS ns\nns A 192.0.2.53\nwww A 192.0.2.1\n";
+  ASSERT_TRUE(model_.put_zone_file(name("f.lab."), text));
+  dns::Message reply = ask("f.lab.", dns::RRType::SOA);
+  ASSERT_EQ(reply.answers.size(), 1u);
+  EXPECT_EQ(dns::parse_soa(reply.answers[0].rdata)->serial, 2026120601u);  // the file's, not a lab serial
+  EXPECT_EQ(ask("www.f.lab.").answers.size(), 1u);
+  auto edit = model_.put_rrset(name("www.f.lab."), dns::RRType::A, {5, {"192.0.2.2"}});
+  ASSERT_FALSE(edit);
+  EXPECT_NE(edit.error().message.find("put the whole file again"), std::string::npos);
+  EXPECT_FALSE(model_.delete_rrset(name("www.f.lab."), std::nullopt));
+  auto bad = model_.put_zone_file(name("f.lab."), text + "www2 A not-an-address\n");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find(":6:"), std::string::npos) << bad.error().message;
+  EXPECT_EQ(ask("www.f.lab.").answers.size(), 1u);  // still the first file
+  EXPECT_FALSE(model_.put_zone_file(name("f.lab."), text + "$INCLUDE /etc/hostname\n"));
+  ASSERT_TRUE(model_.put_zone_file(name("f.lab."), text + "www2 A 192.0.2.3\n"));
+  EXPECT_EQ(ask("www2.f.lab.").answers.size(), 1u);
+  // Putting it as an ordinary lab zone again starts from an empty one with the lab's SOA.
+  ASSERT_TRUE(model_.put_zone(name("f.lab."), 60, 60, zone::NegativeTtlMode::kCapped));
+  EXPECT_EQ(ask("www.f.lab.").header.rcode, static_cast<std::uint8_t>(dns::Rcode::kNxDomain));
+}
+
 TEST_F(LabModelTest, SeveralZonesLongestOriginWins) {
   ASSERT_TRUE(model_.put_zone(name("lab."), 60, 60, zone::NegativeTtlMode::kCapped));
   ASSERT_TRUE(model_.put_zone(name("child.lab."), 8, 8, zone::NegativeTtlMode::kCapped));

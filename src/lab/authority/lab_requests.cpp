@@ -75,6 +75,12 @@ LabReply put_zone(LabModel& model, const dns::Name& origin, const std::string& t
   });
 }
 
+LabReply put_zone_file(LabModel& model, const dns::Name& origin, const std::string& text) {
+  return with_body(text, [&](const Json& body) {
+    return done_reply(model.put_zone_file(origin, body.at("text").get<std::string>()));
+  });
+}
+
 LabReply put_rrset(LabModel& model, const dns::Name& owner, dns::RRType type, const std::string& text) {
   return with_body(text, [&](const Json& body) {
     LabRRset rrset{u32_field(body, "ttl", std::nullopt), body.at("data").get<std::vector<std::string>>()};
@@ -121,6 +127,11 @@ const std::vector<Route>& route_table() {
        [](LabModel& model, const Match& match, const std::string& body) {
          auto origin = name_at(match, 1);
          return origin ? put_zone(model, *origin, body) : error_reply(400, origin.error().message);
+       }},
+      {"PUT", "/lab/zone-files/" + kName,
+       [](LabModel& model, const Match& match, const std::string& body) {
+         auto origin = name_at(match, 1);
+         return origin ? put_zone_file(model, *origin, body) : error_reply(400, origin.error().message);
        }},
       {"DELETE", "/lab/zones/" + kName,
        [](LabModel& model, const Match& match, const std::string&) {

@@ -3,6 +3,7 @@
 // the lab_api fuzz target drives it directly. Thread-safe as LabModel is.
 //   PUT    /lab/zones/ORIGIN          {"soa_ttl":30,"minimum":6,"negative":"capped"|"uncapped",
 //                                       "ns_in_authority":false}
+//   PUT    /lab/zone-files/ORIGIN     {"text":"MASTER FILE"}: the zone exactly as given (signed offline)
 //   DELETE /lab/zones/ORIGIN
 //   PUT    /lab/rrsets/NAME/TYPE      {"ttl":5,"data":["192.0.2.1"]}
 //   DELETE /lab/rrsets/NAME/TYPE      DELETE /lab/names/NAME (every type)

@@ -18,6 +18,7 @@
   X(e11_reuse) \
   X(e12_rotation) \
   X(e13_split) \
+  X(e14_ds) \
   X(e15_search)
 
 namespace cutover::lab {

@@ -32,6 +32,15 @@ std::string control_secret() {
   return dns::base64_encode(bytes);
 }
 
+// `trust-anchors { "." static-ds TAG ALG TYPE "HEX"; };` from "TAG ALG TYPE HEX".
+std::string trust_anchor_statement(const std::string& ds) {
+  std::istringstream fields(ds);
+  std::string tag, algorithm, digest_type, digest, more;
+  fields >> tag >> algorithm >> digest_type >> digest;
+  while (fields >> more) digest += more;
+  return fmt::format("trust-anchors {{ \".\" static-ds {} {} {} \"{}\"; }};\n", tag, algorithm, digest_type, digest);
+}
+
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
@@ -53,8 +62,8 @@ class Bind : public ResolverAdapter {
         "  directory \"{0}\";\n  pid-file \"{0}/named.pid\";\n  session-keyfile \"{0}/session.key\";\n"
         "  managed-keys-directory \"{0}\";\n  listen-on port {1} {{ 127.0.0.1; }};\n  listen-on-v6 {{ none; }};\n"
         "  recursion yes;\n  allow-query {{ any; }};\n  allow-recursion {{ 127.0.0.0/8; }};\n"
-        "  dnssec-validation no;\n  qname-minimization off;\n  prefetch 0;\n",
-        dir, port);
+        "  dnssec-validation {2};\n  qname-minimization off;\n  prefetch 0;\n",
+        dir, port, config.trust_anchor.empty() ? "no" : "yes");
     if (stub) options += fmt::format("  port {};\n", config.upstream.port);
     if (cache.ttl_floor) options += fmt::format("  min-cache-ttl {};\n", *cache.ttl_floor);
     if (cache.ttl_cap) options += fmt::format("  max-cache-ttl {};\n", *cache.ttl_cap);
@@ -70,6 +79,8 @@ class Bind : public ResolverAdapter {
     auto control_port = free_port();
     std::string key = fmt::format("key \"lab-rndc\" {{ algorithm hmac-sha256; secret \"{}\"; }};\n", control_secret());
     std::string conf = key + "options {\n" + options + "};\n";
+    // E14: the lab root's DS as the only trust anchor (named.conf(5) `trust-anchors`, static-ds).
+    if (!config.trust_anchor.empty()) conf += trust_anchor_statement(config.trust_anchor);
     LaunchPlan plan;
     if (control_port) {
       conf += fmt::format("controls {{ inet 127.0.0.1 port {} allow {{ 127.0.0.1; }} keys {{ \"lab-rndc\"; }}; }};\n",

@@ -43,6 +43,7 @@ class Dnsmasq : public ResolverAdapter {
   std::string package() const override { return "dnsmasq-base"; }
   std::string unsupported(const ResolverConfig& config) const override {
     if (config.upstream.kind == Upstream::Kind::kRootHints) return "dnsmasq forwards only; it cannot start from root hints";
+    if (!config.trust_anchor.empty()) return "the lab does not configure dnsmasq's validator";
     if (config.cache.negative_cap) return "--neg-ttl applies only to negative replies without a SOA";
     return {};
   }

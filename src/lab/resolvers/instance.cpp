@@ -102,7 +102,8 @@ base::Result<ResolverInstance*> InstancePool::get(const ResolverConfig& config, 
 }
 
 std::string InstancePool::key_of(const ResolverConfig& config, const std::string& isolation) {
-  return (config.upstream.kind == Upstream::Kind::kRootHints ? "roothints-" : "") + config.cache.label() +
+  return std::string(config.upstream.kind == Upstream::Kind::kRootHints ? "roothints-" : "") +
+         (config.trust_anchor.empty() ? "" : "dnssec-") + config.cache.label() +
          (isolation.empty() ? "" : "-" + isolation);
 }
 

@@ -107,6 +107,8 @@ class Kresd : public ResolverAdapter {
         "cache.open(32 * MB, 'lmdb://{}/cache')\n"
         "policy.add(policy.all(policy.FLAGS({{'ALLOW_LOCAL'}})))\n",
         port, dir);
+    // E14: the lab root's DS as the only trust anchor (the default root key was removed above).
+    if (!config.trust_anchor.empty()) conf += fmt::format("trust_anchors.add('. DS {}')\n", config.trust_anchor);
     if (cache.ttl_floor) conf += fmt::format("cache.min_ttl({})\n", *cache.ttl_floor);
     if (cache.ttl_cap) conf += fmt::format("cache.max_ttl({})\n", *cache.ttl_cap);
     if (cache.stale_window) {

@@ -1,10 +1,14 @@
 // PowerDNS Recursor 4 adapter: `pdns_recursor --config-dir=DIR` with its own recursor.conf.
 // Its serve-stale window comes only in 30 s extensions, so other windows are not supported.
 // introspect() asks `rec_control --socket-dir=DIR` for dump-cache and dump-nsspeeds
-// (rec_control(1)); the control socket is in the instance directory (socket-dir).
+// (rec_control(1)); the control socket is in the instance directory (socket-dir), or in a
+// short directory under /tmp named after it when the socket's path would not fit in sun_path.
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string_view>
 #include <fstream>
 #include <sstream>
 
@@ -18,6 +22,18 @@ namespace cutover::lab {
 namespace {
 
 constexpr std::uint32_t kStaleExtension = 30;  // serve-stale-extensions counts units of 30 s
+
+// sockaddr_un::sun_path is 108 bytes on Linux; the recursor refuses to start with a longer path.
+constexpr std::size_t kMaxSocketPath = 100;
+
+// Where the instance in `dir` keeps its control socket.
+std::string socket_dir(const std::string& dir) {
+  if (dir.size() + std::string_view("/pdns_recursor.controlsocket").size() < kMaxSocketPath) return dir;
+  std::string short_dir = fmt::format("/tmp/cutover-rec-{:016x}", std::hash<std::string>{}(dir));
+  std::error_code error;
+  std::filesystem::create_directories(short_dir, error);
+  return short_dir;
+}
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -42,14 +58,20 @@ class PdnsRecursor : public ResolverAdapter {
     const CacheSettings& cache = config.cache;
     std::string conf = fmt::format(
         "local-address=127.0.0.1\nlocal-port={}\nconfig-dir={}\nsocket-dir={}\ndaemon=no\nwrite-pid=no\n"
-        "dnssec=off\nqname-minimization=no\nsecurity-poll-suffix=\ndont-query=\nthreads=1\n"
+        "dnssec={}\nqname-minimization=no\nsecurity-poll-suffix=\ndont-query=\nthreads=1\n"
         "disable-syslog=yes\nloglevel=4\nallow-from=127.0.0.0/8\n",
-        port, dir, dir);
+        port, dir, socket_dir(dir), config.trust_anchor.empty() ? "off" : "validate");
+    LaunchPlan plan;
+    if (!config.trust_anchor.empty()) {
+      // E14: the lab root's DS as the only trust anchor, replacing the built-in root ones
+      // (Lua configuration: clearTA, addTA).
+      conf += fmt::format("lua-config-file={}/recursor.lua\n", dir);
+      plan.files.emplace_back("recursor.lua", fmt::format("clearTA('.')\naddTA('.', \"{}\")\n", config.trust_anchor));
+    }
     if (cache.ttl_floor) conf += fmt::format("minimum-ttl-override={}\n", *cache.ttl_floor);
     if (cache.ttl_cap) conf += fmt::format("max-cache-ttl={}\n", *cache.ttl_cap);
     if (cache.negative_cap) conf += fmt::format("max-negative-ttl={}\n", *cache.negative_cap);
     if (cache.stale_window) conf += fmt::format("serve-stale-extensions={}\n", *cache.stale_window / kStaleExtension);
-    LaunchPlan plan;
     if (config.upstream.kind == Upstream::Kind::kStub) {
       conf += fmt::format("forward-zones={}={}:{}\n", config.upstream.zone, config.upstream.host, config.upstream.port);
       // The recursor primes the root even when it only forwards; without hints of its own it
@@ -73,7 +95,7 @@ class PdnsRecursor : public ResolverAdapter {
     static std::atomic<int> calls{0};
     std::string stem = fmt::format("{}/introspect-{}", dir, calls.fetch_add(1));
     auto ask = [&](const char* what, const std::string& file) {
-      return run_capture({"rec_control", "--socket-dir=" + dir, what, file});
+      return run_capture({"rec_control", "--socket-dir=" + socket_dir(dir), what, file});
     };
     CommandOutput cache = ask("dump-cache", stem + ".cache");
     std::string dump = read_text(stem + ".cache");

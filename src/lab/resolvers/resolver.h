@@ -45,6 +45,10 @@ struct ResolverConfig {
   // --resolver-option lines, each in the product's own config syntax (docs/lab.md); the
   // adapter places them where its syntax wants them, after the lab's own settings.
   std::vector<std::string> extra_lines = {};
+  // The root's DS rdata ("TAG ALG DIGEST-TYPE HEX") of the lab's signed three-tier world
+  // (E14): the resolver validates DNSSEC with it as its only trust anchor. Empty: validation
+  // stays off, as every other experiment runs.
+  std::string trust_anchor = "";
 };
 
 // Files to write into the instance directory and the command that runs the resolver in the

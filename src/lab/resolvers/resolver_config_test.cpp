@@ -54,6 +54,51 @@ TEST(ResolverConfig, BindRootHintsHasNoOutgoingPort) {
   EXPECT_NE(text.find("a.root-servers.lab. 3600000 IN A 127.53.0.1"), std::string::npos);
 }
 
+// E14: a trust anchor turns each resolver's validator on with the lab root's DS as its only
+// anchor; without one, validation stays off.
+TEST(ResolverConfig, ATrustAnchorTurnsValidationOnWithOnlyThatAnchor) {
+  ResolverConfig config{{}, {Upstream::Kind::kRootHints, "", "127.53.0.1", 53}};
+  config.trust_anchor = "12345 13 2 ABCDEF0123";
+  std::string unbound = config_text("unbound", config);
+  EXPECT_NE(unbound.find("module-config: \"validator iterator\""), std::string::npos);
+  EXPECT_NE(unbound.find("trust-anchor: \". DS 12345 13 2 ABCDEF0123\""), std::string::npos);
+  std::string bind = config_text("bind", config);
+  EXPECT_NE(bind.find("dnssec-validation yes;"), std::string::npos);
+  EXPECT_NE(bind.find("trust-anchors { \".\" static-ds 12345 13 2 \"ABCDEF0123\"; };"), std::string::npos);
+  std::string kresd = config_text("kresd", config);
+  EXPECT_LT(kresd.find("trust_anchors.remove('.')"), kresd.find("trust_anchors.add('. DS 12345 13 2 ABCDEF0123')"));
+  EXPECT_NE(kresd.find("trust_anchors.add("), std::string::npos);
+  std::string pdns = config_text("pdns-recursor", config);
+  EXPECT_NE(pdns.find("dnssec=validate"), std::string::npos);
+  EXPECT_NE(pdns.find("lua-config-file=/tmp/x/recursor.lua"), std::string::npos);
+  EXPECT_NE(pdns.find("clearTA('.')\naddTA('.', \"12345 13 2 ABCDEF0123\")"), std::string::npos);
+  EXPECT_FALSE(make_resolver("dnsmasq")->unsupported(config).empty());
+  config.trust_anchor.clear();
+  EXPECT_NE(config_text("unbound", config).find("module-config: \"iterator\""), std::string::npos);
+  EXPECT_NE(config_text("bind", config).find("dnssec-validation no;"), std::string::npos);
+  EXPECT_NE(config_text("pdns-recursor", config).find("dnssec=off"), std::string::npos);
+  EXPECT_EQ(config_text("kresd", config).find("trust_anchors.add("), std::string::npos);
+}
+
+// The PowerDNS Recursor will not start when its control socket's path does not fit in
+// sun_path: a deep instance directory gets a short socket directory under /tmp instead.
+TEST(ResolverConfig, PdnsRecursorKeepsItsControlSocketPathShort) {
+  auto adapter = make_resolver("pdns-recursor");
+  auto socket_dir_of = [&](const std::string& dir) {
+    for (const auto& [file, content] : adapter->plan(dir, 6000, stub()).files) {
+      auto at = content.find("socket-dir=");
+      if (at != std::string::npos) return content.substr(at + 11, content.find('\n', at) - at - 11);
+    }
+    return std::string();
+  };
+  EXPECT_EQ(socket_dir_of("/tmp/x"), "/tmp/x");
+  std::string deep = "/tmp/" + std::string(90, 'd');
+  std::string short_dir = socket_dir_of(deep);
+  EXPECT_EQ(short_dir.rfind("/tmp/cutover-rec-", 0), 0u) << short_dir;
+  EXPECT_LT(short_dir.size() + 28, 108u);
+  EXPECT_EQ(socket_dir_of(deep), short_dir);  // the same for introspect() later
+}
+
 TEST(ResolverConfig, KresdStubAndStaleWindow) {
   std::string text = config_text("kresd", stub({.ttl_cap = 8, .stale_window = 15}));
   EXPECT_NE(text.find("net.listen('127.0.0.1', 6000"), std::string::npos);

@@ -1,4 +1,4 @@
-// Unbound adapter: `unbound -d -c unbound.conf`, iterator only (no validator), stub zone to the
+// Unbound adapter: `unbound -d -c unbound.conf`, iterator only (the validator too for E14's trust anchor), stub zone to the
 // lab authority or root hints. Foreground-as-root settings per docs/lab.md.
 #include <fmt/format.h>
 
@@ -23,9 +23,11 @@ class Unbound : public ResolverAdapter {
         "  interface: 127.0.0.1\n  port: {}\n  do-ip6: no\n  do-not-query-localhost: no\n"
         "  username: \"\"\n  chroot: \"\"\n  directory: \"{}\"\n  pidfile: \"{}/unbound.pid\"\n"
         "  use-syslog: no\n  logfile: \"\"\n  verbosity: 1\n  num-threads: 1\n"
-        "  module-config: \"iterator\"\n  qname-minimisation: no\n  prefetch: no\n"
+        "  module-config: \"{}\"\n  qname-minimisation: no\n  prefetch: no\n"
         "  access-control: 127.0.0.0/8 allow\n",
-        port, dir, dir);
+        port, dir, dir, config.trust_anchor.empty() ? "iterator" : "validator iterator");
+    // E14: the lab root's DS as the only trust anchor, validation failures in the log.
+    if (!config.trust_anchor.empty()) conf += fmt::format("  trust-anchor: \". DS {}\"\n  val-log-level: 2\n", config.trust_anchor);
     if (cache.ttl_floor) conf += fmt::format("  cache-min-ttl: {}\n", *cache.ttl_floor);
     if (cache.ttl_cap) conf += fmt::format("  cache-max-ttl: {}\n", *cache.ttl_cap);
     if (cache.negative_cap) conf += fmt::format("  cache-max-negative-ttl: {}\n", *cache.negative_cap);

@@ -1,7 +1,8 @@
 // `cutover dnssec status` and the signature-expiry warning of `cutover serve`, from the command
 // line as an operator runs them (docs/dnssec.md, "Keys and signatures"): the DS it prints for
 // each KSK is the one BIND's dnssec-dsfromkey computes from the same file; a zone whose first
-// signature expires within 7 days is a warning in the log, a gauge on /metrics and exit 1.
+// signature expires within 7 days is a warning in the log, a gauge on /metrics and exit 1;
+// `cutover status` shows a served signed zone's keys and signature window.
 #include <chrono>
 #include <ctime>
 #include <regex>
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/process.h"
 #include "support/server.h"
@@ -92,6 +94,30 @@ TEST(DnssecStatus, ASignatureExpiringWithinAWeekIsAWarningAGaugeAndExitOne) {
   long seconds = std::stol(match[1].str());
   EXPECT_GT(seconds, 2 * 86400 - 120);
   EXPECT_LE(seconds, 2 * 86400);
+  // `cutover status` shows the served signed zone's keys and signature window (its "dnssec"
+  // member of /status is what `cutover dnssec status --json` prints for the file).
+  std::string control = fmt::format("127.0.0.1:{}", server.control_port());
+  auto json = cutover({"status", "--control", control, "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.out << json.err;
+  auto document = nlohmann::json::parse(json.out);
+  ASSERT_TRUE(document.contains("dnssec")) << json.out;
+  ASSERT_EQ(document["dnssec"].size(), 1u) << json.out;
+  const auto& served = document["dnssec"][0];
+  EXPECT_EQ(served["zone"], "soon.test.");
+  EXPECT_EQ(served["signatures"], 2);
+  EXPECT_EQ(served["earliest_rrset"], "ns1.soon.test. A");
+  EXPECT_GT(served["earliest_expiry_in_seconds"].get<long>(), 2 * 86400 - 120);
+  auto file = nlohmann::json::parse(cutover({"dnssec", "status", "soon.test", dir + "/soon.zone", "--json"}).out);
+  EXPECT_EQ(served["keys"], file["keys"]);
+  EXPECT_EQ(served["latest_inception"], file["latest_inception"]);
+  ASSERT_EQ(served["keys"].size(), 1u);
+  auto text = cutover({"status", "--control", control});
+  ASSERT_EQ(text.exit_code, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("dnssec soon.test.  denial none"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(fmt::format("key KSK     tag {:<5} algorithm 13", served["keys"][0]["key_tag"].get<int>())),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("first to expire ns1.soon.test. A at "), std::string::npos) << text.out;
 }
 
 }  // namespace

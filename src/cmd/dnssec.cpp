@@ -1,9 +1,10 @@
 // `cutover dnssec status ORIGIN FILE [--warn PERIOD] [--json]`: what a signed zone file holds,
 // as an operator checks it before and after a signing or a key roll (docs/dnssec.md): its
 // keys with their tags and the DS the parent should hold for each KSK, its denial of
-// existence, CDS/CDNSKEY, and when its first signature expires. Exit 0 when the zone is signed
-// and no signature expires within the warning period, 1 when one does (or has, or the zone is
-// not signed), 2 when the file cannot be loaded.
+// existence, CDS/CDNSKEY (each must match one of its DNSKEYs), and when its first signature
+// expires. Exit 0 when the zone is signed and no signature expires within the warning period,
+// 1 when one does (or has, or the zone is not signed, or a CDS or CDNSKEY matches no DNSKEY),
+// 2 when the file cannot be loaded.
 #include <ctime>
 #include <memory>
 #include <string>
@@ -44,7 +45,8 @@ ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
   dnssec::ZoneDnssec info = dnssec::describe(*load.zone, now);
   const dnssec::SignatureWindow& window = info.signatures;
   bool expiring = window.earliest_expiry_in && *window.earliest_expiry_in < static_cast<std::int64_t>(*warn);
-  bool findings = !info.signed_zone || expiring || window.expired > 0 || window.not_yet_valid > 0;
+  bool findings = !info.signed_zone || expiring || window.expired > 0 || window.not_yet_valid > 0 ||
+                  !info.parent_signal_problems.empty();
 
   if (output.json()) {
     nlohmann::json report = dnssec::to_json(info);
@@ -72,6 +74,8 @@ ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
   }
   fmt::print("CDS: {}, CDNSKEY: {}\n", info.publishes_cds ? "published" : "none",
              info.publishes_cdnskey ? "published" : "none");
+  if (info.asks_ds_removal) fmt::print("CDS/CDNSKEY ask the parent to remove the DS (RFC 8078)\n");
+  for (const auto& problem : info.parent_signal_problems) fmt::print("problem: {}\n", problem);
   fmt::print("signatures: {} RRSIGs, {} expired, {} not yet valid\n", window.signatures, window.expired,
              window.not_yet_valid);
   if (window.earliest_expiry_in) {

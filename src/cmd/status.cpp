@@ -203,6 +203,9 @@ void print_dnssec(const nlohmann::json& zones) {
     std::printf("dnssec %s  denial %s%s  CDS %s  CDNSKEY %s\n", text_of(zone["zone"]).c_str(), text_of(zone["denial"]).c_str(),
                 zone.value("opt_out", false) ? " (opt-out)" : "", zone.value("cds", false) ? "published" : "none",
                 zone.value("cdnskey", false) ? "published" : "none");
+    for (const auto& problem : zone.value("parent_signal_problems", nlohmann::json::array())) {
+      std::printf("  problem: %s\n", text_of(problem).c_str());
+    }
     for (const auto& key : zone["keys"]) {
       std::printf("  key %-7s tag %-5s algorithm %-3s flags %s%s\n", text_of(key["role"]).c_str(),
                   text_of(key["key_tag"]).c_str(), text_of(key["algorithm"]).c_str(), text_of(key["flags"]).c_str(),

@@ -59,6 +59,12 @@ struct ZoneDnssec {
   std::vector<ZoneKey> keys;
   bool publishes_cds = false;
   bool publishes_cdnskey = false;
+  // CDS/CDNSKEY asking the parent to remove the DS (RFC 8078 §4: "0 0 0 00", "0 3 0 AA==").
+  bool asks_ds_removal = false;
+  // Each CDS or CDNSKEY record that matches no DNSKEY of the zone (RFC 7344 §4.1 wants every
+  // one to): a parent that took it would publish a DS no key of the child matches, and
+  // validating resolvers would fail the zone for as long as they hold that DS (lab E14).
+  std::vector<std::string> parent_signal_problems;
   SignatureWindow signatures;
 };
 

@@ -95,5 +95,35 @@ TEST(ZoneKeys, AnUnsignedZoneHasNoKeysAndNoSignatures) {
   EXPECT_FALSE(earliest_expiry_in(*load.zone, 1796515200).has_value());
 }
 
+// RFC 7344 §4.1: every CDS and CDNSKEY must match a DNSKEY of the zone; a CDS for a key the zone
+// does not hold is the bad DS of lab E14 in waiting. RFC 8078 §4's removal requests are noted.
+TEST(ZoneKeys, CdsAndCdnskeyMustMatchAKeyOfTheZone) {
+  const std::string key = "257 3 13 a2V5LXNpZ25pbmcta2V5";
+  const std::string other = "257 3 13 b3RoZXIta2V5";
+  auto origin = *dns::Name::from_text("example.test.");
+  std::string good_cds = dns::rdata_to_text(RRType::DS, ds_rdata(origin, rdata_of(RRType::DNSKEY, key), 2));
+  std::string stray_cds = dns::rdata_to_text(RRType::DS, ds_rdata(origin, rdata_of(RRType::DNSKEY, other), 2));
+  auto describe_text = [&](const std::string& apex) {
+    std::string text = "$ORIGIN example.test.\n$TTL 300\n@ SOA ns1 admin 10 3600 600 86400 60\n@ NS ns1\n@ DNSKEY " +
+                       key + "\n" + apex + "ns1 A 192.0.2.1\n";
+    auto load = zone::load_zone_text(origin, text, "test");
+    EXPECT_TRUE(load.zone) << text;
+    return load.zone ? describe(*load.zone, 1796515200) : ZoneDnssec{};
+  };
+  ZoneDnssec good = describe_text("@ CDS " + good_cds + "\n@ CDNSKEY " + key + "\n");
+  EXPECT_TRUE(good.publishes_cds);
+  EXPECT_TRUE(good.parent_signal_problems.empty());
+  EXPECT_FALSE(good.asks_ds_removal);
+  ZoneDnssec stray = describe_text("@ CDS " + good_cds + "\n@ CDS " + stray_cds + "\n@ CDNSKEY " + other + "\n");
+  ASSERT_EQ(stray.parent_signal_problems.size(), 2u);
+  EXPECT_NE(stray.parent_signal_problems[0].find("CDS " + stray_cds + " matches no DNSKEY"), std::string::npos)
+      << stray.parent_signal_problems[0];
+  EXPECT_NE(stray.parent_signal_problems[1].find("is not one of the zone's DNSKEYs"), std::string::npos);
+  ZoneDnssec removal = describe_text("@ CDS 0 0 0 00\n@ CDNSKEY 0 3 0 AA==\n");
+  EXPECT_TRUE(removal.asks_ds_removal);
+  EXPECT_TRUE(removal.parent_signal_problems.empty());
+  EXPECT_EQ(to_json(stray)["parent_signal_problems"].size(), 2u);
+}
+
 }  // namespace
 }  // namespace cutover::dnssec

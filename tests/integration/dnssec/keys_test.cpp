@@ -53,6 +53,42 @@ TEST(DnssecStatus, PrintsTheKeysAndTheDsDnssecDsfromkeyComputes) {
   EXPECT_EQ(missing.exit_code, 2) << missing.out << missing.err;
 }
 
+// A CDS that matches no DNSKEY would have the parent publish a DS no key matches (lab E14's
+// failure): `cutover dnssec status` names it and exits 1.
+TEST(DnssecStatus, ACdsForAKeyTheZoneDoesNotHoldIsAFinding) {
+  std::string dir = make_temp_dir("cutover-dnssec-cds");
+  write_file(dir + "/cds.zone",
+             "$ORIGIN cds.test.\n$TTL 300\n@ SOA ns1 admin 1 3600 600 86400 60\n@ NS ns1\n@ DNSKEY 257 3 13 a2V5\n"
+             "@ RRSIG SOA 13 2 300 20371201000000 20261201000000 1 cds.test. c2ln\n"
+             "@ CDS 12345 13 2 8FA8B0E3F2B7C5F8A2A9E14E8E2FB1B0D1E5A7C9B3D6F0E2A4C8B1D3E5F7A9C1\nns1 A 192.0.2.1\n");
+  auto status = cutover({"dnssec", "status", "cds.test", dir + "/cds.zone"});
+  EXPECT_EQ(status.exit_code, 1) << status.out;
+  EXPECT_NE(status.out.find("problem: CDS 12345 13 2 8FA8B0E3"), std::string::npos) << status.out;
+}
+
+// The CDS and CDNSKEY that BIND's signer publishes for a KSK due to be synced to the parent
+// (dnssec-settime -P sync, dnssec-signzone -S) pass the same check.
+TEST(DnssecStatus, CdsAndCdnskeyFromDnssecSignzonePassTheCheck) {
+  if (!have_program("dnssec-keygen") || !have_program("dnssec-settime") || !have_program("dnssec-signzone")) {
+    GTEST_SKIP() << "bind9-utils is needed (scripts/install-deps.sh)";
+  }
+  std::string dir = make_temp_dir("cutover-dnssec-sync");
+  auto tool = [&](std::vector<std::string> args) {
+    auto result = run_command(std::move(args), 30s);
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    return result.out.substr(0, result.out.find('\n'));
+  };
+  std::string ksk = tool({"dnssec-keygen", "-q", "-K", dir, "-a", "ECDSAP256SHA256", "-f", "KSK", "-n", "ZONE", "sync.test."});
+  tool({"dnssec-keygen", "-q", "-K", dir, "-a", "ECDSAP256SHA256", "-n", "ZONE", "sync.test."});
+  tool({"dnssec-settime", "-K", dir, "-P", "sync", "now", dir + "/" + ksk});
+  write_file(dir + "/sync.zone", "$TTL 300\n@ SOA ns1 admin 1 3600 600 86400 60\n@ NS ns1\nns1 A 192.0.2.1\n");
+  tool({"dnssec-signzone", "-q", "-S", "-K", dir, "-d", dir, "-o", "sync.test.", "-f", dir + "/sync.signed", dir + "/sync.zone"});
+  auto status = cutover({"dnssec", "status", "sync.test", dir + "/sync.signed"});
+  EXPECT_EQ(status.exit_code, 0) << status.out;
+  EXPECT_NE(status.out.find("CDS: published, CDNSKEY: published"), std::string::npos) << status.out;
+  EXPECT_EQ(status.out.find("problem:"), std::string::npos) << status.out;
+}
+
 // RRSIG times as a zone file writes them, relative to now.
 std::string rrsig_time(std::int64_t from_now) {
   std::time_t time = std::time(nullptr) + from_now;

@@ -40,16 +40,6 @@ std::string resolver_tag(const std::string& spec, std::size_t index) {
   return spec;
 }
 
-std::string format_value(const CaseResult& result) {
-  if (result.verdict == Verdict::kNotSupported) return "not supported";
-  if (result.verdict == Verdict::kError) return "error: " + result.note.substr(0, result.note.find('\n'));
-  std::string expected = result.expected.empty() ? "?" : fmt::format("{:g}", result.expected.front().low);
-  if (!result.measured) return fmt::format("{} (nothing within {:g} s, expected {})", verdict_to_text(result.verdict),
-                                           result.window, expected);
-  return fmt::format("{} {:.3f} s (expected {}, delta {:+.3f})", verdict_to_text(result.verdict), *result.measured,
-                     expected, result.delta.value_or(0));
-}
-
 // The fixtures of the chosen experiments, each once, in the order they are first named.
 std::vector<const FixtureKind*> needed_fixtures(const std::vector<const ExperimentInfo*>& chosen) {
   std::vector<const FixtureKind*> kinds;
@@ -79,6 +69,22 @@ std::string variant_label(const std::vector<std::string>& lines) {
 }
 
 }  // namespace
+
+std::string progress_value(const CaseResult& result) {
+  if (result.verdict == Verdict::kNotSupported) return "not supported";
+  if (result.verdict == Verdict::kError) return "error: " + result.note.substr(0, result.note.find('\n'));
+  // With several expected values, the one the delta is taken against, by its label.
+  std::string expected = result.expected.empty() ? "?" : fmt::format("{:g}", result.expected.front().low);
+  for (const auto& expectation : result.expected) {
+    if (result.expected.size() > 1 && expectation.label == result.matched) {
+      expected = fmt::format("{} {:g}", expectation.label, expectation.low);
+    }
+  }
+  if (!result.measured) return fmt::format("{} (nothing within {:g} s, expected {})", verdict_to_text(result.verdict),
+                                           result.window, expected);
+  return fmt::format("{} {:.3f} s (expected {}, delta {:+.3f})", verdict_to_text(result.verdict), *result.measured,
+                     expected, result.delta.value_or(0));
+}
 
 bool case_selected(const std::string& globs, const std::string& name) {
   if (globs.empty()) return true;
@@ -296,7 +302,7 @@ base::Result<RunResults> run_lab(const RunOptions& options, std::FILE* progress)
     std::fprintf(progress, "[%3zu/%zu] %6.1fs %s%-14s %-3s %-22s %s%s\n", done, total,
                  base::seconds_between(begin, base::monotonic_ns()), round.c_str(), result.resolver.c_str(),
                  result.experiment.c_str(), result.name.c_str(), run.variant.empty() ? "" : ("[" + run.variant + "] ").c_str(),
-                 format_value(result).c_str());
+                 progress_value(result).c_str());
     std::fflush(progress);
   };
 

@@ -37,6 +37,10 @@ struct RunOptions {
 // Whether case `name` matches one of the comma-separated globs (fnmatch), or `globs` is empty.
 bool case_selected(const std::string& globs, const std::string& name);
 
+// A judged case as its progress line shows it: "pass 6.001 s (expected parent 4.998, delta
+// +1.003)", naming the expectation the delta is taken against when there are several.
+std::string progress_value(const CaseResult& result);
+
 // One resolver configuration the run started: the instance key the cases name, whether it
 // started, and the files the adapter generated (its effective configuration).
 struct ConfigurationRecord {

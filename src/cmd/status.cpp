@@ -1,7 +1,7 @@
 // `cutover status`: asks a running server's control API for GET /status and prints every
-// pool and endpoint, and every signed zone's keys and signature window, as a readable table (or the /status document with --json); pointed at
-// a `cutover checker --control`, its vantage, etcd and verdicts. Exit 2 when
-// the server cannot be reached or gives no status.
+// pool and endpoint, and every signed zone's keys and signature window, as a readable table
+// (or the /status document with --json); pointed at a `cutover checker --control`, its
+// vantage, etcd and verdicts. Exit 2 when the server cannot be reached or gives no status.
 #include <cstdio>
 #include <memory>
 #include <string>

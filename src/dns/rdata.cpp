@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "base/load.h"
 #include "dns/base_encoding.h"
 #include "dns/message.h"
 #include "dns/rdata_fields.h"
@@ -327,7 +328,7 @@ std::optional<Name> rdata_target_name(RRType type, std::span<const std::uint8_t>
 
 std::optional<Nsec3Params> parse_nsec3_params(std::span<const std::uint8_t> rdata) {
   if (rdata.size() < 5 || rdata.size() < 5u + rdata[4]) return std::nullopt;
-  return Nsec3Params{rdata[0], rdata[1], static_cast<std::uint16_t>(rdata[2] << 8 | rdata[3]), rdata.subspan(5, rdata[4])};
+  return Nsec3Params{rdata[0], rdata[1], base::load_u16(rdata.data() + 2), rdata.subspan(5, rdata[4])};
 }
 
 Result<SoaFields> parse_soa(std::span<const std::uint8_t> rdata) {

@@ -51,10 +51,6 @@ void for_each_signature(const zone::Zone& zone, Visit visit) {
   });
 }
 
-// The zone's CDS and CDNSKEY records against its DNSKEYs (RFC 7344 §4.1, RFC 8078 §4); defined
-// below, after ds_rdata.
-void check_parent_signals(const zone::Zone& zone, ZoneDnssec& out);
-
 }  // namespace
 
 std::uint16_t key_tag(std::span<const std::uint8_t> dnskey) {
@@ -81,6 +77,53 @@ dns::Rdata ds_rdata(const dns::Name& owner, std::span<const std::uint8_t> dnskey
   ds.insert(ds.end(), hash, hash + size);
   return ds;
 }
+
+namespace {
+
+// The zone's CDS and CDNSKEY records against its DNSKEYs (RFC 7344 §4.1, RFC 8078 §4).
+void check_parent_signals(const zone::Zone& zone, ZoneDnssec& out) {
+  const zone::Node& apex = zone.apex();
+  const zone::RRset* dnskeys = apex.find(RRType::DNSKEY);
+  auto has_key = [&](std::span<const std::uint8_t> rdata) {
+    if (dnskeys == nullptr) return false;
+    for (auto key : dnskeys->rdatas) {
+      if (std::equal(key.begin(), key.end(), rdata.begin(), rdata.end())) return true;
+    }
+    return false;
+  };
+  // RFC 8078 §4: the removal requests, CDS 0 0 0 00 and CDNSKEY 0 3 0 AA==.
+  static const std::uint8_t kCdsDelete[] = {0, 0, 0, 0, 0};
+  static const std::uint8_t kCdnskeyDelete[] = {0, 0, 3, 0, 0};
+  if (const zone::RRset* cds = apex.find(RRType::CDS); cds != nullptr) {
+    for (auto rdata : cds->rdatas) {
+      if (std::equal(rdata.begin(), rdata.end(), std::begin(kCdsDelete), std::end(kCdsDelete))) {
+        out.asks_ds_removal = true;
+        continue;
+      }
+      bool matched = false;
+      for (std::size_t i = 0; dnskeys != nullptr && i < dnskeys->rdatas.size() && !matched && rdata.size() > 3; ++i) {
+        dns::Rdata ds = ds_rdata(zone.origin(), dnskeys->rdatas[i], rdata[3]);
+        matched = std::equal(ds.begin(), ds.end(), rdata.begin(), rdata.end());
+      }
+      if (!matched) {
+        out.parent_signal_problems.push_back("CDS " + dns::rdata_to_text(RRType::CDS, rdata) +
+                                             " matches no DNSKEY of the zone (or its digest type is not SHA-256 or SHA-384)");
+      }
+    }
+  }
+  if (const zone::RRset* cdnskey = apex.find(RRType::CDNSKEY); cdnskey != nullptr) {
+    for (auto rdata : cdnskey->rdatas) {
+      if (std::equal(rdata.begin(), rdata.end(), std::begin(kCdnskeyDelete), std::end(kCdnskeyDelete))) {
+        out.asks_ds_removal = true;
+      } else if (!has_key(rdata)) {
+        out.parent_signal_problems.push_back("CDNSKEY " + dns::rdata_to_text(RRType::CDNSKEY, rdata) +
+                                             " is not one of the zone's DNSKEYs");
+      }
+    }
+  }
+}
+
+}  // namespace
 
 ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
   ZoneDnssec out;
@@ -132,52 +175,6 @@ ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
   });
   return out;
 }
-
-namespace {
-
-void check_parent_signals(const zone::Zone& zone, ZoneDnssec& out) {
-  const zone::Node& apex = zone.apex();
-  const zone::RRset* dnskeys = apex.find(RRType::DNSKEY);
-  auto has_key = [&](std::span<const std::uint8_t> rdata) {
-    if (dnskeys == nullptr) return false;
-    for (auto key : dnskeys->rdatas) {
-      if (std::equal(key.begin(), key.end(), rdata.begin(), rdata.end())) return true;
-    }
-    return false;
-  };
-  // RFC 8078 §4: the removal requests, CDS 0 0 0 00 and CDNSKEY 0 3 0 AA==.
-  static const std::uint8_t kCdsDelete[] = {0, 0, 0, 0, 0};
-  static const std::uint8_t kCdnskeyDelete[] = {0, 0, 3, 0, 0};
-  if (const zone::RRset* cds = apex.find(RRType::CDS); cds != nullptr) {
-    for (auto rdata : cds->rdatas) {
-      if (std::equal(rdata.begin(), rdata.end(), std::begin(kCdsDelete), std::end(kCdsDelete))) {
-        out.asks_ds_removal = true;
-        continue;
-      }
-      bool matched = false;
-      for (std::size_t i = 0; dnskeys != nullptr && i < dnskeys->rdatas.size() && !matched && rdata.size() > 3; ++i) {
-        dns::Rdata ds = ds_rdata(zone.origin(), dnskeys->rdatas[i], rdata[3]);
-        matched = std::equal(ds.begin(), ds.end(), rdata.begin(), rdata.end());
-      }
-      if (!matched) {
-        out.parent_signal_problems.push_back("CDS " + dns::rdata_to_text(RRType::CDS, rdata) +
-                                             " matches no DNSKEY of the zone (or its digest type is not SHA-256 or SHA-384)");
-      }
-    }
-  }
-  if (const zone::RRset* cdnskey = apex.find(RRType::CDNSKEY); cdnskey != nullptr) {
-    for (auto rdata : cdnskey->rdatas) {
-      if (std::equal(rdata.begin(), rdata.end(), std::begin(kCdnskeyDelete), std::end(kCdnskeyDelete))) {
-        out.asks_ds_removal = true;
-      } else if (!has_key(rdata)) {
-        out.parent_signal_problems.push_back("CDNSKEY " + dns::rdata_to_text(RRType::CDNSKEY, rdata) +
-                                             " is not one of the zone's DNSKEYs");
-      }
-    }
-  }
-}
-
-}  // namespace
 
 std::optional<std::int64_t> earliest_expiry_in(const zone::Zone& zone, std::uint32_t now) {
   std::optional<std::int64_t> earliest;

@@ -129,10 +129,10 @@ void run_case(Remedy remedy, const std::string& label, std::uint32_t ds_ttl, std
       }
     }
     std::int64_t rolled_back = need(lab->serve_child(child, child_text(child, lab->child_address(), kOldAddress, 3), {old_key}));
-    result.details["rolled_back_after_change"] = base::seconds_between(changed, rolled_back);
+    double rolled_back_after = base::seconds_between(changed, rolled_back);
+    result.details["rolled_back_after_change"] = rolled_back_after;
     result.observations = poll_fresh_names(context, child, "q", rolled_back, kWindow, wait,
                                            [](const Observation& observation) { return !failed(observation); });
-    double rolled_back_after = base::seconds_between(changed, rolled_back);
     result.expected = {point("at once", 0), point("DNSKEY TTL", remaining_ttl(kDnskeyTtl, since_fill + rolled_back_after))};
     result.rule = Rule::kFirstAnswer;
     result.rule_value = kOldAddress;

@@ -23,12 +23,9 @@ namespace {
 
 constexpr std::uint32_t kStaleExtension = 30;  // serve-stale-extensions counts units of 30 s
 
-// sockaddr_un::sun_path is 108 bytes on Linux; the recursor refuses to start with a longer path.
-constexpr std::size_t kMaxSocketPath = 100;
-
 // Where the instance in `dir` keeps its control socket.
 std::string socket_dir(const std::string& dir) {
-  if (dir.size() + std::string_view("/pdns_recursor.controlsocket").size() < kMaxSocketPath) return dir;
+  if (dir.size() + std::string_view("/pdns_recursor.controlsocket").size() < kMaxControlSocketPath) return dir;
   std::string short_dir = fmt::format("/tmp/cutover-rec-{:016x}", std::hash<std::string>{}(dir));
   std::error_code error;
   std::filesystem::create_directories(short_dir, error);

@@ -5,6 +5,7 @@
 // in registry.cpp. Adapters are stateless and thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -122,6 +123,10 @@ std::optional<std::pair<std::string, std::string>> parse_resolver_option(const s
 
 // `dpkg-query -W -f='${Version}' PACKAGE`, or "not available: " and dpkg-query's own words.
 std::string debian_package_version(const std::string& package);
+
+// The longest control-socket path the lab gives a resolver: sockaddr_un::sun_path is 108 bytes
+// on Linux, and a resolver with a longer one refuses to start (Unbound, the PowerDNS Recursor).
+constexpr std::size_t kMaxControlSocketPath = 100;
 
 // Root hints in master-file form (named.root), used by unbound, BIND and the PowerDNS Recursor.
 std::string root_hints_file(const Upstream& upstream);

@@ -45,7 +45,7 @@ class Unbound : public ResolverAdapter {
     // A control channel on a local socket (no TLS for a socket path, unbound.conf(5)) for
     // introspect(); a socket path longer than sun_path allows would stop Unbound, so a very
     // deep directory goes without.
-    if (control_socket(dir).size() < kMaxSocketPath) {
+    if (control_socket(dir).size() < kMaxControlSocketPath) {
       conf += fmt::format("remote-control:\n  control-enable: yes\n  control-interface: \"{}\"\n", control_socket(dir));
     }
     plan.files.emplace_back("unbound.conf", conf);
@@ -54,7 +54,7 @@ class Unbound : public ResolverAdapter {
   }
 
   nlohmann::json introspect(const std::string& dir, const std::vector<std::string>& names) const override {
-    if (control_socket(dir).size() >= kMaxSocketPath) {
+    if (control_socket(dir).size() >= kMaxControlSocketPath) {
       return {{"available", false}, {"reason", "the control socket path would be too long: " + control_socket(dir)}};
     }
     std::string conf = dir + "/unbound.conf";
@@ -74,7 +74,6 @@ class Unbound : public ResolverAdapter {
   std::vector<std::string> version_command() const override { return {"unbound", "-V"}; }
 
  private:
-  static constexpr std::size_t kMaxSocketPath = 100;  // sockaddr_un::sun_path is 108 bytes on Linux
   static std::string control_socket(const std::string& dir) { return dir + "/unbound.ctl"; }
 };
 

@@ -12,6 +12,20 @@
 namespace cutover::auth {
 namespace {
 
+PlainFamily plain_family(const DynamicFamily& family, const EncodedFamily& encoded) {
+  PlainFamily plain;
+  if (encoded.record_size == 0 || encoded.count == 0 || family.per_query > kMaxEncodedMembers) return plain;
+  plain.records = encoded.records.data();
+  plain.weights = family.weights.data();
+  plain.rotation = &family.fixed.rotation;
+  plain.record_size = encoded.record_size;
+  plain.count = encoded.count;
+  plain.per_query = static_cast<std::uint16_t>(family.per_query);
+  for (std::uint32_t weight : family.weights) plain.weight_total += weight;
+  if (plain.per_query != 0 && plain.weight_total == 0) return PlainFamily{};
+  return plain;
+}
+
 // Fixed answers repeat their members (but the last) so every rotation is one slice. Left
 // unencodable (record_size 0) when sizes differ or the arithmetic would not fit 16 bits.
 EncodedFamily encode_family(const DynamicFamily& family, std::uint32_t ttl) {
@@ -27,29 +41,14 @@ EncodedFamily encode_family(const DynamicFamily& family, std::uint32_t ttl) {
   for (std::size_t i = 0; i < copies; ++i) dns::write_answer_record(out, family.type, ttl, family.member(i % members));
   encoded.record_size = static_cast<std::uint16_t>(dns::kAnswerRecordHeader + rdata_size);
   encoded.count = static_cast<std::uint16_t>(members);
+  encoded.view = plain_family(family, encoded);
   return encoded;
 }
 
 }  // namespace
 
-const DynamicFamily* DynamicAnswer::family(dns::RRType type) const {
-  if (type == dns::RRType::A) return &a;
-  if (type == dns::RRType::AAAA) return &aaaa;
-  if (type == dns::RRType::CNAME) return &cname;
-  return nullptr;
-}
-
-const DynamicFamily* DynamicGroup::family(dns::RRType type) const {
-  if (type == dns::RRType::A) return &a;
-  if (type == dns::RRType::AAAA) return &aaaa;
-  if (type == dns::RRType::CNAME) return &cname;
-  return nullptr;
-}
-
 GroupChoice DynamicAnswer::choose(const ClientNetwork& network) const {
-  base::NetworkMatch match = networks->lookup(network.address, network.bits);
-  std::size_t group = match.found && match.value < groups.size() ? match.value : std::min(default_group, groups.size() - 1);
-  return GroupChoice{group, match.scope};
+  return Steering{networks.get(), groups.size(), std::min(default_group, groups.size() - 1)}.choose(network);
 }
 
 const DynamicFamily* DynamicAnswer::family(dns::RRType type, const ClientNetwork* network) const {
@@ -72,10 +71,15 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
   std::sort(answers_.begin(), answers_.end(),
             [](const auto& x, const auto& y) { return x.owner.canonical_compare(y.owner) < 0; });
   index_ = zone::NameIndex(answers_.size());
+  cut_checks_ = std::make_unique<std::atomic<std::uint64_t>[]>(answers_.size());
+  steering_.resize(answers_.size());
+  plain_.resize(answers_.size());
   for (std::size_t i = 0; i < answers_.size(); ++i) {
     const DynamicAnswer& answer = answers_[i];
     restricted_ = restricted_ || answer.views != kEveryView;
-    lower_wires_.push_back(answer.owner.lowercased().wire());
+    std::vector<std::uint8_t> lower = answer.owner.lowercased().wire();
+    owners_.push_back(OwnerRef{static_cast<std::uint32_t>(owner_bytes_.size()), static_cast<std::uint32_t>(lower.size())});
+    owner_bytes_.insert(owner_bytes_.end(), lower.begin(), lower.end());
     EncodedAnswer encoded{encode_family(answer.a, answer.ttl), encode_family(answer.aaaa, answer.ttl), {}};
     for (const auto& group : answer.groups) {
       encoded.groups.push_back(EncodedAnswer{encode_family(group.a, answer.ttl), encode_family(group.aaaa, answer.ttl), {}});
@@ -83,30 +87,40 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
     encoded_.push_back(std::move(encoded));
     // One name may have one entry per set of views (pools limited to views): the index holds
     // the first of them, the others follow it in `answers_` (next_in_view).
-    bool repeated = i > 0 && lower_wires_[i - 1] == lower_wires_[i];
-    if (!repeated) index_.insert(zone::hash_lower_wire(lower_wires_.back()), static_cast<std::uint32_t>(i));
+    if (i == 0 || !same_owner(i - 1, i)) {
+      index_.insert(zone::hash_lower_wire(std::span<const std::uint8_t>(lower)), static_cast<std::uint32_t>(i));
+    }
   }
+  index_view_ = index_.view();
+  // After the loop: the pointers are into elements that no longer move.
+  for (std::size_t i = 0; i < answers_.size(); ++i) {
+    const DynamicAnswer& answer = answers_[i];
+    if (answer.alias) continue;
+    auto capped = [&](const DynamicFamily& family) { return answer.suspicion_ttl && family.suspicion_deadline.has_value(); };
+    if (answer.steered() &&
+        std::any_of(answer.groups.begin(), answer.groups.end(), [&](const DynamicGroup& group) { return capped(group.a) || capped(group.aaaa); })) {
+      continue;
+    }
+    plain_[i].a = capped(answer.a) ? PlainFamily{} : encoded_[i].a.view;
+    plain_[i].aaaa = capped(answer.aaaa) ? PlainFamily{} : encoded_[i].aaaa.view;
+    plain_[i].steered = answer.steered();
+    if (answer.steered()) {
+      steering_[i] = Steering{answer.networks.get(), answer.groups.size(), std::min(answer.default_group, answer.groups.size() - 1)};
+    }
+  }
+}
+
+bool DynamicAnswers::same_owner(std::size_t x, std::size_t y) const {
+  const OwnerRef& a = owners_[x];
+  const OwnerRef& b = owners_[y];
+  return a.size == b.size && std::equal(owner_bytes_.begin() + a.at, owner_bytes_.begin() + a.at + a.size, owner_bytes_.begin() + b.at);
 }
 
 std::size_t DynamicAnswers::next_in_view(std::size_t position, std::uint16_t view_bit) const {
-  for (std::size_t at = position + 1; at < answers_.size() && lower_wires_[at] == lower_wires_[position]; ++at) {
+  for (std::size_t at = position + 1; at < answers_.size() && same_owner(at, position); ++at) {
     if ((answers_[at].views & view_bit) != 0) return at;
   }
   return kNone;
-}
-
-const EncodedFamily* EncodedAnswer::family(dns::RRType type) const {
-  if (type == dns::RRType::A) return &a;
-  if (type == dns::RRType::AAAA) return &aaaa;
-  return nullptr;
-}
-
-std::size_t DynamicAnswers::find_lower(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
-  auto position = index_.find(hash, [&](std::uint32_t at) {
-    const auto& owner = lower_wires_[at];
-    return owner.size() == lower_wire.size() && zone::equal_bytes(owner.data(), lower_wire.data(), owner.size());
-  });
-  return position ? *position : kNone;
 }
 
 const DynamicAnswer* DynamicAnswers::find(const dns::Name& owner) const {
@@ -126,9 +140,9 @@ const DynamicAnswer* DynamicAnswers::find(const dns::Name& owner, std::uint16_t 
   return position == kNone ? nullptr : &answers_[position];
 }
 
-std::mt19937_64& draw_generator() {
-  thread_local std::mt19937_64 random{std::random_device{}()};
-  return random;
+void seed_draw_generator(DrawGenerator& generator) {
+  std::random_device device;
+  generator = DrawGenerator((std::uint64_t{device()} << 32) ^ device());
 }
 
 DynamicRecords pick_records(const DynamicFamily& family, std::uint32_t ttl) {

@@ -7,6 +7,7 @@
 // rotation counters and query counters it holds are atomics.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -64,7 +65,12 @@ struct DynamicGroup {
   DynamicFamily aaaa;
   DynamicFamily cname;  // alias entries: the one CNAME (or the names one is drawn from)
 
-  const DynamicFamily* family(dns::RRType type) const;
+  const DynamicFamily* family(dns::RRType type) const {
+    if (type == dns::RRType::A) return &a;
+    if (type == dns::RRType::AAAA) return &aaaa;
+    if (type == dns::RRType::CNAME) return &cname;
+    return nullptr;
+  }
 };
 
 // A group chosen for a client, and the leading bits of its network that chose it (the scope an
@@ -110,7 +116,12 @@ struct DynamicAnswer {
   bool steered() const { return networks != nullptr && !groups.empty(); }
   // The group for a client network (steered entries only).
   GroupChoice choose(const ClientNetwork& network) const;
-  const DynamicFamily* family(dns::RRType type) const;
+  const DynamicFamily* family(dns::RRType type) const {
+    if (type == dns::RRType::A) return &a;
+    if (type == dns::RRType::AAAA) return &aaaa;
+    if (type == dns::RRType::CNAME) return &cname;
+    return nullptr;
+  }
   // The family to answer a client with: its group's when steered and the network is known.
   const DynamicFamily* family(dns::RRType type, const ClientNetwork* network) const;
   // The TTL to send now: `ttl`, capped by the suspicion deadline when enabled.
@@ -122,10 +133,23 @@ struct DynamicAnswer {
 // path copies them instead of planning and encoding. Every record has the same size (A or
 // AAAA). A fixed answer holds its members twice over but the last, so each rotation of the
 // cyclic order is one contiguous slice; a weighted draw holds its candidates once.
+// What the answer fast path reads to write one family's answer, in one place: the pre-encoded
+// records and, for a draw, the weights (pointers into the snapshot that holds them).
+struct PlainFamily {
+  const std::uint8_t* records = nullptr;
+  const std::uint32_t* weights = nullptr;           // draws only
+  std::atomic<std::uint32_t>* rotation = nullptr;   // fixed answers: the RRset's cyclic-order counter
+  std::uint16_t record_size = 0;  // 0: not here (empty, not encodable, or not a plain entry)
+  std::uint16_t count = 0;        // members (fixed) or candidates (draw)
+  std::uint16_t per_query = 0;    // 0: the fixed answer
+  std::uint64_t weight_total = 0;  // draws: the sum of the weights
+};
+
 struct EncodedFamily {
   std::vector<std::uint8_t> records;
   std::uint16_t record_size = 0;  // 0: not encodable, the general path answers
   std::uint16_t count = 0;        // members (fixed) or candidates (draw)
+  PlainFamily view;               // over `records` and the family; record_size 0 when not encodable
 };
 
 struct EncodedAnswer {
@@ -133,7 +157,11 @@ struct EncodedAnswer {
   EncodedFamily aaaa;
   std::vector<EncodedAnswer> groups;  // parallel to DynamicAnswer::groups
 
-  const EncodedFamily* family(dns::RRType type) const;
+  const EncodedFamily* family(dns::RRType type) const {
+    if (type == dns::RRType::A) return &a;
+    if (type == dns::RRType::AAAA) return &aaaa;
+    return nullptr;
+  }
 };
 
 // Larger answers (and draws) are left to the general path; the fast path's draw scratch fits this.
@@ -147,9 +175,42 @@ struct DynamicRecords {
   bool empty() const { return (fixed == nullptr || fixed->rdatas.empty()) && picked.empty(); }
 };
 
+// A steered entry's choice of group, as the answer fast path reads it: the table and the
+// bounds DynamicAnswer::choose applies, without the entry.
+struct Steering {
+  const base::NetworkTable* networks = nullptr;
+  std::size_t groups = 0;         // > 0
+  std::size_t default_group = 0;  // already < groups
+  GroupChoice choose(const ClientNetwork& network) const {
+    base::NetworkMatch match = networks->lookup(network.address, network.bits);
+    return GroupChoice{match.found && match.value < groups ? match.value : default_group, match.scope};
+  }
+};
+
+// A plain entry's families (no alias, no steering, no suspicion cap): its EncodedFamily views.
+// A family left with record_size 0 takes answer_dynamic's full route.
+struct PlainAnswer {
+  PlainFamily a;
+  PlainFamily aaaa;
+  // Steered: a client with a known network is answered from its group's EncodedFamily views
+  // (every group is plain too); a and aaaa are the default group's, for one without.
+  bool steered = false;
+
+  const PlainFamily* family(std::uint16_t qtype) const {
+    return qtype == static_cast<std::uint16_t>(dns::RRType::A)      ? &a
+           : qtype == static_cast<std::uint16_t>(dns::RRType::AAAA) ? &aaaa
+                                                                      : nullptr;
+  }
+};
+
 class DynamicAnswers {
  public:
   explicit DynamicAnswers(std::vector<DynamicAnswer> answers);
+  // plain_ points into answers_ and encoded_, whose elements a move keeps in place.
+  DynamicAnswers(const DynamicAnswers&) = delete;
+  DynamicAnswers& operator=(const DynamicAnswers&) = delete;
+  DynamicAnswers(DynamicAnswers&&) = default;
+  DynamicAnswers& operator=(DynamicAnswers&&) = default;
 
   const DynamicAnswer* find(const dns::Name& owner) const;
   // The entry of `owner` answered in the view `view_bit` (auth/views.h), or nullptr.
@@ -157,8 +218,26 @@ class DynamicAnswers {
   // The position in answers() of the entry owning a lowercase wire name whose hash is
   // zone::hash_lower_wire(lower_wire), or kNone; no allocation.
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  std::size_t find_lower(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const;
+  // Inline: the answer fast path calls it for every query of a zone with pools. An empty
+  // snapshot's index has no slots, so the lookup itself answers kNone.
+  std::size_t find_lower(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
+    auto position = index_view_.find(hash, [&](std::uint32_t at) {
+      const OwnerRef& owner = owners_[at];
+      return owner.size == lower_wire.size() && zone::equal_bytes(owner_bytes_.data() + owner.at, lower_wire.data(), owner.size);
+    });
+    return position ? *position : kNone;
+  }
   const EncodedAnswer& encoded(std::size_t position) const { return encoded_[position]; }
+  // The entry's families as the fast path answers them when it is plain (no alias, steering or
+  // suspicion cap); a family with record_size 0 takes the full dynamic route.
+  const PlainAnswer& plain(std::size_t position) const { return plain_[position]; }
+  // Whether the entry's owner is at or below a zone cut, as last found for one served zone:
+  // (ServedZone::generation << 1) | below, 0 when never found. A pool owner's answer is
+  // referred instead when it is (the general pipeline looks for cuts first); remembering it
+  // per zone spares the fast path a probe of the zone's index per query.
+  std::atomic<std::uint64_t>& cut_check(std::size_t position) const { return cut_checks_[position]; }
+  // A steered entry's Steering (PlainAnswer::steered).
+  const Steering& steering(std::size_t position) const { return steering_[position]; }
   bool empty() const { return answers_.empty(); }
   const std::vector<DynamicAnswer>& answers() const { return answers_; }
   // Whether an entry is answered in some views only (DynamicAnswer::views): without one, the
@@ -175,13 +254,56 @@ class DynamicAnswers {
  private:
   bool restricted_ = false;
   std::vector<DynamicAnswer> answers_;  // sorted by owner
-  std::vector<std::vector<std::uint8_t>> lower_wires_;
+  // Each entry's lowercase owner, in one block: a lookup reads one table, no vector per name.
+  struct OwnerRef {
+    std::uint32_t at = 0;
+    std::uint32_t size = 0;
+  };
+  std::vector<std::uint8_t> owner_bytes_;
+  std::vector<OwnerRef> owners_;  // parallel to answers_
+  bool same_owner(std::size_t x, std::size_t y) const;
   std::vector<EncodedAnswer> encoded_;  // parallel to answers_
+  std::vector<PlainAnswer> plain_;      // parallel to answers_
+  std::unique_ptr<std::atomic<std::uint64_t>[]> cut_checks_;  // parallel to answers_
+  std::vector<Steering> steering_;                            // parallel to answers_
   zone::NameIndex index_;               // lowercase owner -> position in answers_
+  zone::NameIndex::View index_view_;    // index_'s slots (a move keeps them in place)
 };
 
-// The per-thread generator of weighted draws (select_records and the answer fast path).
-std::mt19937_64& draw_generator();
+// The generator of weighted draws (select_records and the answer fast path): SplitMix64
+// (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014), one
+// add and three multiply-xorshift steps per value, statistically sound for choosing among a
+// pool's endpoints and about a tenth of mt19937_64's instructions. Not for anything secret.
+class DrawGenerator {
+ public:
+  using result_type = std::uint64_t;
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  constexpr DrawGenerator() = default;
+  explicit DrawGenerator(std::uint64_t seed) : state_(seed), seeded_(true) {}
+  bool seeded() const { return seeded_; }
+  result_type operator()() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_ = 0;
+  bool seeded_ = false;
+};
+
+// Seeds `generator` from std::random_device.
+void seed_draw_generator(DrawGenerator& generator);
+
+// The calling thread's generator, seeded on its first use. Constant-initialized, so a call
+// costs no guard, and inline: the answer fast path draws with it.
+inline DrawGenerator& draw_generator() {
+  thread_local DrawGenerator random;
+  if (!random.seeded()) [[unlikely]] seed_draw_generator(random);
+  return random;
+}
 
 // `ttl`, capped at the time left until the family's suspicion deadline when `cap` is set.
 std::uint32_t capped_ttl(std::uint32_t ttl, bool cap, const DynamicFamily& family, base::SteadyTime now);

@@ -114,6 +114,16 @@ TEST_F(DynamicAnswersTest, OtherTypesAndEmptyFamiliesAreNodataAndOtherNamesAreZo
   }
 }
 
+// SplitMix64's published outputs for seed 0 (Vigna's reference splitmix64.c): the generator
+// the weighted draws use is that one, not a look-alike.
+TEST(DrawGeneratorTest, GivesSplitMix64sReferenceSequence) {
+  DrawGenerator generator(0);
+  EXPECT_EQ(generator(), 0xE220A8397B1DCDAFull);
+  EXPECT_EQ(generator(), 0x6E789E6AA1B965F4ull);
+  EXPECT_EQ(generator(), 0x06C45D188009454Full);
+  EXPECT_TRUE(draw_generator().seeded());
+}
+
 TEST_F(DynamicAnswersTest, FindsByNameAndByLowercaseWire) {
   EXPECT_EQ(dynamic_->find(*dns::Name::from_text("drawn.dyn.test."))->source, "drawn-source");
   EXPECT_EQ(dynamic_->find(*dns::Name::from_text("absent.dyn.test.")), nullptr);

@@ -35,6 +35,9 @@ struct ServedZone {
   // Set for a signed zone (auth/dnssec.h): queries with the DO bit take the general pipeline,
   // which adds its RRSIGs and denial records.
   std::shared_ptr<const SignedZone> dnssec;
+  // Unique to this served form in the process (ZoneSet numbers each one it builds, from 1): a
+  // fact about this zone's data can be remembered under it (DynamicAnswers::cut_check).
+  std::uint64_t generation = 0;
 };
 
 // The zones served at one moment. Built once, then only read; swapped whole on reload.

@@ -30,23 +30,39 @@ void write_u32(std::uint8_t* p, std::uint32_t v) {
   write_u16(p + 2, static_cast<std::uint16_t>(v));
 }
 
-// Writes header and question (copied from the packet) for a body of `body_size` bytes that
-// the caller appends; finish_response() adds the OPT. Appending instead of resizing spares
-// the vector's zero-fill of bytes that are overwritten anyway.
-void start_response(std::span<const std::uint8_t> packet, const FastQuery& query, dns::Rcode rcode,
-                    std::uint16_t answers, std::uint16_t authorities, std::size_t body_size,
-                    std::vector<std::uint8_t>& response) {
-  response.reserve(query.question_end + body_size + query.opt_size);
-  response.assign(packet.begin(), packet.begin() + static_cast<std::ptrdiff_t>(query.question_end));
-  std::uint8_t* out = response.data();
+// A response is composed in this thread's buffer and copied into the caller's vector once
+// (std::vector::assign): appending it piece by piece paid insert's bookkeeping per piece, about
+// 50 instructions each. A fast-path response is at most query.max_size <= 65,535 bytes
+// (read_fast_query), the buffer's size; the callers check that before they start.
+struct Draft {
+  std::uint8_t* start;
+  std::uint8_t* end;
+  void put(const std::uint8_t* bytes, std::size_t size) {
+    std::memcpy(end, bytes, size);
+    end += size;
+  }
+};
+
+constexpr std::size_t kMaxFastResponse = 65535;
+// Room past the largest response for a fixed-size copy's tail (finish_response).
+constexpr std::size_t kComposeSlack = 64;
+
+std::uint8_t* compose_buffer() {
+  thread_local std::array<std::uint8_t, kMaxFastResponse + kComposeSlack> buffer;
+  return buffer.data();
+}
+
+// Writes header and question (copied from the packet); the caller puts the body, then
+// finish_response() adds the OPT and copies the whole into the response.
+Draft start_response(std::span<const std::uint8_t> packet, const FastQuery& query, dns::Rcode rcode,
+                     std::uint16_t answers, std::uint16_t authorities) {
+  std::uint8_t* out = compose_buffer();
+  std::memcpy(out, packet.data(), query.question_end);
   out[2] = static_cast<std::uint8_t>(0x80 | 0x04 | (packet[2] & 0x01));  // QR, AA, RD echoed; opcode QUERY
   out[3] = static_cast<std::uint8_t>((packet[3] & 0x10) | static_cast<std::uint8_t>(rcode));  // CD echoed
   write_u16(out + 6, answers);
   write_u16(out + 8, authorities);
-}
-
-void append(std::vector<std::uint8_t>& response, const std::uint8_t* bytes, std::size_t size) {
-  response.insert(response.end(), bytes, bytes + size);
+  return Draft{out, out + query.question_end};
 }
 
 // Our OPT: root owner, type OPT, payload size kMaxUdpPayload, no extended rcode or options;
@@ -54,22 +70,24 @@ void append(std::vector<std::uint8_t>& response, const std::uint8_t* bytes, std:
 constexpr std::array<std::uint8_t, kBareOptSize> kOpt = {0, 0, 41, kMaxUdpPayload >> 8, kMaxUdpPayload & 0xFF, 0, 0, 0, 0, 0, 0};
 constexpr std::size_t kOptFlagsFromEnd = 4;
 
-void finish_response(const FastQuery& query, std::vector<std::uint8_t>& response) {
+void finish_response(const FastQuery& query, Draft draft, std::vector<std::uint8_t>& response) {
   if (query.opt_size == kCookieOptSize) {
-    append(response, query.cookie_opt.data(), kCookieOptSize);
-    return;
+    draft.put(query.cookie_opt.data(), kCookieOptSize);
+  } else if (query.edns) {
+    if (query.opt_size == kBareOptSize) {
+      draft.put(kOpt.data(), kOpt.size());
+      draft.end[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
+    } else {
+      // A trusted Client Subnet (has_subnet()): the OPT settle_client_subnet() prepared, with
+      // the answer's scope (RFC 7871 §7.2.1).
+      // The whole prepared array, a copy of fixed size (no library call); the bytes past
+      // opt_size land in the buffer's slack and are not sent.
+      std::memcpy(draft.end, query.subnet_opt.data(), query.subnet_opt.size());
+      draft.end[kBareOptSize + 4 + 3] = query.subnet_scope;
+      draft.end += query.opt_size;
+    }
   }
-  if (!query.edns) return;
-  if (query.opt_size == kBareOptSize) {
-    append(response, kOpt.data(), kOpt.size());
-    response.end()[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
-    return;
-  }
-  // A trusted Client Subnet (has_subnet()): the OPT settle_client_subnet() prepared, with the
-  // answer's scope (RFC 7871 §7.2.1).
-  std::size_t at = response.size();
-  append(response, query.subnet_opt.data(), query.opt_size);
-  response[at + kBareOptSize + 4 + 3] = query.subnet_scope;
+  response.assign(draft.start, draft.end);
 }
 
 // Writes our OPT carrying one option of `size` data bytes: DO copied (RFC 3225 §3), the
@@ -154,9 +172,9 @@ std::size_t write_opt_with_option(std::uint8_t* opt, std::uint8_t dnssec_ok, std
                                                   const FastEntry::Answer& answer, std::vector<std::uint8_t>& response) {
   std::size_t body = answer.records.size();
   if (query.question_end + body + query.opt_size > query.max_size) return false;  // TC: general path
-  start_response(packet, query, dns::Rcode::kNoError, answer.count, 0, body, response);
-  append(response, answer.records.data(), body);
-  finish_response(query, response);
+  Draft draft = start_response(packet, query, dns::Rcode::kNoError, answer.count, 0);
+  draft.put(answer.records.data(), body);
+  finish_response(query, draft, response);
   return true;
 }
 
@@ -164,15 +182,14 @@ bool write_negative(std::span<const std::uint8_t> packet, const FastQuery& query
                     dns::Rcode rcode, std::vector<std::uint8_t>& response) {
   std::size_t body = served.negative.size();
   if (query.question_end + body + query.opt_size > query.max_size) return false;
-  start_response(packet, query, rcode, 0, 1, body, response);
-  std::size_t at = response.size();
-  response.resize(at + body);  // the template writes in place
-  if (served.negative.append(query.name(), query.starts(), response.data() + at)) {
-    finish_response(query, response);
-    return true;
+  Draft draft = start_response(packet, query, rcode, 0, 1);
+  if (!served.negative.append(query.name(), query.starts(), draft.end)) {
+    response.clear();
+    return false;
   }
-  response.clear();
-  return false;
+  draft.end += body;
+  finish_response(query, draft, response);
+  return true;
 }
 
 // Decides and writes the answer; false sends the query down the general path.
@@ -208,9 +225,9 @@ bool answer_signed(std::span<const std::uint8_t> packet, const FastQuery& query,
 }
 
 // The general pipeline looks for a zone cut before it looks for a dynamic answer, so such a name at or
-// below a cut is a referral. Only zones with cuts pay for the walk up the name.
-bool below_cut(const FastQuery& query, const ServedZone& served) {
-  if (!served.zone->has_cuts()) return false;
+// below a cut is a referral. Only zones with cuts walk up the name, once per entry and served
+// zone (answer_dynamic remembers the result in DynamicAnswers::cut_check): out of line.
+[[gnu::noinline]] bool below_cut(const FastQuery& query, const ServedZone& served) {
   for (std::size_t label = 0; label + served.origin_labels < query.labels; ++label) {
     auto suffix = query.name().subspan(query.label_starts[label]);
     // The whole name's hash is the query's, already computed: a pool owner right below the
@@ -222,20 +239,56 @@ bool below_cut(const FastQuery& query, const ServedZone& served) {
   return false;
 }
 
-// Appends `count` encoded records starting at record `first`, then sets their TTL if the
-// suspicion cap lowered it below the encoded one.
-void put_dynamic_records(const EncodedFamily& encoded, std::size_t first, std::size_t count, std::uint32_t ttl,
-                      std::uint32_t encoded_ttl, std::vector<std::uint8_t>& response) {
-  std::size_t at = response.size();
-  append(response, encoded.records.data() + first * encoded.record_size, count * encoded.record_size);
-  if (ttl == encoded_ttl) return;
-  for (std::size_t i = 0; i < count; ++i) write_u32(response.data() + at + i * encoded.record_size + dns::kAnswerRecordTtlOffset, ttl);
+// Writes a dynamic family's answer (auth/dynamic_answers.h, PlainFamily): the fixed records in
+// the cyclic order the general encoder uses (sharing its rotation counter), or `per_query`
+// drawn by weight. With `set_ttl`, each record's TTL becomes `ttl` (the suspicion cap lowered
+// it below the encoded one). Inlined: a plain entry's path passes set_ttl = false and loses
+// the loop.
+[[gnu::always_inline]] inline bool write_family(std::span<const std::uint8_t> packet, const FastQuery& query,
+                                                const ServedZone& served, const PlainFamily& family, std::uint32_t ttl,
+                                                bool set_ttl, std::vector<std::uint8_t>& response) {
+  std::size_t size = family.record_size;
+  std::size_t count = 0;
+  Draft draft;
+  if (family.per_query == 0) {
+    count = family.count;
+    if (query.question_end + count * size + query.opt_size > query.max_size) return false;  // TC: general path
+    std::size_t first = count < 2 ? 0 : family.rotation->fetch_add(1, std::memory_order_relaxed) % count;
+    draft = start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(count), 0);
+    draft.put(family.records + first * size, count * size);
+  } else if (family.per_query == 1) {
+    // One roulette-wheel draw, weighted_draw_into's first step written out: no flags to clear.
+    count = 1;
+    if (query.question_end + size + query.opt_size > query.max_size) return false;
+    std::uint64_t point = draw_generator()() % family.weight_total;
+    std::size_t member = 0;
+    while (member + 1 < family.count && point >= family.weights[member]) point -= family.weights[member++];
+    draft = start_response(packet, query, dns::Rcode::kNoError, 1, 0);
+    draft.put(family.records + member * size, size);
+  } else {
+    std::array<std::uint8_t, kMaxEncodedMembers> taken{};
+    std::array<std::size_t, kMaxEncodedMembers> picked;
+    count = weighted_draw_into(std::span<const std::uint32_t>(family.weights, family.count), draw_generator(),
+                               std::span<std::uint8_t>(taken.data(), family.count),
+                               std::span<std::size_t>(picked.data(), std::min<std::size_t>(family.per_query, family.count)));
+    if (count == 0) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
+    if (query.question_end + count * size + query.opt_size > query.max_size) return false;
+    draft = start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(count), 0);
+    for (std::size_t i = 0; i < count; ++i) draft.put(family.records + picked[i] * size, size);
+  }
+  if (set_ttl) {
+    std::uint8_t* records = draft.end - count * size;
+    for (std::size_t i = 0; i < count; ++i) write_u32(records + i * size + dns::kAnswerRecordTtlOffset, ttl);
+  }
+  finish_response(query, draft, response);
+  return true;
 }
 
 // A steered entry's group for this client: by the trusted resolver's Client Subnet, else by
 // the source address (a SOURCE of 0 asks for no tailoring, RFC 7871 §7.1.2: the source address
 // steers, scope 0); the scope goes back in the option.
-[[gnu::always_inline]] inline GroupChoice steer(const DynamicAnswer& entry, const FastQuery& query, const ClientContext& client) {
+template <typename Chooser>
+[[gnu::always_inline]] inline GroupChoice steer(const Chooser& entry, const FastQuery& query, const ClientContext& client) {
   bool by_subnet = query.has_subnet() && query.subnet_source > 0;
   ClientNetwork network = by_subnet ? ClientNetwork{query.subnet_bytes(), query.subnet_source} : ClientNetwork{client.address};
   GroupChoice choice = entry.choose(network);
@@ -307,31 +360,52 @@ bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
   std::uint32_t ttl = entry.suspicion_ttl && family.suspicion_deadline
                           ? entry.ttl_at(family, std::chrono::steady_clock::now())
                           : entry.ttl;
-  start_response(packet, query, dns::Rcode::kNoError, 1, 0, body, response);
+  Draft draft = start_response(packet, query, dns::Rcode::kNoError, 1, 0);
   std::array<std::uint8_t, dns::kAnswerRecordHeader> header;
   write_u16(header.data(), static_cast<std::uint16_t>(0xC000 | dns::kHeaderSize));
   write_u16(header.data() + 2, static_cast<std::uint16_t>(RRType::CNAME));
   write_u16(header.data() + 4, static_cast<std::uint16_t>(dns::RRClass::IN));
   write_u32(header.data() + 6, ttl);
   write_u16(header.data() + 10, static_cast<std::uint16_t>(rdlength));
-  append(response, header.data(), header.size());
-  append(response, target.data(), prefix);
+  draft.put(header.data(), header.size());
+  draft.put(target.data(), prefix);
   if (shared != 0) {
     std::array<std::uint8_t, 2> pointer;
     write_u16(pointer.data(),
               static_cast<std::uint16_t>(0xC000 | (dns::kHeaderSize + query.label_starts[query.labels - shared])));
-    append(response, pointer.data(), pointer.size());
+    draft.put(pointer.data(), pointer.size());
   }
-  finish_response(query, response);
+  finish_response(query, draft, response);
   return true;
 }
 
 // A dynamic name: the snapshot's pre-encoded answer (rotated, or drawn per query), NODATA for
 // other types and empty answers, as plan_dynamic_answer decides on the general path.
-bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
+[[gnu::always_inline]] inline bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
                     const DynamicAnswers& dynamic, std::size_t position, const ClientContext* client,
                     std::vector<std::uint8_t>& response) {
-  if (below_cut(query, served)) return false;
+  if (served.zone->has_cuts()) {
+    std::atomic<std::uint64_t>& check = dynamic.cut_check(position);
+    std::uint64_t known = check.load(std::memory_order_relaxed);
+    if ((known >> 1) != served.generation) {
+      known = served.generation << 1 | (below_cut(query, served) ? 1 : 0);
+      check.store(known, std::memory_order_relaxed);
+    }
+    if ((known & 1) != 0) return false;
+  }
+  // A plain entry's A or AAAA answer, read from one small struct instead of the entry (a
+  // steered one's from its client's group).
+  {
+    const PlainAnswer& plain = dynamic.plain(position);
+    const PlainFamily* hot = plain.family(query.qtype);
+    if (plain.steered && hot != nullptr && client != nullptr && !client->address.empty()) {
+      GroupChoice choice = steer(dynamic.steering(position), query, *client);
+      hot = &dynamic.encoded(position).groups[choice.group].family(static_cast<RRType>(query.qtype))->view;
+    }
+    if (hot != nullptr && hot->record_size != 0) [[likely]] {
+      return write_family(packet, query, served, *hot, 0, false, response);
+    }
+  }
   const DynamicAnswer& entry = dynamic.answers()[position];
   // An alias entry answers its CNAME whatever the type (kept out of line: the address pools'
   // path stays as short as it was).
@@ -351,34 +425,12 @@ bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query
   if (family == nullptr || family->member_count() == 0) {
     return write_negative(packet, query, served, dns::Rcode::kNoError, response);
   }
-  const EncodedFamily& encoded = *encoded_answer->family(type);
+  const PlainFamily& encoded = encoded_answer->family(type)->view;
   if (encoded.record_size == 0) return false;
-  std::uint32_t ttl = entry.suspicion_ttl && family->suspicion_deadline
-                          ? entry.ttl_at(*family, std::chrono::steady_clock::now())
-                          : entry.ttl;
-  std::size_t opt = query.opt_size;
-  if (family->per_query == 0) {
-    std::size_t body = std::size_t{encoded.count} * encoded.record_size;
-    if (query.question_end + body + opt > query.max_size) return false;  // TC: general path
-    // Members in the cyclic order the general encoder uses, sharing its rotation counter.
-    std::size_t first = encoded.count < 2 ? 0 : family->fixed.rotation.fetch_add(1, std::memory_order_relaxed) % encoded.count;
-    start_response(packet, query, dns::Rcode::kNoError, encoded.count, 0, body, response);
-    put_dynamic_records(encoded, first, encoded.count, ttl, entry.ttl, response);
-    finish_response(query, response);
-    return true;
+  if (entry.suspicion_ttl && family->suspicion_deadline) {
+    return write_family(packet, query, served, encoded, entry.ttl_at(*family, std::chrono::steady_clock::now()), true, response);
   }
-  std::array<std::uint8_t, kMaxEncodedMembers> taken{};
-  std::array<std::size_t, kMaxEncodedMembers> picked;
-  std::size_t drawn = weighted_draw_into(std::span<const std::uint32_t>(family->weights), draw_generator(),
-                                               std::span<std::uint8_t>(taken.data(), encoded.count),
-                                               std::span<std::size_t>(picked.data(), std::min<std::size_t>(family->per_query, encoded.count)));
-  if (drawn == 0) return write_negative(packet, query, served, dns::Rcode::kNoError, response);
-  std::size_t body = drawn * encoded.record_size;
-  if (query.question_end + body + opt > query.max_size) return false;
-  start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(drawn), 0, body, response);
-  for (std::size_t i = 0; i < drawn; ++i) put_dynamic_records(encoded, picked[i], 1, ttl, entry.ttl, response);
-  finish_response(query, response);
-  return true;
+  return write_family(packet, query, served, encoded, 0, false, response);
 }
 
 }  // namespace
@@ -407,7 +459,7 @@ namespace {
                                            const ClientContext* client) {
   if (query.cookie_size != 0 && !settle_cookie(packet, query, client)) return false;
   if (query.subnet_size != 0 && !settle_client_subnet(packet, query, client)) return false;
-  if (dynamic != nullptr && !dynamic->empty() && dynamic->find_lower(query.name(), query.hash) != DynamicAnswers::kNone) {
+  if (dynamic != nullptr && dynamic->find_lower(query.name(), query.hash) != DynamicAnswers::kNone) {
     return false;
   }
   if (!answer_signed(packet, query, served, response)) return false;
@@ -427,7 +479,7 @@ bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, 
   if (query.subnet_size != 0 && !settle_client_subnet(packet, query, client)) return false;
   dns::Rcode rcode = dns::Rcode::kNoError;
   std::size_t position =
-      dynamic == nullptr || dynamic->empty() ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);
+      dynamic == nullptr ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);
   // An entry not answered in this query's view is not there for it (a pool restricted to views).
   if (position != DynamicAnswers::kNone && client != nullptr && dynamic->hidden(position, client->view_bit)) [[unlikely]] {
     position = dynamic->next_in_view(position, client->view_bit);

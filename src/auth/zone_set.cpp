@@ -1,11 +1,20 @@
 // ZoneSet: picks the most specific served zone for a query name.
 #include <algorithm>
+#include <atomic>
 
 #include "auth/dnssec.h"
 #include "auth/engine.h"
 #include "auth/views.h"
 
 namespace cutover::auth {
+namespace {
+
+std::uint64_t next_generation() {
+  static std::atomic<std::uint64_t> generations{0};
+  return generations.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+}  // namespace
 
 ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const ZoneSet* previous)
     : zones_(std::move(zones)) {
@@ -23,7 +32,7 @@ ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const Zon
     const FastIndex* shared = previous != nullptr && zone->base() != nullptr ? previous->fast_of(zone->base().get()) : nullptr;
     served_.push_back(std::make_shared<const ServedZone>(
         ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone, shared),
-                   SignedZone::prepare(*zone)}));
+                   SignedZone::prepare(*zone), next_generation()}));
   }
 }
 

@@ -154,7 +154,9 @@ ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
     const zone::RRset* nsec3 = node.find(RRType::NSEC3);
     if (nsec3 == nullptr) return;
     for (auto rdata : nsec3->rdatas) {
-      if (rdata.size() > 1 && (rdata[1] & kNsec3OptOut) != 0) out.opt_out = true;
+      // NSEC3 begins with the NSEC3PARAM fields (RFC 5155 §3.2), the flags among them.
+      auto params = dns::parse_nsec3_params(rdata);
+      if (params && (params->flags & kNsec3OptOut) != 0) out.opt_out = true;
     }
   });
   SignatureWindow& window = out.signatures;

@@ -105,7 +105,9 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
     plain_[i].aaaa = capped(answer.aaaa) ? PlainFamily{} : encoded_[i].aaaa.view;
     plain_[i].steered = answer.steered();
     if (answer.steered()) {
-      steering_[i] = Steering{answer.networks.get(), answer.groups.size(), std::min(answer.default_group, answer.groups.size() - 1)};
+      steering_[i] = Steering{answer.networks.get(), answer.groups.size(), std::min(answer.default_group, answer.groups.size() - 1),
+                              group_plain_.size()};
+      for (const EncodedAnswer& group : encoded_[i].groups) group_plain_.push_back(PlainAnswer{group.a.view, group.aaaa.view});
     }
   }
 }

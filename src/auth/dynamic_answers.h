@@ -181,6 +181,7 @@ struct Steering {
   const base::NetworkTable* networks = nullptr;
   std::size_t groups = 0;         // > 0
   std::size_t default_group = 0;  // already < groups
+  std::size_t first_group = 0;    // the entry's first group in DynamicAnswers::group_plain()
   GroupChoice choose(const ClientNetwork& network) const {
     base::NetworkMatch match = networks->lookup(network.address, network.bits);
     return GroupChoice{match.found && match.value < groups ? match.value : default_group, match.scope};
@@ -236,8 +237,11 @@ class DynamicAnswers {
   // referred instead when it is (the general pipeline looks for cuts first); remembering it
   // per zone spares the fast path a probe of the zone's index per query.
   std::atomic<std::uint64_t>& cut_check(std::size_t position) const { return cut_checks_[position]; }
-  // A steered entry's Steering (PlainAnswer::steered).
+  // A steered entry's Steering (PlainAnswer::steered), and its group `group`'s families.
   const Steering& steering(std::size_t position) const { return steering_[position]; }
+  const PlainAnswer& group_plain(const Steering& steering, std::size_t group) const {
+    return group_plain_[steering.first_group + group];
+  }
   bool empty() const { return answers_.empty(); }
   const std::vector<DynamicAnswer>& answers() const { return answers_; }
   // Whether an entry is answered in some views only (DynamicAnswer::views): without one, the
@@ -266,6 +270,7 @@ class DynamicAnswers {
   std::vector<PlainAnswer> plain_;      // parallel to answers_
   std::unique_ptr<std::atomic<std::uint64_t>[]> cut_checks_;  // parallel to answers_
   std::vector<Steering> steering_;                            // parallel to answers_
+  std::vector<PlainAnswer> group_plain_;                      // steered plain entries' groups
   zone::NameIndex index_;               // lowercase owner -> position in answers_
   zone::NameIndex::View index_view_;    // index_'s slots (a move keeps them in place)
 };

@@ -102,6 +102,16 @@ std::size_t write_opt_with_option(std::uint8_t* opt, std::uint8_t dnssec_ok, std
   return kBareOptSize + 4 + size;
 }
 
+// The head of a Client Subnet echo: our OPT (rdata length 0 for now) and the option's code
+// and length (0 for now), 15 bytes; settle_client_subnet fills in DO and the two lengths.
+constexpr std::array<std::uint8_t, kBareOptSize + 4> kSubnetOptHead = [] {
+  static_assert(dns::kClientSubnetOption < 256);
+  std::array<std::uint8_t, kBareOptSize + 4> head{};
+  for (std::size_t i = 0; i < kBareOptSize; ++i) head[i] = kOpt[i];
+  head[kBareOptSize + 1] = static_cast<std::uint8_t>(dns::kClientSubnetOption);
+  return head;
+}();
+
 // Settles a COOKIE option before anything is written, preparing the whole OPT to send: false
 // sends the query the general way (a malformed option, or BADCOOKIE).
 // Inlined (as settle_client_subnet and write_positive are): the signed-zone path calls them
@@ -147,8 +157,14 @@ std::size_t write_opt_with_option(std::uint8_t* opt, std::uint8_t dnssec_ok, std
   // The option echoed as it came: its FAMILY, SOURCE and SCOPE bytes, then ADDRESS, which also
   // goes into subnet_address. An IPv4 address is copied byte by byte (a copy of a variable
   // size is a library call; options end packets, so a fixed-size read could run past one).
+  // Our OPT and the option's code from one constant, then the three bytes that vary (every
+  // size fits one byte here: the option is at most 20 bytes).
   std::uint8_t* opt = query.subnet_opt.data();
-  query.opt_size = write_opt_with_option(opt, query.dnssec_ok, dns::kClientSubnetOption, data_size);
+  std::memcpy(opt, kSubnetOptHead.data(), kSubnetOptHead.size());
+  opt[kBareOptSize - kOptFlagsFromEnd] = query.dnssec_ok;
+  opt[kBareOptSize - 1] = static_cast<std::uint8_t>(4 + data_size);
+  opt[kBareOptSize + 3] = static_cast<std::uint8_t>(data_size);
+  query.opt_size = kBareOptSize + 4 + data_size;
   std::uint8_t* echo = opt + kBareOptSize + 4;
   std::memcpy(echo, data, 4);
   const std::uint8_t* address = data + 4;
@@ -399,8 +415,8 @@ bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
     const PlainAnswer& plain = dynamic.plain(position);
     const PlainFamily* hot = plain.family(query.qtype);
     if (plain.steered && hot != nullptr && client != nullptr && !client->address.empty()) {
-      GroupChoice choice = steer(dynamic.steering(position), query, *client);
-      hot = &dynamic.encoded(position).groups[choice.group].family(static_cast<RRType>(query.qtype))->view;
+      const Steering& steering = dynamic.steering(position);
+      hot = dynamic.group_plain(steering, steer(steering, query, *client).group).family(query.qtype);
     }
     if (hot != nullptr && hot->record_size != 0) [[likely]] {
       return write_family(packet, query, served, *hot, 0, false, response);

@@ -12,36 +12,30 @@
 namespace cutover::auth {
 namespace {
 
-PlainFamily plain_family(const DynamicFamily& family, const EncodedFamily& encoded) {
-  PlainFamily plain;
-  if (encoded.record_size == 0 || encoded.count == 0 || family.per_query > kMaxEncodedMembers) return plain;
-  plain.records = encoded.records.data();
-  plain.weights = family.weights.data();
-  plain.rotation = &family.fixed.rotation;
-  plain.record_size = encoded.record_size;
-  plain.count = encoded.count;
-  plain.per_query = static_cast<std::uint16_t>(family.per_query);
-  for (std::uint32_t weight : family.weights) plain.weight_total += weight;
-  if (plain.per_query != 0 && plain.weight_total == 0) return PlainFamily{};
-  return plain;
-}
-
 // Fixed answers repeat their members (but the last) so every rotation is one slice. Left
-// unencodable (record_size 0) when sizes differ or the arithmetic would not fit 16 bits.
+// unencodable (view.record_size 0) when sizes differ, a draw asks for more than the fast
+// path's scratch holds, or its weights sum to 0.
 EncodedFamily encode_family(const DynamicFamily& family, std::uint32_t ttl) {
   EncodedFamily encoded;
   std::size_t members = family.member_count();
-  if (members == 0 || members > kMaxEncodedMembers) return encoded;
+  if (members == 0 || members > kMaxEncodedMembers || family.per_query > kMaxEncodedMembers) return encoded;
   std::size_t rdata_size = family.member(0).size();
   for (std::size_t i = 0; i < members; ++i) {
     if (family.member(i).size() != rdata_size) return encoded;
   }
+  std::uint64_t weight_total = 0;
+  for (std::uint32_t weight : family.weights) weight_total += weight;
+  if (family.per_query != 0 && weight_total == 0) return encoded;
   base::ByteWriter out(encoded.records);
   std::size_t copies = family.per_query == 0 ? 2 * members - 1 : members;
   for (std::size_t i = 0; i < copies; ++i) dns::write_answer_record(out, family.type, ttl, family.member(i % members));
-  encoded.record_size = static_cast<std::uint16_t>(dns::kAnswerRecordHeader + rdata_size);
-  encoded.count = static_cast<std::uint16_t>(members);
-  encoded.view = plain_family(family, encoded);
+  encoded.view = PlainFamily{encoded.records.data(),
+                             family.weights.data(),
+                             &family.fixed.rotation,
+                             static_cast<std::uint16_t>(dns::kAnswerRecordHeader + rdata_size),
+                             static_cast<std::uint16_t>(members),
+                             static_cast<std::uint16_t>(family.per_query),
+                             weight_total};
   return encoded;
 }
 

@@ -128,11 +128,6 @@ struct DynamicAnswer {
   std::uint32_t ttl_at(const DynamicFamily& family, base::SteadyTime now) const;
 };
 
-// One family's answer records pre-encoded as they follow the question in a response (owner =
-// compression pointer to the question name, class IN, the entry's TTL), so the answer fast
-// path copies them instead of planning and encoding. Every record has the same size (A or
-// AAAA). A fixed answer holds its members twice over but the last, so each rotation of the
-// cyclic order is one contiguous slice; a weighted draw holds its candidates once.
 // What the answer fast path reads to write one family's answer, in one place: the pre-encoded
 // records and, for a draw, the weights (pointers into the snapshot that holds them).
 struct PlainFamily {
@@ -145,11 +140,14 @@ struct PlainFamily {
   std::uint64_t weight_total = 0;  // draws: the sum of the weights
 };
 
+// One family's answer records pre-encoded as they follow the question in a response (owner =
+// compression pointer to the question name, class IN, the entry's TTL), so the answer fast
+// path copies them instead of planning and encoding. Every record has the same size (A or
+// AAAA). A fixed answer holds its members twice over but the last, so each rotation of the
+// cyclic order is one contiguous slice; a weighted draw holds its candidates once.
 struct EncodedFamily {
   std::vector<std::uint8_t> records;
-  std::uint16_t record_size = 0;  // 0: not encodable, the general path answers
-  std::uint16_t count = 0;        // members (fixed) or candidates (draw)
-  PlainFamily view;               // over `records` and the family; record_size 0 when not encodable
+  PlainFamily view;  // over `records` and the family; record_size 0: not encodable, the general path answers
 };
 
 struct EncodedAnswer {
@@ -188,8 +186,8 @@ struct Steering {
   }
 };
 
-// A plain entry's families (no alias, no steering, no suspicion cap): its EncodedFamily views.
-// A family left with record_size 0 takes answer_dynamic's full route.
+// A plain entry's families (no alias, no suspicion cap): its EncodedFamily views. A family
+// left with record_size 0 takes answer_dynamic's full route.
 struct PlainAnswer {
   PlainFamily a;
   PlainFamily aaaa;
@@ -207,7 +205,7 @@ struct PlainAnswer {
 class DynamicAnswers {
  public:
   explicit DynamicAnswers(std::vector<DynamicAnswer> answers);
-  // plain_ points into answers_ and encoded_, whose elements a move keeps in place.
+  // The PlainFamily views point into answers_ and encoded_, whose elements a move keeps in place.
   DynamicAnswers(const DynamicAnswers&) = delete;
   DynamicAnswers& operator=(const DynamicAnswers&) = delete;
   DynamicAnswers(DynamicAnswers&&) = default;
@@ -229,8 +227,8 @@ class DynamicAnswers {
     return position ? *position : kNone;
   }
   const EncodedAnswer& encoded(std::size_t position) const { return encoded_[position]; }
-  // The entry's families as the fast path answers them when it is plain (no alias, steering or
-  // suspicion cap); a family with record_size 0 takes the full dynamic route.
+  // The entry's families as the fast path answers them when it is plain (no alias or suspicion
+  // cap); a family with record_size 0 takes the full dynamic route.
   const PlainAnswer& plain(std::size_t position) const { return plain_[position]; }
   // Whether the entry's owner is at or below a zone cut, as last found for one served zone:
   // (ServedZone::generation << 1) | below, 0 when never found. A pool owner's answer is

@@ -79,9 +79,8 @@ void finish_response(const FastQuery& query, Draft draft, std::vector<std::uint8
       draft.end[-static_cast<std::ptrdiff_t>(kOptFlagsFromEnd)] = query.dnssec_ok;  // RFC 3225 §3
     } else {
       // A trusted Client Subnet (has_subnet()): the OPT settle_client_subnet() prepared, with
-      // the answer's scope (RFC 7871 §7.2.1).
-      // The whole prepared array, a copy of fixed size (no library call); the bytes past
-      // opt_size land in the buffer's slack and are not sent.
+      // the answer's scope (RFC 7871 §7.2.1). The whole prepared array is copied (a fixed
+      // size, no library call); the bytes past opt_size land in the buffer's slack, unsent.
       std::memcpy(draft.end, query.subnet_opt.data(), query.subnet_opt.size());
       draft.end[kBareOptSize + 4 + 3] = query.subnet_scope;
       draft.end += query.opt_size;
@@ -154,9 +153,6 @@ constexpr std::array<std::uint8_t, kBareOptSize + 4> kSubnetOptHead = [] {
   query.subnet_address = {};
   query.subnet_address_size = size;
   query.subnet_scope = client->subnet_scope_floor;  // a view's choice; the answer may raise it
-  // The option echoed as it came: its FAMILY, SOURCE and SCOPE bytes, then ADDRESS, which also
-  // goes into subnet_address. An IPv4 address is copied byte by byte (a copy of a variable
-  // size is a library call; options end packets, so a fixed-size read could run past one).
   // Our OPT and the option's code from one constant, then the three bytes that vary (every
   // size fits one byte here: the option is at most 20 bytes).
   std::uint8_t* opt = query.subnet_opt.data();
@@ -165,6 +161,9 @@ constexpr std::array<std::uint8_t, kBareOptSize + 4> kSubnetOptHead = [] {
   opt[kBareOptSize - 1] = static_cast<std::uint8_t>(4 + data_size);
   opt[kBareOptSize + 3] = static_cast<std::uint8_t>(data_size);
   query.opt_size = kBareOptSize + 4 + data_size;
+  // The option echoed as it came: its FAMILY, SOURCE and SCOPE bytes, then ADDRESS, which also
+  // goes into subnet_address. An IPv4 address is copied byte by byte (a copy of a variable
+  // size is a library call; options end packets, so a fixed-size read could run past one).
   std::uint8_t* echo = opt + kBareOptSize + 4;
   std::memcpy(echo, data, 4);
   const std::uint8_t* address = data + 4;

@@ -8,6 +8,7 @@
 #include "app/cluster_wiring.h"
 #include "app/console_panels.h"
 #include "app/demo_endpoints.h"
+#include "app/online_status.h"
 #include "app/replication.h"
 #include "app/signed_queries.h"
 #include "cluster/cluster_config.h"
@@ -66,6 +67,9 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
     return zones != nullptr ? signed_zones->status(zones->zones(), static_cast<std::uint32_t>(std::time(nullptr)))
                             : nlohmann::json::array();
   });
+  pools->add_metrics_source([] { return online_signing_metrics(); });
+  pools->add_status_section("dnssec_online",
+                            [] { return online_signing_status(static_cast<std::uint32_t>(std::time(nullptr))); });
   if (api != nullptr) pool::add_pool_routes(*api, *pools);
   if (control_) server_.add_service(control_);
   auto replication = Replication::install(server_, control_.get(), server_.config(), logger);

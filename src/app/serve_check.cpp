@@ -16,7 +16,7 @@ ServeCheck check_serve(const config::Config& config, ServeFeatures features) {
   // The views' zones too: a pool may be answered in a view only (docs/steering.md, "Views").
   std::vector<server::LoadedView> views;
   for (const auto& view : config.views) {
-    server::ZoneSetLoad view_load = server::load_zones(view.zones);
+    server::ZoneSetLoad view_load = server::load_zones(view.zones, false);
     check.zones.insert(check.zones.end(), view_load.loaded.begin(), view_load.loaded.end());
     check.diagnostics.insert(check.diagnostics.end(), view_load.diagnostics.begin(), view_load.diagnostics.end());
     if (!view_load.zones) load.zones.reset();

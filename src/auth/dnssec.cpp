@@ -7,6 +7,7 @@
 
 #include <openssl/evp.h>
 
+#include "auth/online_signing.h"
 #include "dns/base_encoding.h"
 
 namespace cutover::auth {
@@ -237,7 +238,13 @@ std::optional<SignedZone::Hash> nsec3_owner_hash(std::span<const std::uint8_t> o
 }
 
 std::shared_ptr<const SignedZone> SignedZone::prepare(const zone::Zone& zone) {
-  if (!zone::is_signed(zone)) return nullptr;
+  if (!zone::is_signed(zone)) {
+    auto online = online_signer(zone.origin());
+    if (online == nullptr) return nullptr;
+    auto prepared = std::make_shared<SignedZone>();
+    prepared->online_ = std::move(online);
+    return prepared;
+  }
   const zone::Node& apex = zone.apex();
   auto prepared = std::make_shared<SignedZone>();
   prepared->answers_ = FastIndex(zone, nullptr, true);

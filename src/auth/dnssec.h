@@ -21,11 +21,18 @@ namespace cutover::auth {
 
 // The denial-of-existence chains of one signed zone, ordered for finding the record that
 // matches or covers a name.
+class OnlineSigner;
+
 class SignedZone {
  public:
   // Null when `zone` is not signed: a zone is signed when its apex holds a DNSKEY RRset and
   // an RRSIG RRset (the default `mode: presigned`).
+  // A zone signed online (auth/online_signing.h) is not signed in its data: its served form
+  // gets the origin's registered online signer instead, and no chains.
   static std::shared_ptr<const SignedZone> prepare(const zone::Zone& zone);
+
+  // The online signer of a zone signed as it is served, else null (a pre-signed zone).
+  const std::shared_ptr<const OnlineSigner>& online() const { return online_; }
 
   // The zone's names with each RRset's answer followed by its RRSIGs: the fast path's
   // positive answers to queries with the DO bit.
@@ -48,6 +55,7 @@ class SignedZone {
 
  private:
   FastIndex answers_;
+  std::shared_ptr<const OnlineSigner> online_;
   bool nsec3_ = false;
   std::vector<std::pair<dns::Name, const zone::Node*>> nsec_chain_;  // canonical order
   std::vector<std::pair<Hash, const zone::Node*>> nsec3_chain_;      // hash order

@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <array>
+#include <ctime>
 #include <string_view>
 
 #include "auth/dnssec.h"
 #include "auth/encode.h"
 #include "auth/dynamic_answers.h"
 #include "auth/lookup.h"
+#include "auth/online_signing.h"
 #include "dns/message.h"
 
 namespace cutover::auth {
@@ -233,7 +235,13 @@ QueryOutcome answer_query_general(const ZoneSet& zones, std::span<const std::uin
                                 client != nullptr ? client->view_bit : kDefaultViewBit);
   if (frame.edns && frame.edns->dnssec_ok) {  // RFC 4035 §3.1: DNSSEC records only when asked for
     auto served = zones.served_of(zone);
-    if (served != nullptr && served->dnssec != nullptr) add_dnssec_records(*zone, *served->dnssec, plan);
+    if (served != nullptr && served->dnssec != nullptr) {
+      if (const auto& online = served->dnssec->online()) {
+        online->sign(*zone, plan, static_cast<std::uint32_t>(std::time(nullptr)));
+      } else {
+        add_dnssec_records(*zone, *served->dnssec, plan);
+      }
+    }
   }
   if (subnet) {
     std::uint8_t scope = std::max(plan.subnet_scope.value_or(0), client->subnet_scope_floor);

@@ -472,6 +472,7 @@ namespace {
                                            std::span<const std::uint8_t> packet, FastQuery& query,
                                            std::vector<std::uint8_t>& response, QueryOutcome& outcome, bool describe,
                                            const ClientContext* client) {
+  if (served.dnssec->online() != nullptr) return false;  // signed as answered: the general pipeline
   if (query.cookie_size != 0 && !settle_cookie(packet, query, client)) return false;
   if (query.subnet_size != 0 && !settle_client_subnet(packet, query, client)) return false;
   if (dynamic != nullptr && dynamic->find_lower(query.name(), query.hash) != DynamicAnswers::kNone) {

@@ -4,6 +4,7 @@
 
 #include "auth/dnssec.h"
 #include "auth/engine.h"
+#include "auth/online_signing.h"
 #include "auth/views.h"
 
 namespace cutover::auth {
@@ -24,7 +25,15 @@ ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const Zon
   for (const auto& zone : zones_) {
     // Reusing by identity is safe: a Zone is immutable, and the previous set's served form
     // holds a pointer to it that this set's zones_ keeps alive as well.
-    if (auto reused = previous != nullptr ? previous->served_of(zone.get()) : nullptr) {
+    auto reused = previous != nullptr ? previous->served_of(zone.get()) : nullptr;
+    // ... unless the zone's online signer changed since (new keys or policy on a reload).
+    if (reused != nullptr) {
+      const OnlineSigner* was = reused->dnssec != nullptr ? reused->dnssec->online().get() : nullptr;
+      if (was != nullptr || !zone::is_signed(*zone)) {
+        if (was != online_signer(zone->origin()).get()) reused = nullptr;
+      }
+    }
+    if (reused != nullptr) {
       served_.push_back(std::move(reused));
       continue;
     }

@@ -80,7 +80,7 @@ TEST(ClusterConfig, RefusesBadValuesWithTheirPlace) {
       {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  prefix: cutover\n", "cluster.prefix: expected a key prefix"},
       {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  members: 3\n", "cluster.members: unknown key"},
       {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  suspect-after: soon\n",
-       "c.yaml:6:18: cluster.suspect-after: expected a positive duration like 10s or 500ms"},
+       "c.yaml:6:18: cluster.suspect-after: expected a positive duration like 10s, 500ms or 14d"},
       {"  etcd: http://127.0.0.1:2379\n  vantage: a\n  suspect-after: 0s\n", "cluster.suspect-after: expected a positive duration"},
   };
   for (const auto& test : cases) {

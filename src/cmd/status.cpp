@@ -220,6 +220,23 @@ void print_dnssec(const nlohmann::json& zones) {
   }
 }
 
+// Zones signed online (docs/dnssec.md, "Online signing").
+void print_dnssec_online(const nlohmann::json& zones) {
+  for (const auto& zone : zones) {
+    std::printf("dnssec %s  online, denial %s  CDS/CDNSKEY %s\n", text_of(zone["zone"]).c_str(),
+                text_of(zone["denial"]).c_str(), zone.value("publishes_cds", false) ? "published" : "none");
+    for (const auto& key : zone["keys"]) {
+      std::printf("  key %-7s tag %-5s algorithm %-3s %-9s%s\n", text_of(key["role"]).c_str(), text_of(key["key_tag"]).c_str(),
+                  text_of(key["algorithm"]).c_str(), text_of(key["state"]).c_str(),
+                  key.contains("ds") ? ("  DS " + text_of(key["ds"])).c_str() : "");
+    }
+    std::printf("  signatures made now: inception %s, expiration %s; %s RRsets signed, %s from the cache (%s cached)\n",
+                text_of(zone["inception"]).c_str(), text_of(zone["expiration"]).c_str(),
+                text_of(zone["signed_rrsets"]).c_str(), text_of(zone["cache_hits"]).c_str(),
+                text_of(zone["cached_rrsets"]).c_str());
+  }
+}
+
 void run_status(const StatusOptions& options) {
   const Output& output = options.output;
   auto listen = config::parse_control_listen(options.control);
@@ -255,6 +272,7 @@ void run_status(const StatusOptions& options) {
   print_table(status);
   if (status.contains("cluster") && status["cluster"].is_object()) print_cluster(status["cluster"]);
   if (status.contains("dnssec") && status["dnssec"].is_array()) print_dnssec(status["dnssec"]);
+  if (status.contains("dnssec_online") && status["dnssec_online"].is_array()) print_dnssec_online(status["dnssec_online"]);
 }
 
 }  // namespace

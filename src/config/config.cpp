@@ -170,6 +170,38 @@ class Reader : public YamlReader {
     }
   }
 
+  // zones[].dnssec (docs/dnssec.md, "Online signing").
+  void dnssec(const YAML::Node& node, const std::string& path, const std::string& table_path,
+              ZoneDnssecConfig& dnssec) const {
+    bool has_keys = false;
+    YAML::Node refresh_node;
+    each_entry(node, path, child_keys(table_path),
+               [&](const std::string& key, const YAML::Node& value, const std::string& key_path) {
+                 if (key == "mode") {
+                   std::string mode = scalar(value, key_path);
+                   if (mode != "online" && mode != "presigned") fail(value.Mark(), key_path, "expected online or presigned");
+                   dnssec.online = mode == "online";
+                 }
+                 if (key == "keys") {
+                   dnssec.keys = path_value(value, key_path);
+                   has_keys = true;
+                 }
+                 if (key == "signature-lifetime") {
+                   dnssec.signature_lifetime = std::chrono::duration_cast<std::chrono::seconds>(duration(value, key_path));
+                 }
+                 if (key == "refresh") {
+                   dnssec.refresh = std::chrono::duration_cast<std::chrono::seconds>(duration(value, key_path));
+                   refresh_node = value;
+                 }
+                 if (key == "publish-cds") dnssec.publish_cds = boolean(value, key_path);
+               });
+    if (dnssec.online && !has_keys) fail(node.Mark(), path, "mode online needs keys: the directory of the zone's key files");
+    if (dnssec.refresh >= dnssec.signature_lifetime) {
+      fail(refresh_node.IsDefined() ? refresh_node.Mark() : node.Mark(), path + ".refresh",
+           "refresh must be shorter than signature-lifetime (a signature is made again when less than refresh is left)");
+    }
+  }
+
   // `parent`: "zones[]" for a top-level zone, "views[].zones[]" for a view's (of the
   // replication keys only allow-update).
   ZoneConfig zone(const YAML::Node& node, const std::string& path, std::string_view parent = "zones[]") const {
@@ -200,6 +232,7 @@ class Reader : public YamlReader {
                    forward_updates = value;
                    forward_updates_path = key_path;
                  }
+                 if (key == "dnssec") dnssec(value, key_path, std::string(parent) + ".dnssec", zone.dnssec);
                });
     if (!has_origin) fail(node.Mark(), path, "missing required key 'origin'");
     if (zone.replication.forward_updates && !zone.replication.primary) {
@@ -474,6 +507,8 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
   if (unit == "ms") return std::chrono::milliseconds(value);
   if (unit.empty() || unit == "s") return std::chrono::seconds(value);
   if (unit == "m") return std::chrono::minutes(value);
+  if (unit == "h") return std::chrono::hours(value);
+  if (unit == "d") return std::chrono::hours(24 * value);
   return std::nullopt;
 }
 

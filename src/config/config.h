@@ -45,6 +45,16 @@ struct LogConfig {
   std::string file;      // empty: stderr
 };
 
+// zones[].dnssec (docs/dnssec.md): online signing with the zone's keys. Unset (or mode
+// presigned): the zone is served as its file holds it, signed offline or not at all.
+struct ZoneDnssecConfig {
+  bool online = false;
+  std::string keys;  // directory of BIND key files; absolute, or relative to the config file's directory
+  std::chrono::seconds signature_lifetime{std::chrono::hours(24 * 14)};
+  std::chrono::seconds refresh{std::chrono::hours(24 * 7)};  // re-signed when less than this is left
+  bool publish_cds = true;  // CDS and CDNSKEY for the active KSKs (RFC 7344, RFC 8078)
+};
+
 struct ZoneConfig {
   dns::Name origin;
   std::string file;  // absolute, or relative to the config file's directory once loaded
@@ -53,6 +63,7 @@ struct ZoneConfig {
   std::optional<std::string> text;
   zone::OrderPolicy order;
   ZoneReplicationConfig replication;  // NOTIFY, transfer/update ACLs, primary
+  ZoneDnssecConfig dnssec;
 };
 
 // The HTTP control API (pools, lab, writes). Off unless `control.listen` is set.

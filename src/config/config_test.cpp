@@ -372,7 +372,9 @@ TEST(ParseDuration, AcceptsUnits) {
   EXPECT_EQ(parse_duration("7"), std::chrono::seconds(7));
   EXPECT_EQ(parse_duration("2m"), std::chrono::minutes(2));
   EXPECT_FALSE(parse_duration("s").has_value());
-  EXPECT_FALSE(parse_duration("10h").has_value());
+  EXPECT_EQ(parse_duration("10h"), std::chrono::hours(10));
+  EXPECT_EQ(parse_duration("14d"), std::chrono::hours(24 * 14));
+  EXPECT_FALSE(parse_duration("10y").has_value());
   EXPECT_FALSE(parse_duration("-1s").has_value());
 }
 

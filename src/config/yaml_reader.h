@@ -87,7 +87,7 @@ class YamlReader {
 
   std::chrono::milliseconds duration(const YAML::Node& node, const std::string& path) const {
     auto value = parse_duration(scalar(node, path));
-    if (!value || value->count() == 0) fail(node.Mark(), path, "expected a positive duration like 10s or 500ms");
+    if (!value || value->count() == 0) fail(node.Mark(), path, "expected a positive duration like 10s, 500ms or 14d");
     return *value;
   }
 

@@ -47,18 +47,7 @@ std::string type_bitmap_to_text(std::span<const std::uint8_t> bitmap) {
   return text;
 }
 
-base::Status type_bitmap_from_text(std::span<const TextToken> tokens, std::size_t& index, Rdata& out) {
-  // The types sorted and unique, then one window per high byte in use: a signed zone has an
-  // NSEC or NSEC3 per name, so this must not cost a walk over all 65,536 types per record.
-  std::vector<std::uint16_t> types;
-  for (; index < tokens.size(); ++index) {
-    auto type = type_from_text(tokens[index].text);
-    if (!type) {
-      return base::make_error(base::ErrorCode::kMalformed,
-                              fmt::format("unknown type '{}' in type bitmap", tokens[index].text), index);
-    }
-    types.push_back(static_cast<std::uint16_t>(*type));
-  }
+void append_type_bitmap(std::vector<std::uint16_t> types, Rdata& out) {
   std::sort(types.begin(), types.end());
   types.erase(std::unique(types.begin(), types.end()), types.end());
   for (std::size_t first = 0; first < types.size();) {
@@ -76,6 +65,21 @@ base::Status type_bitmap_from_text(std::span<const TextToken> tokens, std::size_
     out.insert(out.end(), octets.begin(), octets.begin() + static_cast<std::ptrdiff_t>(used));
     first = next;
   }
+}
+
+base::Status type_bitmap_from_text(std::span<const TextToken> tokens, std::size_t& index, Rdata& out) {
+  // The types sorted and unique, then one window per high byte in use: a signed zone has an
+  // NSEC or NSEC3 per name, so this must not cost a walk over all 65,536 types per record.
+  std::vector<std::uint16_t> types;
+  for (; index < tokens.size(); ++index) {
+    auto type = type_from_text(tokens[index].text);
+    if (!type) {
+      return base::make_error(base::ErrorCode::kMalformed,
+                              fmt::format("unknown type '{}' in type bitmap", tokens[index].text), index);
+    }
+    types.push_back(static_cast<std::uint16_t>(*type));
+  }
+  append_type_bitmap(types, out);
   return {};
 }
 

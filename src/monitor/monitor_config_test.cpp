@@ -106,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "monitor.yaml:1:24: resolvers[1]: invalid listen address 'not an address:53': not a numeric IPv4 "
                   "or IPv6 address (IPv6 goes in brackets)"},
         ErrorCase{"resolvers: [127.0.0.1]\ninterval: soon\nwatch:\n  - name: a.test\n",
-                  "monitor.yaml:2:11: interval: expected a positive duration like 10s or 500ms"},
+                  "monitor.yaml:2:11: interval: expected a positive duration like 10s, 500ms or 14d"},
         ErrorCase{"resolvers: [127.0.0.1]\nalerts:\n  mismatch: {for: never}\nwatch:\n  - name: a.test\n",
                   "monitor.yaml:3:19: alerts.mismatch.for: expected a duration like 0s, 30s or 2m"},
         ErrorCase{"resolvers: [127.0.0.1]\nalerts:\n  flapping: {}\nwatch:\n  - name: a.test\n",

@@ -164,7 +164,7 @@ void Server::set_views_locked(std::vector<LoadedView> views) {
 
 bool Server::load_views(const config::Config& config, std::vector<LoadedView>& out) {
   for (const auto& view : config.views) {
-    ZoneSetLoad load = load_zones(view.zones);
+    ZoneSetLoad load = load_zones(view.zones, false);
     log_zone_load(logger_, load);
     if (!load.zones) {
       logger_.error("view.failed", {{"view", view.name}, {"reason", "a zone of the view did not load"}});

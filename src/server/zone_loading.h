@@ -27,7 +27,10 @@ struct ZoneSetLoad {
   std::vector<zone::Diagnostic> diagnostics;   // warnings and errors of every zone, in order
 };
 
-ZoneSetLoad load_zones(const std::vector<config::ZoneConfig>& zones);
+// Zones with `dnssec: {mode: online}` get their keys' records added and, when `own_signers`
+// (the top-level zones; a view's copies use their origin's), their online signer registered
+// (auth::set_online_signer); a zone without it has its origin's signer removed.
+ZoneSetLoad load_zones(const std::vector<config::ZoneConfig>& zones, bool own_signers = true);
 
 // One view's own zones, loaded (docs/steering.md, "Views").
 struct LoadedView {

@@ -4,7 +4,9 @@
 #include <netinet/in.h>
 
 #include <cstring>
+#include <ctime>
 
+#include "auth/online_signing.h"
 #include "auth/views.h"
 #include "dns/edns_options.h"
 #include "net/address.h"
@@ -209,7 +211,10 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
       responses = error_reply(query, dns::Rcode::kFormErr);
       return Intercept::kRespond;
     }
-    auto records = ixfr_records(*zone, client_soa->serial, history);
+    // A zone signed online goes whole: its journal holds the unsigned changes.
+    auto online = auth::online_signer(zone->origin());
+    std::optional<std::vector<dns::ResourceRecord>> records;
+    if (online == nullptr) records = ixfr_records(*zone, client_soa->serial, history);
     if (transport == net::Transport::kUdp && (!records || records->size() > 1)) {
       // RFC 1995 §2: too much for UDP; the current SOA alone tells the client to use TCP.
       records = std::vector<dns::ResourceRecord>{axfr_records(*zone).front()};
@@ -229,7 +234,11 @@ Intercept Responder::transfer(const dns::Message& query, net::Transport transpor
     responses = error_reply(query, dns::Rcode::kFormErr);  // RFC 5936 §4.2: AXFR only over TCP
     return Intercept::kRespond;
   }
-  auto records = axfr_records(*zone);
+  // A zone signed online is sent signed (auth/online_signing.h), so a secondary can serve it
+  // as a pre-signed zone and validators accept what it serves.
+  auto online = zone::is_signed(*zone) ? nullptr : auth::online_signer(zone->origin());
+  auto records = online != nullptr ? online->signed_records(*zone, static_cast<std::uint32_t>(std::time(nullptr)))
+                                   : axfr_records(*zone);
   responses = pack_messages(query, records);
   logger_.info("xfr.axfr", {{"zone", zone->origin().to_text()}, {"view", view != nullptr ? view->name : "-"}, {"client", peer},
                             {"serial", std::to_string(zone->soa_fields().serial)},

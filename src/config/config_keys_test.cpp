@@ -75,6 +75,9 @@ std::string document_for(const KeySpec& key) {
     if (name == "origin") zone = "{file: x.zone, ";
     if (name == "file") zone = "{origin: example.test., ";
     if (name == "forward-updates") zone = "{origin: example.test., primary: \"127.0.0.1:5355\", ";
+    if (path.rfind("zones[].dnssec.", 0) == 0) {  // mode online needs its keys beside it
+      return tsig + "zones: [" + zone + "dnssec: {" + (name == "mode" ? "keys: k, " : "") + name + ": " + value + "}}]\n";
+    }
     return tsig + "zones: [" + zone + name + ": " + value + "}]\n";
   }
   if (path.rfind("views[].", 0) == 0) {  // a whole view around the key, as views need one

@@ -409,3 +409,28 @@ TEST(ConfigSection, AKeyNoModuleRegisteredIsUnknown) {
 
 }  // namespace
 }  // namespace cutover::config
+
+namespace cutover::config {
+namespace {
+
+TEST(ConfigDnssec, OnlineSigningIsReadWithItsDefaultsAndChecked) {
+  Config config = parse("zones:\n  - origin: a.test.\n    file: a.zone\n    dnssec: {mode: online, keys: keys, refresh: 1d}\n");
+  const ZoneDnssecConfig& dnssec = config.zones.at(0).dnssec;
+  EXPECT_TRUE(dnssec.online);
+  EXPECT_EQ(dnssec.keys, "/etc/cutover/keys");
+  EXPECT_EQ(dnssec.signature_lifetime, std::chrono::hours(24 * 14));
+  EXPECT_EQ(dnssec.refresh, std::chrono::hours(24));
+  EXPECT_TRUE(dnssec.publish_cds);
+  EXPECT_FALSE(parse("zones:\n  - origin: a.test.\n    file: a.zone\n").zones.at(0).dnssec.online);
+
+  EXPECT_EQ(error_of("zones:\n  - origin: a.test.\n    file: a.zone\n    dnssec: {mode: online}\n"),
+            "test.yaml:4:13: zones[0].dnssec: mode online needs keys: the directory of the zone's key files");
+  EXPECT_EQ(error_of("zones:\n  - origin: a.test.\n    file: a.zone\n    dnssec: {mode: inline, keys: k}\n"),
+            "test.yaml:4:20: zones[0].dnssec.mode: expected online or presigned");
+  EXPECT_THAT(error_of("zones:\n  - origin: a.test.\n    file: a.zone\n"
+                       "    dnssec: {mode: online, keys: k, signature-lifetime: 7d, refresh: 7d}\n"),
+              HasSubstr("zones[0].dnssec.refresh: refresh must be shorter than signature-lifetime"));
+}
+
+}  // namespace
+}  // namespace cutover::config

@@ -148,14 +148,10 @@ base::Result<std::shared_ptr<const SigningKey>> SigningKey::from_parts(const dns
   key->dnskey_ = std::move(dnskey);
   // The private key must be the DNSKEY's: a signature made now must verify with the public key.
   std::vector<std::uint8_t> probe = {'c', 'u', 't', 'o', 'v', 'e', 'r'};
-  if (key->sign(probe).empty()) return key_error(key->label_, "signing with the key failed");
-  if (key->algorithm_ == kEd25519) {
-    std::uint8_t derived[32];
-    std::size_t size = sizeof derived;
-    if (EVP_PKEY_get_raw_public_key(key->pkey_->key, derived, &size) != 1 ||
-        !std::equal(derived, derived + size, public_key.begin(), public_key.end())) {
-      return key_error(key->label_, "the private key does not belong to the DNSKEY in the .key file");
-    }
+  auto signature = key->sign(probe);
+  if (signature.empty()) return key_error(key->label_, "signing with the key failed");
+  if (!verify_signature(key->dnskey_, probe, signature)) {
+    return key_error(key->label_, "the private key does not belong to the DNSKEY in the .key file");
   }
   return std::shared_ptr<const SigningKey>(std::move(key));
 }
@@ -271,6 +267,59 @@ std::vector<std::uint8_t> SigningKey::sign(std::span<const std::uint8_t> data) c
   }
   EVP_MD_CTX_free(context);
   return out;
+}
+
+bool verify_signature(std::span<const std::uint8_t> dnskey, std::span<const std::uint8_t> data,
+                      std::span<const std::uint8_t> signature) {
+  if (dnskey.size() < 5 || signature.size() != 64) return false;
+  std::span<const std::uint8_t> public_key = dnskey.subspan(4);
+  EVP_PKEY* key = nullptr;
+  std::vector<std::uint8_t> encoded(signature.begin(), signature.end());
+  const EVP_MD* digest = nullptr;
+  if (dnskey[3] == kEd25519 && public_key.size() == 32) {
+    key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, public_key.data(), public_key.size());
+  } else if (dnskey[3] == kEcdsaP256Sha256 && public_key.size() == 64) {
+    std::vector<std::uint8_t> point{0x04};
+    point.insert(point.end(), public_key.begin(), public_key.end());
+    OSSL_PARAM_BLD* build = OSSL_PARAM_BLD_new();
+    if (build != nullptr && OSSL_PARAM_BLD_push_utf8_string(build, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) == 1 &&
+        OSSL_PARAM_BLD_push_octet_string(build, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size()) == 1) {
+      OSSL_PARAM* params = OSSL_PARAM_BLD_to_param(build);
+      EVP_PKEY_CTX* context = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
+      if (params != nullptr && context != nullptr && EVP_PKEY_fromdata_init(context) == 1 &&
+          EVP_PKEY_fromdata(context, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
+        key = nullptr;
+      }
+      EVP_PKEY_CTX_free(context);
+      OSSL_PARAM_free(params);
+    }
+    OSSL_PARAM_BLD_free(build);
+    // r || s -> DER ECDSA-Sig-Value, as OpenSSL verifies it.
+    ECDSA_SIG* parsed = ECDSA_SIG_new();
+    BIGNUM* r = BN_bin2bn(signature.data(), 32, nullptr);
+    BIGNUM* s = BN_bin2bn(signature.data() + 32, 32, nullptr);
+    encoded.clear();
+    if (parsed != nullptr && r != nullptr && s != nullptr && ECDSA_SIG_set0(parsed, r, s) == 1) {
+      r = s = nullptr;  // owned by `parsed` now
+      unsigned char* der = nullptr;
+      int size = i2d_ECDSA_SIG(parsed, &der);
+      if (size > 0) encoded.assign(der, der + size);
+      OPENSSL_free(der);
+    }
+    BN_free(r);
+    BN_free(s);
+    ECDSA_SIG_free(parsed);
+    digest = EVP_sha256();
+  }
+  bool good = false;
+  EVP_MD_CTX* context = EVP_MD_CTX_new();
+  if (key != nullptr && context != nullptr && !encoded.empty() &&
+      EVP_DigestVerifyInit(context, nullptr, digest, nullptr, key) == 1) {
+    good = EVP_DigestVerify(context, encoded.data(), encoded.size(), data.data(), data.size()) == 1;
+  }
+  EVP_MD_CTX_free(context);
+  EVP_PKEY_free(key);
+  return good;
 }
 
 base::Result<std::vector<std::shared_ptr<const SigningKey>>> load_zone_keys(const std::string& dir,

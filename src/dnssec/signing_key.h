@@ -72,6 +72,12 @@ class SigningKey {
   std::unique_ptr<Pkey> pkey_;
 };
 
+// Whether `signature` (as an RRSIG carries it) over `data` verifies with the public key of the
+// DNSKEY rdata `dnskey` alone (algorithms 13 and 15): how a loaded key pair is checked to match,
+// and how tests check a signature without the signer's private key.
+bool verify_signature(std::span<const std::uint8_t> dnskey, std::span<const std::uint8_t> data,
+                      std::span<const std::uint8_t> signature);
+
 // Every key of `zone` in `dir` (files K<zone>+ALG+TAG.private beside their .key), sorted by
 // key tag. An unreadable key is an error naming its file; no keys at all is an error too.
 base::Result<std::vector<std::shared_ptr<const SigningKey>>> load_zone_keys(const std::string& dir,

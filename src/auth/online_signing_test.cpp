@@ -4,8 +4,6 @@
 // validators is in tests/integration/dnssec/online_test.cpp.
 #include "auth/online_signing.h"
 
-#include <openssl/evp.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -23,16 +21,7 @@ using testing::make_query;
 using testing::make_zone;
 
 std::shared_ptr<const dnssec::SigningKey> ed25519_key(std::uint16_t flags) {
-  EVP_PKEY* pkey = EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519");
-  std::uint8_t bytes[32];
-  std::size_t size = sizeof bytes;
-  EVP_PKEY_get_raw_public_key(pkey, bytes, &size);
-  dns::Rdata dnskey = {static_cast<std::uint8_t>(flags >> 8), static_cast<std::uint8_t>(flags & 0xFF), 3, dnssec::kEd25519};
-  dnskey.insert(dnskey.end(), bytes, bytes + size);
-  size = sizeof bytes;
-  EVP_PKEY_get_raw_private_key(pkey, bytes, &size);
-  EVP_PKEY_free(pkey);
-  auto key = dnssec::SigningKey::from_parts(*dns::Name::from_text("example."), dnskey, std::span(bytes, size), "test");
+  auto key = dnssec::SigningKey::generate(*dns::Name::from_text("example."), dnssec::kEd25519, flags);
   EXPECT_TRUE(key.ok()) << key.error().message;
   return *key;
 }

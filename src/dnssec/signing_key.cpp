@@ -156,6 +156,37 @@ base::Result<std::shared_ptr<const SigningKey>> SigningKey::from_parts(const dns
   return std::shared_ptr<const SigningKey>(std::move(key));
 }
 
+base::Result<std::shared_ptr<const SigningKey>> SigningKey::generate(const dns::Name& owner, std::uint8_t algorithm,
+                                                                      std::uint16_t flags) {
+  EVP_PKEY* pkey = algorithm == kEd25519           ? EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519")
+                   : algorithm == kEcdsaP256Sha256 ? EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256")
+                                                   : nullptr;
+  if (pkey == nullptr) return key_error("generate", fmt::format("cannot make a key of algorithm {}", algorithm));
+  dns::Rdata dnskey = {static_cast<std::uint8_t>(flags >> 8), static_cast<std::uint8_t>(flags & 0xFF), 3, algorithm};
+  std::vector<std::uint8_t> secret(32);
+  bool good = false;
+  if (algorithm == kEd25519) {
+    std::uint8_t bytes[32];
+    std::size_t size = sizeof bytes;
+    std::size_t secret_size = secret.size();
+    good = EVP_PKEY_get_raw_public_key(pkey, bytes, &size) == 1 &&
+           EVP_PKEY_get_raw_private_key(pkey, secret.data(), &secret_size) == 1;
+    dnskey.insert(dnskey.end(), bytes, bytes + size);
+  } else {
+    std::uint8_t point[65];
+    std::size_t size = 0;
+    BIGNUM* scalar = nullptr;
+    good = EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PUB_KEY, point, sizeof point, &size) == 1 && size == 65 &&
+           EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_PRIV_KEY, &scalar) == 1 &&
+           BN_bn2binpad(scalar, secret.data(), 32) == 32;
+    BN_free(scalar);
+    if (good) dnskey.insert(dnskey.end(), point + 1, point + size);  // x || y
+  }
+  EVP_PKEY_free(pkey);
+  if (!good) return key_error("generate", "OpenSSL did not give the key's parts");
+  return from_parts(owner, std::move(dnskey), secret, "generated");
+}
+
 base::Result<std::shared_ptr<const SigningKey>> SigningKey::load(const std::string& stem) {
   // The .key file: comments (";"), then one DNSKEY record in master-file form.
   std::string key_file = stem + ".key";

@@ -39,6 +39,10 @@ class SigningKey {
   static base::Result<std::shared_ptr<const SigningKey>> from_parts(const dns::Name& owner, dns::Rdata dnskey,
                                                                      std::span<const std::uint8_t> private_key,
                                                                      std::string label);
+  // A new key pair made here (OpenSSL's generator): for tests and benchmarks; operators make
+  // theirs with dnssec-keygen, whose files load() reads.
+  static base::Result<std::shared_ptr<const SigningKey>> generate(const dns::Name& owner, std::uint8_t algorithm,
+                                                                   std::uint16_t flags);
   ~SigningKey();
   SigningKey(const SigningKey&) = delete;
   SigningKey& operator=(const SigningKey&) = delete;

@@ -63,6 +63,8 @@ const std::vector<Shape> kShapes = {
     {"insecure", "DS", Verdict::kNoData},    {"app", "A", Verdict::kSecure},
 };
 
+constexpr const char* kUpdateSecret = "Y3V0b3Zlci11cGRhdGUta2V5LTMyLWJ5dGVzLWxvbmc=";
+
 std::string absolute(const std::string& name) { return name == "@" ? kZone : name + "." + kZone; }
 
 class OnlineSigningTest : public ::testing::Test {
@@ -81,14 +83,16 @@ class OnlineSigningTest : public ::testing::Test {
     write_file(dir_ + "/states", "192.0.2.10 = UP\n192.0.2.11 = UP\n");
     std::string config = fmt::format(
         "writes:\n  journal: {0}/journal.db\n"
+        "  tsig-keys: [{{name: up, algorithm: hmac-sha256, secret: \"{2}\"}}]\n"
         "control:\n  listen: 127.0.0.1:0\n"
         "zones:\n"
         "  - origin: {1}\n    file: {0}/online.test.zone\n    allow-transfer: [127.0.0.1]\n"
+        "    allow-update: [up]\n"
         "    dnssec: {{mode: online, keys: {0}/keys, signature-lifetime: 10d, refresh: 2d}}\n"
         "pools:\n  app:\n    name: app.{1}\n    shape: failover\n    ttl: 30\n"
         "    check: {{type: file, file: {0}/states, interval: 1s, timeout: 500ms}}\n"
         "    endpoints:\n      - {{address: 192.0.2.10, priority: 1}}\n      - {{address: 192.0.2.11, priority: 2}}\n",
-        dir_, kZone);
+        dir_, kZone, kUpdateSecret);
     write_file(dir_ + "/cutover.yaml", config);
     ServerSpec spec;
     spec.config = dir_ + "/cutover.yaml";
@@ -170,6 +174,44 @@ TEST_F(OnlineSigningTest, WritesAreSignedAsTheyAreServed) {
     EXPECT_NE(output.find("; fully validated"), std::string::npos) << output;
     EXPECT_NE(output.find(address), std::string::npos) << output;
   }
+}
+
+// A DNS UPDATE (nsupdate, TSIG-signed) to the zone is taken and served signed.
+TEST_F(OnlineSigningTest, UpdatesAreSignedAsTheyAreServed) {
+  if (!have_program("delv") || !have_program("nsupdate")) GTEST_SKIP() << "delv or nsupdate (bind9-dnsutils) missing";
+  std::string script = dir_ + "/update.txt";
+  write_file(script, fmt::format("server 127.0.0.1 {}\nzone {}\nupdate add updated.{} 60 A 203.0.113.9\nsend\n",
+                                 server_->port(), kZone, kZone));
+  auto update = run_command({"nsupdate", "-y", std::string("hmac-sha256:up:") + kUpdateSecret, script}, 20s);
+  ASSERT_EQ(update.exit_code, 0) << update.out << update.err << server_->log();
+  std::string output = delv(absolute("updated"), "A");
+  EXPECT_NE(output.find("; fully validated"), std::string::npos) << output;
+  EXPECT_NE(output.find("203.0.113.9"), std::string::npos) << output;
+}
+
+// Rollover basics: a successor key made with a future activation is published (DNSKEY) at the
+// next reload but does not sign yet; `cutover status` shows it "published".
+TEST_F(OnlineSigningTest, AReloadPublishesASuccessorKeyBeforeItSigns) {
+  auto made = run_command({"dnssec-keygen", "-q", "-K", dir_ + "/keys", "-a", "ECDSAP256SHA256", "-P", "now", "-A",
+                           "now+30d", kZone},
+                          30s);
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  std::string tag = made.out.substr(made.out.rfind('+') + 1);
+  while (!tag.empty() && (tag.back() == '\n' || tag.back() == '\r')) tag.pop_back();
+  int successor = std::stoi(tag);
+  server_->reload();
+  ASSERT_TRUE(eventually([&] {
+    return DigResult::rdatas(dig(server_->port(), kZone, "DNSKEY", {"+norec"}).answer, "DNSKEY").size() == 3;
+  }, 15s)) << server_->log();
+  // Answers are still signed by the active ZSK alone.
+  auto reply = dig(server_->port(), absolute("www"), "A", {"+norec", "+dnssec"});
+  auto signatures = DigResult::rdatas(reply.answer, "RRSIG");
+  ASSERT_EQ(signatures.size(), 1u) << reply.raw;
+  EXPECT_EQ(signatures[0].find(" " + std::to_string(successor) + " "), std::string::npos) << reply.raw;
+  std::string output = delv(absolute("www"), "A");
+  EXPECT_NE(output.find("; fully validated"), std::string::npos) << output;
+  auto status = run_command({CUTOVER_BINARY, "status", "--control", fmt::format("127.0.0.1:{}", server_->control_port())}, 20s);
+  EXPECT_NE(status.out.find(fmt::format("tag {:<5} algorithm 13  published", successor)), std::string::npos) << status.out;
 }
 
 TEST_F(OnlineSigningTest, UnboundValidatesEveryShape) {

@@ -6,7 +6,9 @@
 // for every input, and whatever is answered must parse; a malformed option is FORMERR on both,
 // never a crash (RFC 7871 §7.2.1). Beside it the engine serves a pre-signed NSEC3 opt-out zone
 // (tests/zones/signed-optout.test.zone): queries with DO get its RRSIGs and proofs
-// (auth/dnssec.h), the positive ones from the fast path's signed index.
+// (auth/dnssec.h), the positive ones from the fast path's signed index; and example.test. is
+// signed online (auth/online_signing.h, an Ed25519 key made at start): DO queries to it, its
+// pools included, get RRSIGs made as answered and compact denial, on both paths alike.
 #include <array>
 #include <fstream>
 #include <iterator>
@@ -17,6 +19,7 @@
 #include "auth/dynamic_answers.h"
 #include "auth/engine.h"
 #include "auth/fast_query.h"
+#include "auth/online_signing.h"
 #include "auth/views.h"
 #include "dns/message.h"
 #include "fuzz_check.h"
@@ -138,6 +141,11 @@ const Engine& engine() {
     std::string signed_text((std::istreambuf_iterator<char>(signed_file)), std::istreambuf_iterator<char>());
     check(!signed_text.empty(), "the signed test zone is readable");
     auto signed_zone = build_zone(signed_text.c_str(), "signed-optout.test.");
+    auto key = dnssec::SigningKey::generate(zone->origin(), dnssec::kEd25519, 257);
+    check(key.ok(), "a signing key is made");
+    auth::set_online_signer(zone->origin(), std::make_shared<const auth::OnlineSigner>(
+                                                zone->origin(), std::vector<std::shared_ptr<const dnssec::SigningKey>>{*key},
+                                                auth::OnlinePolicy{}));
     Engine engine{auth::ZoneSet({zone, signed_zone}), std::make_shared<const auth::DynamicAnswers>(std::move(answers)),
                   std::move(trust), nullptr};
     std::vector<auth::View> views(2);

@@ -1,10 +1,12 @@
-// `cutover dnssec status ORIGIN FILE [--warn PERIOD] [--json]`: what a signed zone file holds,
+// `cutover dnssec status ORIGIN FILE [--keys DIR] [--warn PERIOD] [--json]`: what a signed zone file holds,
 // as an operator checks it before and after a signing or a key roll (docs/dnssec.md): its
 // keys with their tags and the DS the parent should hold for each KSK, its denial of
 // existence, CDS/CDNSKEY (each must match one of its DNSKEYs), and when its first signature
 // expires. Exit 0 when the zone is signed and no signature expires within the warning period,
 // 1 when one does (or has, or the zone is not signed, or a CDS or CDNSKEY matches no DNSKEY),
-// 2 when the file cannot be loaded.
+// 2 when the file cannot be loaded. With --keys (a zone signed online, docs/dnssec.md): the key
+// files of DIR with their states and times instead, and a finding when no key is active or the
+// file is signed already.
 #include <ctime>
 #include <memory>
 #include <string>
@@ -16,6 +18,7 @@
 #include "dns/rdata.h"
 #include "dns/text_codec.h"
 #include "dns/types.h"
+#include "dnssec/signing_key.h"
 #include "dnssec/zone_keys.h"
 #include "zone/loader.h"
 
@@ -26,8 +29,60 @@ struct DnssecStatusOptions {
   std::string origin;
   std::string file;
   std::string warn = "7d";
+  std::string keys;  // the key directory of a zone signed online
   Output output{"dnssec status"};
 };
+
+std::string time_text(const std::optional<std::int64_t>& time) {
+  return time ? dnssec::utc_text(static_cast<std::uint32_t>(*time)) : "-";
+}
+
+// --keys: the keys a zone signed online is served with, as the server would read them now.
+ExitCode report_online_keys(const DnssecStatusOptions& options, const dns::Name& origin, const zone::Zone& zone) {
+  const Output& output = options.output;
+  auto keys = dnssec::load_zone_keys(options.keys, origin);
+  if (!keys) output.fail(ExitCode::kCouldNotRun, keys.error().message);
+  std::int64_t now = std::time(nullptr);
+  bool active = false;
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& key : *keys) {
+    dnssec::KeyState state = key->state(now);
+    active = active || (state == dnssec::KeyState::kActive && !key->revoked());
+    nlohmann::json item = {{"role", key->revoked() ? "revoked" : key->ksk() ? "KSK" : "ZSK"},
+                           {"key_tag", key->key_tag()},
+                           {"algorithm", key->algorithm()},
+                           {"flags", key->flags()},
+                           {"state", dnssec::key_state_text(state)},
+                           {"publish", time_text(key->publish)},
+                           {"activate", time_text(key->activate)},
+                           {"inactive", time_text(key->inactive)},
+                           {"delete", time_text(key->remove)},
+                           {"file", key->label()}};
+    if (key->ksk()) item["ds"] = dns::rdata_to_text(dns::RRType::DS, dnssec::ds_rdata(origin, key->dnskey(), 2));
+    list.push_back(std::move(item));
+  }
+  bool presigned = zone::is_signed(zone);
+  bool findings = !active || presigned;
+  if (output.json()) {
+    output.document({{"command", output.command()}, {"origin", origin.to_text()}, {"file", options.file},
+                     {"mode", "online"}, {"keys_dir", options.keys}, {"online_keys", list},
+                     {"active", active}, {"file_is_signed", presigned}});
+    return findings ? ExitCode::kFindings : ExitCode::kOk;
+  }
+  fmt::print("{}: signed online with the keys in {}\n", origin.to_text(), options.keys);
+  for (const auto& item : list) {
+    fmt::print("  {:<7} tag {:<5}  algorithm {}  {:<9}  publish {}  activate {}  inactive {}  delete {}\n",
+               item["role"].get<std::string>(), item["key_tag"].get<int>(), item["algorithm"].get<int>(),
+               item["state"].get<std::string>(), item["publish"].get<std::string>(), item["activate"].get<std::string>(),
+               item["inactive"].get<std::string>(), item["delete"].get<std::string>());
+    if (item.contains("ds")) {
+      fmt::print("          DS for the parent: {} IN DS {}\n", origin.to_text(), item["ds"].get<std::string>());
+    }
+  }
+  if (!active) fmt::print("problem: no key is active now: the server would not load the zone\n");
+  if (presigned) fmt::print("problem: {} is signed already (DNSKEY and RRSIG at the apex): serve it presigned\n", options.file);
+  return findings ? ExitCode::kFindings : ExitCode::kOk;
+}
 
 ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
   const Output& output = options.output;
@@ -41,6 +96,7 @@ ExitCode run_dnssec_status(const DnssecStatusOptions& options) {
     std::string first = load.diagnostics.empty() ? "it did not load" : load.diagnostics.front().to_string();
     output.fail(ExitCode::kCouldNotRun, options.file + ": " + first);
   }
+  if (!options.keys.empty()) return report_online_keys(options, *origin, *load.zone);
   auto now = static_cast<std::uint32_t>(std::time(nullptr));
   dnssec::ZoneDnssec info = dnssec::describe(*load.zone, now);
   const dnssec::SignatureWindow& window = info.signatures;
@@ -98,6 +154,8 @@ void add_dnssec_command(CLI::App& app) {
       "status", "Keys, the DS the parent should hold, denial and signature expiry of a zone file");
   status->add_option("origin", options->origin, "Zone origin, e.g. example.test")->required();
   status->add_option("file", options->file, "Signed master file")->required();
+  status->add_option("--keys", options->keys,
+                     "A zone signed online: its key directory (BIND key files); shows each key's state and times");
   status->add_option("--warn", options->warn,
                      "A signature expiring within this period is a finding (exit 1); default 7d");
   options->output.add_json_flag(*status, "Print the report as one JSON document");

@@ -297,6 +297,32 @@ TEST_F(OnlineSigningTest, StatusShowsTheKeysAndTheSigningWindow) {
   EXPECT_NE(status.out.find("signatures made now: inception"), std::string::npos) << status.out;
 }
 
+// `cutover dnssec status --keys` reads the key files as the server does: each key's state, and
+// for the KSK the DS that dnssec-dsfromkey computes; exit 0 while a key is active.
+TEST_F(OnlineSigningTest, DnssecStatusShowsTheKeyFilesStatesAndTheDs) {
+  auto status = run_command({CUTOVER_BINARY, "dnssec", "status", kZone, dir_ + "/online.test.zone", "--keys", dir_ + "/keys"}, 20s);
+  EXPECT_EQ(status.exit_code, 0) << status.out << status.err;
+  EXPECT_NE(status.out.find("online.test.: signed online with the keys in"), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("ZSK"), std::string::npos) << status.out;
+  auto ls = run_command({"sh", "-c", "grep -l 'DNSKEY 257' " + dir_ + "/keys/*.key"}, 5s);
+  ASSERT_EQ(ls.exit_code, 0) << ls.err;
+  std::string ksk_file = ls.out.substr(0, ls.out.find('\n'));
+  if (have_program("dnssec-dsfromkey")) {
+    auto ds = run_command({"dnssec-dsfromkey", "-2", ksk_file}, 10s);
+    ASSERT_EQ(ds.exit_code, 0) << ds.err;
+    std::string rdata = ds.out.substr(ds.out.find(" DS ") + 4);
+    rdata = rdata.substr(0, rdata.find('\n'));
+    EXPECT_NE(status.out.find("DS for the parent: online.test. IN DS " + rdata), std::string::npos)
+        << status.out << "\n" << ds.out;
+  }
+  // A signed file is not a zone to sign online: a finding.
+  auto signed_file = run_command({CUTOVER_BINARY, "dnssec", "status", "signed-nsec.test.",
+                                  std::string(CUTOVER_SOURCE_DIR) + "/tests/zones/signed-nsec.test.zone", "--keys",
+                                  dir_ + "/keys"},
+                                 20s);
+  EXPECT_EQ(signed_file.exit_code, 2) << signed_file.out << signed_file.err;  // no key of that zone in the directory
+}
+
 // A zone signed online with no key directory to read does not load: the error names the
 // directory, and the server does not start serving it unsigned.
 TEST(OnlineSigningConfig, MissingKeysStopTheZoneFromLoading) {

@@ -10,6 +10,7 @@
 // signed online (auth/online_signing.h, an Ed25519 key made at start): DO queries to it, its
 // pools included, get RRSIGs made as answered and compact denial, on both paths alike.
 #include <array>
+#include <ctime>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -145,7 +146,7 @@ const Engine& engine() {
     check(key.ok(), "a signing key is made");
     auth::set_online_signer(zone->origin(), std::make_shared<const auth::OnlineSigner>(
                                                 zone->origin(), std::vector<std::shared_ptr<const dnssec::SigningKey>>{*key},
-                                                auth::OnlinePolicy{}));
+                                                auth::OnlinePolicy{}, std::time(nullptr)));
     Engine engine{auth::ZoneSet({zone, signed_zone}), std::make_shared<const auth::DynamicAnswers>(std::move(answers)),
                   std::move(trust), nullptr};
     std::vector<auth::View> views(2);

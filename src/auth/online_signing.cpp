@@ -94,10 +94,16 @@ std::map<dns::Name, std::shared_ptr<const OnlineSigner>, dns::NameCanonicalLess>
 }  // namespace
 
 OnlineSigner::OnlineSigner(dns::Name origin, std::vector<std::shared_ptr<const dnssec::SigningKey>> keys,
-                           OnlinePolicy policy)
-    : origin_(std::move(origin)), keys_(std::move(keys)), policy_(policy) {}
+                           OnlinePolicy policy, std::int64_t loaded_at)
+    : origin_(std::move(origin)), keys_(std::move(keys)), policy_(policy), loaded_at_(loaded_at) {
+  for (const auto& key : keys_) {
+    auto state = key->state(loaded_at_);
+    published_.push_back(state == dnssec::KeyState::kPublished || state == dnssec::KeyState::kActive ||
+                         state == dnssec::KeyState::kInactive);
+  }
+}
 
-std::vector<dns::ResourceRecord> OnlineSigner::key_records(std::uint32_t dnskey_ttl, std::int64_t now) const {
+std::vector<dns::ResourceRecord> OnlineSigner::key_records(std::uint32_t dnskey_ttl) const {
   std::vector<dns::ResourceRecord> records;
   auto add = [&](RRType type, dns::Rdata rdata) {
     dns::ResourceRecord record;
@@ -107,13 +113,10 @@ std::vector<dns::ResourceRecord> OnlineSigner::key_records(std::uint32_t dnskey_
     record.rdata = std::move(rdata);
     records.push_back(std::move(record));
   };
-  for (const auto& key : keys_) {
-    auto state = key->state(now);
-    if (state == dnssec::KeyState::kPublished || state == dnssec::KeyState::kActive ||
-        state == dnssec::KeyState::kInactive) {
-      add(RRType::DNSKEY, key->dnskey());
-    }
-    if (policy_.publish_cds && state == dnssec::KeyState::kActive && key->ksk() && !key->revoked()) {
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    const auto& key = keys_[i];
+    if (published_[i]) add(RRType::DNSKEY, key->dnskey());
+    if (policy_.publish_cds && key->state(loaded_at_) == dnssec::KeyState::kActive && key->ksk() && !key->revoked()) {
       add(RRType::CDNSKEY, key->dnskey());
       add(RRType::CDS, dnssec::ds_rdata(origin_, key->dnskey(), 2));
     }
@@ -133,8 +136,11 @@ std::vector<const dnssec::SigningKey*> OnlineSigner::signers_of(RRType type, std
   }
   for (std::uint8_t algorithm : algorithms) {
     std::vector<const dnssec::SigningKey*> ksks, zsks;
-    for (const auto& key : keys_) {
-      if (key->algorithm() != algorithm || key->revoked() || key->state(now) != dnssec::KeyState::kActive) continue;
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      const auto& key = keys_[i];
+      if (!published_[i] || key->algorithm() != algorithm || key->revoked() || key->state(now) != dnssec::KeyState::kActive) {
+        continue;
+      }
       (key->ksk() ? ksks : zsks).push_back(key.get());
     }
     const auto& wanted = is_key_type(type) ? (ksks.empty() ? zsks : ksks) : (zsks.empty() ? ksks : zsks);

@@ -39,15 +39,20 @@ struct OnlinePolicy {
 
 class OnlineSigner {
  public:
-  OnlineSigner(dns::Name origin, std::vector<std::shared_ptr<const dnssec::SigningKey>> keys, OnlinePolicy policy);
+  // `loaded_at` (unix seconds): when the zone is loaded. The keys published then are the
+  // DNSKEY RRset until the next load, and only they ever sign: a key whose Activate time passes
+  // while the server runs signs from then on, one not yet published at the load never does.
+  OnlineSigner(dns::Name origin, std::vector<std::shared_ptr<const dnssec::SigningKey>> keys, OnlinePolicy policy,
+               std::int64_t loaded_at);
 
   const dns::Name& origin() const { return origin_; }
   const OnlinePolicy& policy() const { return policy_; }
   const std::vector<std::shared_ptr<const dnssec::SigningKey>>& keys() const { return keys_; }
 
-  // The records the zone publishes for its keys at `now`: the DNSKEY of every published key,
-  // and (policy.publish_cds) CDS (SHA-256) and CDNSKEY for every active KSK (RFC 7344 §3).
-  std::vector<dns::ResourceRecord> key_records(std::uint32_t dnskey_ttl, std::int64_t now) const;
+  // The records the zone publishes for its keys as loaded: the DNSKEY of every key published
+  // at `loaded_at`, and (policy.publish_cds) CDS (SHA-256) and CDNSKEY for every KSK active then
+  // (RFC 7344 §3).
+  std::vector<dns::ResourceRecord> key_records(std::uint32_t dnskey_ttl) const;
 
   // Adds to `plan` (planned from `zone` for a query with the DO bit) the compact denial its
   // DenialNeeds call for and RRSIGs for every RRset of its answer and authority sections but
@@ -93,6 +98,8 @@ class OnlineSigner {
   dns::Name origin_;
   std::vector<std::shared_ptr<const dnssec::SigningKey>> keys_;
   OnlinePolicy policy_;
+  std::int64_t loaded_at_;
+  std::vector<bool> published_;  // per key: in the DNSKEY RRset (published at loaded_at_)
   mutable std::array<Shard, kShards> shards_;
   mutable std::atomic<std::uint64_t> signed_rrsets_{0};
   mutable std::atomic<std::uint64_t> cache_hits_{0};

@@ -4,6 +4,8 @@
 // validators is in tests/integration/dnssec/online_test.cpp.
 #include "auth/online_signing.h"
 
+#include <ctime>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -42,7 +44,7 @@ class OnlineSigningTest : public ::testing::Test {
     zsk_ = ed25519_key(256);
     signer_ = std::make_shared<const OnlineSigner>(*dns::Name::from_text("example."),
                                                    std::vector<std::shared_ptr<const dnssec::SigningKey>>{zsk_},
-                                                   OnlinePolicy{});
+                                                   OnlinePolicy{}, std::time(nullptr));
     set_online_signer(signer_->origin(), signer_);
   }
   void TearDown() override { set_online_signer(signer_->origin(), nullptr); }
@@ -123,32 +125,39 @@ TEST_F(OnlineSigningTest, TheCacheIgnoresRecordOrderAndSignsAgainBeforeExpiry) {
   EXPECT_EQ(signer_->counters(now).signed_rrsets, 2u);
 }
 
-TEST(OnlineSignerKeys, KeyRecordsFollowTheKeysStates) {
+TEST(OnlineSignerKeys, KeyRecordsFollowTheKeysStatesAtTheLoad) {
   auto ksk = ed25519_key(257);
   auto zsk = ed25519_key(256);
-  const_cast<dnssec::SigningKey&>(*zsk).activate = 1'000'000;  // published, not yet active before then
-  OnlineSigner signer(*dns::Name::from_text("example."), {ksk, zsk}, OnlinePolicy{});
-  auto types = [&](std::int64_t now) {
-    std::vector<std::string> out;
-    for (const auto& record : signer.key_records(3600, now)) out.push_back(dns::type_to_text(record.type));
-    return out;
-  };
-  EXPECT_THAT(types(500'000), ElementsAre("DNSKEY", "CDNSKEY", "CDS", "DNSKEY"));
-  auto records = signer.key_records(3600, 500'000);
+  auto late = ed25519_key(256);
+  const_cast<dnssec::SigningKey&>(*zsk).activate = 1'000'000;  // published at the load, active later
+  const_cast<dnssec::SigningKey&>(*late).publish = 3'000'000;  // published after the load
+  const_cast<dnssec::SigningKey&>(*late).activate = 3'000'000;
+  OnlineSigner signer(*dns::Name::from_text("example."), {ksk, zsk, late}, OnlinePolicy{}, 500'000);
+  std::vector<std::string> types;
+  for (const auto& record : signer.key_records(3600)) types.push_back(dns::type_to_text(record.type));
+  EXPECT_THAT(types, ElementsAre("DNSKEY", "CDNSKEY", "CDS", "DNSKEY"));
+  auto records = signer.key_records(3600);
   EXPECT_EQ(records[2].rdata, dnssec::ds_rdata(signer.origin(), ksk->dnskey(), 2));
-  // Before its activation the ZSK is published but does not sign: the KSK signs everything.
+  EXPECT_EQ(records[3].rdata, zsk->dnskey());
+  auto tag_of = [](const dns::Rdata& rrsig) { return rrsig[16] << 8 | rrsig[17]; };
   auto owner = *dns::Name::from_text("www.example.");
   std::vector<std::uint8_t> a = {192, 0, 2, 1};
+  // Before its activation the ZSK is published but does not sign: the KSK signs everything.
   auto early = signer.signatures(owner, RRType::A, 60, {a}, 500'000);
   ASSERT_EQ(early.size(), 1u);
-  EXPECT_EQ(early[0][16] << 8 | early[0][17], ksk->key_tag());
-  auto late = signer.signatures(owner, RRType::A, 61, {a}, 2'000'000);
-  ASSERT_EQ(late.size(), 1u);
-  EXPECT_EQ(late[0][16] << 8 | late[0][17], zsk->key_tag());
+  EXPECT_EQ(tag_of(early[0]), ksk->key_tag());
+  // Its Activate time passes while the server runs: it signs, without a reload.
+  auto later = signer.signatures(owner, RRType::A, 61, {a}, 2'000'000);
+  ASSERT_EQ(later.size(), 1u);
+  EXPECT_EQ(tag_of(later[0]), zsk->key_tag());
+  // A key not in the DNSKEY RRset of the load never signs, whatever its times say by now.
+  auto after = signer.signatures(owner, RRType::A, 62, {a}, 4'000'000);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(tag_of(after[0]), zsk->key_tag());
   OnlinePolicy no_cds;
   no_cds.publish_cds = false;
-  OnlineSigner quiet(*dns::Name::from_text("example."), {ksk, zsk}, no_cds);
-  EXPECT_EQ(quiet.key_records(3600, 500'000).size(), 2u);
+  OnlineSigner quiet(*dns::Name::from_text("example."), {ksk, zsk}, no_cds, 500'000);
+  EXPECT_EQ(quiet.key_records(3600).size(), 2u);
 }
 
 }  // namespace

@@ -36,9 +36,9 @@ base::Result<std::shared_ptr<const auth::OnlineSigner>> prepare_online(const con
   policy.signature_lifetime = static_cast<std::uint32_t>(config.dnssec.signature_lifetime.count());
   policy.refresh = static_cast<std::uint32_t>(config.dnssec.refresh.count());
   policy.publish_cds = config.dnssec.publish_cds;
-  auto signer = std::make_shared<const auth::OnlineSigner>(config.origin, std::move(*keys), policy);
+  auto signer = std::make_shared<const auth::OnlineSigner>(config.origin, std::move(*keys), policy, now);
   auto records = zone->records();
-  auto key_records = signer->key_records(zone->soa().ttl, now);
+  auto key_records = signer->key_records(zone->soa().ttl);
   if (key_records.empty()) {
     return base::make_error(base::ErrorCode::kInvalidArgument,
                             config.dnssec.keys + ": no key of " + config.origin.to_text() +

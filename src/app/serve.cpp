@@ -2,12 +2,14 @@
 // (Server::run starts them in order and stops them in reverse).
 #include "app/serve.h"
 
+#include <algorithm>
 #include <ctime>
 #include <memory>
 
 #include "app/cluster_wiring.h"
 #include "app/console_panels.h"
 #include "app/demo_endpoints.h"
+#include "app/online_resign.h"
 #include "app/online_status.h"
 #include "app/replication.h"
 #include "app/signed_queries.h"
@@ -77,6 +79,13 @@ Serve::Serve(server::Server::ConfigSource resolve, config::Config config, base::
   install_signed_queries(server_, server_.config());
   if (replication) {
     server_.add_service(replication);
+    // Zones signed online that go through the store: their serial moves every refresh / 2 so
+    // secondaries re-transfer fresh signatures (app/online_resign.h).
+    bool online = std::any_of(server_.config().zones.begin(), server_.config().zones.end(),
+                              [](const config::ZoneConfig& zone) { return zone.dnssec.online; });
+    if (online && replication->store() != nullptr) {
+      server_.add_service(std::make_shared<OnlineResigner>(*replication->store(), logger));
+    }
     if (replication->pool_materializer()) pools->set_answer_sink(replication->pool_materializer());
   }
   // Pools CRUD and journaled overrides need both a journal and the API; without one

@@ -323,6 +323,71 @@ TEST_F(OnlineSigningTest, DnssecStatusShowsTheKeyFilesStatesAndTheDs) {
   EXPECT_EQ(signed_file.exit_code, 2) << signed_file.out << signed_file.err;  // no key of that zone in the directory
 }
 
+// Secondaries of an online zone (a cutover secondary here) serve the signed copy they transfer;
+// the primary raises the serial every refresh / 2 (here 20 s and 10 s: every 5 s), NOTIFY goes
+// out, and the secondary transfers again, so its copy always has fresh signatures: its serial
+// follows the primary's past the first bumps, and delv validates its positive and negative
+// answers (an NSEC chain, as transferred) with the primary's KSK.
+TEST(OnlineSigningSecondary, SecondariesFollowTheSerialBumpsAndServeValidSignatures) {
+  if (!have_program("dnssec-keygen") || !have_program("delv")) GTEST_SKIP() << "bind9-utils or delv missing";
+  std::string dir = make_temp_dir("cutover-online-secondary");
+  run_command({"mkdir", "-p", dir + "/keys", dir + "/secondary"}, 5s);
+  ASSERT_EQ(run_command({"dnssec-keygen", "-q", "-K", dir + "/keys", "-a", "ED25519", kZone}, 30s).exit_code, 0);
+  write_file(dir + "/online.test.zone", kZoneText);
+  std::uint16_t secondary_port = free_port();
+  write_file(dir + "/primary.yaml",
+             fmt::format("writes:\n  journal: {0}/journal.db\n"
+                         "zones:\n  - origin: {1}\n    file: {0}/online.test.zone\n    allow-transfer: [127.0.0.1]\n"
+                         "    notify: [127.0.0.1:{2}]\n"
+                         "    dnssec: {{mode: online, keys: {0}/keys, signature-lifetime: 20s, refresh: 10s}}\n",
+                         dir, kZone, secondary_port));
+  ServerSpec primary_spec;
+  primary_spec.config = dir + "/primary.yaml";
+  primary_spec.probe_name = kZone;
+  CutoverServer primary(primary_spec);
+  write_file(dir + "/secondary/secondary.yaml",
+             fmt::format("zones:\n  - origin: {}\n    primary: 127.0.0.1:{}\n", kZone, primary.port()));
+  ServerSpec secondary_spec;
+  secondary_spec.config = dir + "/secondary/secondary.yaml";
+  secondary_spec.probe_name = kZone;
+  secondary_spec.port = secondary_port;
+  CutoverServer secondary(secondary_spec);
+  auto serial = [](std::uint16_t port) {
+    auto soa = DigResult::rdatas(dig(port, kZone, "SOA", {"+norec"}).answer, "SOA");
+    if (soa.empty()) return -1L;
+    std::istringstream fields(soa.front());
+    std::string mname, rname;
+    long value = -1;
+    fields >> mname >> rname >> value;
+    return value;
+  };
+  long first = serial(primary.port());
+  ASSERT_GT(first, 0) << primary.log();
+  // Two bumps on the primary (5 s apart), and the secondary caught up with the second.
+  ASSERT_TRUE(eventually([&] { return serial(primary.port()) >= first + 2 && serial(secondary_port) == serial(primary.port()); },
+                         30s))
+      << "primary " << serial(primary.port()) << " secondary " << serial(secondary_port) << "\n"
+      << primary.log() << secondary.log();
+  EXPECT_NE(primary.log().find("dnssec.resign"), std::string::npos) << primary.log();
+
+  std::string anchor;
+  for (const auto& rdata : DigResult::rdatas(dig(primary.port(), kZone, "DNSKEY", {"+norec"}).answer, "DNSKEY")) {
+    std::istringstream fields(rdata);
+    std::string flags, protocol, algorithm, part, key;
+    fields >> flags >> protocol >> algorithm;
+    while (fields >> part) key += part;
+    anchor = fmt::format("trust-anchors {{ \"{}\" static-key {} 3 {} \"{}\"; }};\n", kZone, flags, algorithm, key);
+  }
+  write_file(dir + "/anchor", anchor);
+  for (const auto& [name, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"www.online.test.", "; fully validated"}, {"nx.online.test.", "; negative response, fully validated"}}) {
+    auto result = run_command({"delv", "@127.0.0.1", "-p", std::to_string(secondary_port), "-a", dir + "/anchor",
+                               "+root=" + std::string(kZone), name, "A"},
+                              20s);
+    EXPECT_NE((result.out + result.err).find(needle), std::string::npos) << name << "\n" << result.out << result.err;
+  }
+}
+
 // A zone signed online with no key directory to read does not load: the error names the
 // directory, and the server does not start serving it unsigned.
 TEST(OnlineSigningConfig, MissingKeysStopTheZoneFromLoading) {

@@ -26,16 +26,13 @@ std::vector<std::span<const std::uint8_t>> rdatas_of(const PlannedRRset& planned
   return rdatas;
 }
 
-// The cache key of an RRset: owner (lowercase), type, TTL and its rdatas in canonical order.
-std::string cache_key(const dns::Name& owner, RRType type, std::uint32_t ttl,
-                      const std::vector<std::span<const std::uint8_t>>& rdatas) {
-  std::vector<dns::Rdata> canonical;
-  canonical.reserve(rdatas.size());
-  for (auto rdata : rdatas) canonical.push_back(dns::rdata_canonical(type, rdata));
-  std::sort(canonical.begin(), canonical.end());
-  canonical.erase(std::unique(canonical.begin(), canonical.end()), canonical.end());
-  dns::Name lower = owner.lowercased();
-  std::string key(lower.wire().begin(), lower.wire().end());
+// The cache key of an RRset, written into `key`: owner (lowercase), type, TTL and its rdatas
+// in canonical order, once each. Types whose wire form is canonical (A, AAAA, TXT: most pool
+// answers) are ordered in place, without a copy of each rdata.
+void cache_key(const dns::Name& owner, RRType type, std::uint32_t ttl,
+               const std::vector<std::span<const std::uint8_t>>& rdatas, std::string& key) {
+  key.clear();
+  for (std::uint8_t byte : owner.wire()) key.push_back(static_cast<char>(dns::ascii_lower(byte)));
   auto put16 = [&](std::size_t value) {
     key.push_back(static_cast<char>(value >> 8));
     key.push_back(static_cast<char>(value & 0xFF));
@@ -43,11 +40,26 @@ std::string cache_key(const dns::Name& owner, RRType type, std::uint32_t ttl,
   put16(static_cast<std::uint16_t>(type));
   put16(ttl >> 16);
   put16(ttl & 0xFFFF);
-  for (const auto& rdata : canonical) {
-    put16(rdata.size());
-    key.append(rdata.begin(), rdata.end());
+  auto put_sorted = [&](auto& items) {
+    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+      return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+    });
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i > 0 && std::equal(items[i].begin(), items[i].end(), items[i - 1].begin(), items[i - 1].end())) continue;
+      put16(items[i].size());
+      key.append(items[i].begin(), items[i].end());
+    }
+  };
+  if (!dns::canonical_form_lowers_names(type)) {
+    thread_local std::vector<std::span<const std::uint8_t>> order;
+    order.assign(rdatas.begin(), rdatas.end());
+    put_sorted(order);
+    return;
   }
-  return key;
+  std::vector<dns::Rdata> canonical;
+  canonical.reserve(rdatas.size());
+  for (auto rdata : rdatas) canonical.push_back(dns::rdata_canonical(type, rdata));
+  put_sorted(canonical);
 }
 
 // The NSEC of compact denial at `owner` (RFC 9824 §3): next name "\000.owner" (the least name
@@ -153,7 +165,8 @@ std::vector<dns::Rdata> OnlineSigner::signatures(const dns::Name& owner, RRType 
                                                  const std::vector<std::span<const std::uint8_t>>& rdatas,
                                                  std::uint32_t now) const {
   if (rdatas.empty()) return {};
-  std::string key = cache_key(owner, type, ttl, rdatas);
+  thread_local std::string key;  // reused: a cache hit allocates nothing for its key
+  cache_key(owner, type, ttl, rdatas, key);
   Shard& shard = shards_[std::hash<std::string>{}(key) % kShards];
   {
     std::lock_guard lock(shard.mutex);
@@ -179,9 +192,12 @@ std::vector<dns::Rdata> OnlineSigner::signatures(const dns::Name& owner, RRType 
   signed_rrsets_.fetch_add(1, std::memory_order_relaxed);
   if (entry.rrsigs.empty()) return {};
   std::lock_guard lock(shard.mutex);
-  // A full shard starts over: simpler than an LRU, and a hot name is signed again at most once.
-  if (shard.entries.size() >= std::max<std::size_t>(1, policy_.cache_entries / kShards)) shard.entries.clear();
-  auto& stored = shard.entries[std::move(key)];
+  // A full shard drops one entry, the first in its table's order (in effect a random one): a
+  // hot RRset evicted is signed again once, and the shard never starts over.
+  if (shard.entries.size() >= std::max<std::size_t>(1, policy_.cache_entries / kShards) && !shard.entries.contains(key)) {
+    shard.entries.erase(shard.entries.begin());
+  }
+  auto& stored = shard.entries[key];
   stored = std::move(entry);
   return stored.rrsigs;
 }

@@ -125,6 +125,24 @@ TEST_F(OnlineSigningTest, TheCacheIgnoresRecordOrderAndSignsAgainBeforeExpiry) {
   EXPECT_EQ(signer_->counters(now).signed_rrsets, 2u);
 }
 
+TEST(OnlineSignerCache, AFullCacheDropsOneEntryNotAll) {
+  OnlinePolicy policy;
+  policy.cache_entries = 32;  // two per shard
+  OnlineSigner signer(*dns::Name::from_text("example."), {ed25519_key(256)}, policy, 1'000);
+  std::vector<std::uint8_t> a = {192, 0, 2, 1};
+  const std::uint32_t now = 2'000'000'000;
+  for (int i = 0; i < 200; ++i) {
+    auto owner = *dns::Name::from_text("n" + std::to_string(i) + ".example.");
+    ASSERT_EQ(signer.signatures(owner, RRType::A, 60, {a}, now).size(), 1u);
+  }
+  auto counters = signer.counters(now);
+  EXPECT_EQ(counters.signed_rrsets, 200u);
+  EXPECT_EQ(counters.cached, 32u);  // every shard full: none started over
+  // The RRset signed last is still there.
+  signer.signatures(*dns::Name::from_text("n199.example."), RRType::A, 60, {a}, now);
+  EXPECT_EQ(signer.counters(now).cache_hits, 1u);
+}
+
 TEST(OnlineSignerKeys, KeyRecordsFollowTheKeysStatesAtTheLoad) {
   auto ksk = ed25519_key(257);
   auto zsk = ed25519_key(256);

@@ -372,13 +372,15 @@ bool rdata_canonical_equal(RRType type, std::span<const std::uint8_t> a, std::sp
   if (a.size() != b.size()) return false;
   if (std::equal(a.begin(), a.end(), b.begin())) return true;
   // Only lowercased name fields can make different bytes equal; types without them settle here.
+  return canonical_form_lowers_names(type) && rdata_canonical(type, a) == rdata_canonical(type, b);
+}
+
+bool canonical_form_lowers_names(RRType type) {
   const TypeLayout* layout = find_layout(type);
   if (layout == nullptr) return false;
-  bool lowers_names = std::any_of(layout->fields.begin(), layout->fields.end(),
-                                  [](FieldKind kind) {
-                                    return kind == kCompressedName || kind == kName || kind == kLegacyName;
-                                  });
-  return lowers_names && rdata_canonical(type, a) == rdata_canonical(type, b);
+  return std::any_of(layout->fields.begin(), layout->fields.end(), [](FieldKind kind) {
+    return kind == kCompressedName || kind == kName || kind == kLegacyName;
+  });
 }
 
 }  // namespace cutover::dns

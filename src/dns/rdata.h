@@ -78,5 +78,8 @@ Rdata rdata_canonical(RRType type, std::span<const std::uint8_t> rdata);
 // rdata_canonical(type, a) == rdata_canonical(type, b), without allocating unless both hold a
 // name that is lowered in canonical form and their bytes differ only there or elsewhere.
 bool rdata_canonical_equal(RRType type, std::span<const std::uint8_t> a, std::span<const std::uint8_t> b);
+// Whether rdata_canonical can change rdata of `type` (it holds a name that canonical form
+// lowercases); false for A, AAAA, TXT and the like, whose wire form is canonical already.
+bool canonical_form_lowers_names(RRType type);
 
 }  // namespace cutover::dns

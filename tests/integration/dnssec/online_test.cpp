@@ -4,7 +4,8 @@
 // answer secure: positive, NODATA, NXDOMAIN (compact denial, RFC 9824: NOERROR with an NSEC
 // that lists NXNAME), wildcard, empty non-terminal, DS of a secure and of an insecure
 // delegation, DNSKEY and CDS; a pool answer and a record written through `cutover set` after
-// startup too; and the zone's AXFR must pass dnssec-verify and ldns-verify-zone.
+// startup too, and an answer through a DNAME; and the zone's AXFR must pass dnssec-verify and
+// ldns-verify-zone.
 #include <chrono>
 #include <memory>
 #include <sstream>
@@ -41,6 +42,8 @@ ns.insecure A  192.0.2.53
 secure   NS    ns.secure
 ns.secure A    192.0.2.54
 secure   DS    12345 13 2 49FD46E6C4B45C55D4AC69CBD3CD34AC1AFE51DE3C3B8DB3ECDDFB43D8B0F3D6
+old      DNAME new
+y.new    A     192.0.2.44
 )";
 
 enum class Verdict { kSecure, kNoData, kNxDomain };
@@ -61,6 +64,7 @@ const std::vector<Shape> kShapes = {
     {"b.ent", "TXT", Verdict::kNoData},      {"nx", "A", Verdict::kNxDomain},
     {"a.b.nx", "AAAA", Verdict::kNxDomain},  {"secure", "DS", Verdict::kSecure},
     {"insecure", "DS", Verdict::kNoData},    {"app", "A", Verdict::kSecure},
+    {"y.old", "A", Verdict::kSecure},  // through the DNAME: DNAME, CNAME and A, each signed
 };
 
 constexpr const char* kUpdateSecret = "Y3V0b3Zlci11cGRhdGUta2V5LTMyLWJ5dGVzLWxvbmc=";

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "auth/online_signing.h"
+#include "base/load.h"
 #include "store/serial.h"
 
 namespace cutover::app {
@@ -59,8 +60,7 @@ std::size_t OnlineResigner::tick(std::chrono::steady_clock::time_point now) {
     // RFC 1035 §3.3.13: the serial is the first of the five 32-bit fields that end the rdata.
     dns::Rdata rdata = soa->rdatas.front();
     std::size_t at = rdata.size() - 20;
-    std::uint32_t serial = store::serial_next(static_cast<std::uint32_t>(rdata[at] << 24 | rdata[at + 1] << 16 |
-                                                                         rdata[at + 2] << 8 | rdata[at + 3]));
+    std::uint32_t serial = store::serial_next(base::load_u32(rdata.data() + at));
     for (int i = 0; i < 4; ++i) rdata[at + i] = static_cast<std::uint8_t>(serial >> (24 - 8 * i));
     store::WriteRequest request;
     request.zone = origin;

@@ -54,21 +54,24 @@ std::optional<std::int64_t> parse_key_time(const std::string& text) {
   return static_cast<std::int64_t>(timegm(&tm));
 }
 
+// A P-256 key from the DNSKEY's public point and, when `scalar` is not empty, its private
+// scalar (a key pair to sign with); without it a public key to verify with.
 EVP_PKEY* ecdsa_key(std::span<const std::uint8_t> scalar, std::span<const std::uint8_t> public_xy) {
   // RFC 6605 §4: the DNSKEY holds x || y; OpenSSL wants the uncompressed point 04 || x || y.
   std::vector<std::uint8_t> point{0x04};
   point.insert(point.end(), public_xy.begin(), public_xy.end());
-  BIGNUM* priv = BN_bin2bn(scalar.data(), static_cast<int>(scalar.size()), nullptr);
+  BIGNUM* priv = scalar.empty() ? nullptr : BN_bin2bn(scalar.data(), static_cast<int>(scalar.size()), nullptr);
   OSSL_PARAM_BLD* build = OSSL_PARAM_BLD_new();
   EVP_PKEY* key = nullptr;
-  if (priv != nullptr && build != nullptr &&
+  if ((scalar.empty() || priv != nullptr) && build != nullptr &&
       OSSL_PARAM_BLD_push_utf8_string(build, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) == 1 &&
-      OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_PRIV_KEY, priv) == 1 &&
+      (priv == nullptr || OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_PRIV_KEY, priv) == 1) &&
       OSSL_PARAM_BLD_push_octet_string(build, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size()) == 1) {
     OSSL_PARAM* params = OSSL_PARAM_BLD_to_param(build);
     EVP_PKEY_CTX* context = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
+    int selection = priv != nullptr ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY;
     if (params != nullptr && context != nullptr && EVP_PKEY_fromdata_init(context) == 1) {
-      if (EVP_PKEY_fromdata(context, &key, EVP_PKEY_KEYPAIR, params) != 1) key = nullptr;
+      if (EVP_PKEY_fromdata(context, &key, selection, params) != 1) key = nullptr;
     }
     EVP_PKEY_CTX_free(context);
     OSSL_PARAM_free(params);
@@ -310,21 +313,7 @@ bool verify_signature(std::span<const std::uint8_t> dnskey, std::span<const std:
   if (dnskey[3] == kEd25519 && public_key.size() == 32) {
     key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, public_key.data(), public_key.size());
   } else if (dnskey[3] == kEcdsaP256Sha256 && public_key.size() == 64) {
-    std::vector<std::uint8_t> point{0x04};
-    point.insert(point.end(), public_key.begin(), public_key.end());
-    OSSL_PARAM_BLD* build = OSSL_PARAM_BLD_new();
-    if (build != nullptr && OSSL_PARAM_BLD_push_utf8_string(build, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) == 1 &&
-        OSSL_PARAM_BLD_push_octet_string(build, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size()) == 1) {
-      OSSL_PARAM* params = OSSL_PARAM_BLD_to_param(build);
-      EVP_PKEY_CTX* context = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
-      if (params != nullptr && context != nullptr && EVP_PKEY_fromdata_init(context) == 1 &&
-          EVP_PKEY_fromdata(context, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
-        key = nullptr;
-      }
-      EVP_PKEY_CTX_free(context);
-      OSSL_PARAM_free(params);
-    }
-    OSSL_PARAM_BLD_free(build);
+    key = ecdsa_key({}, public_key);
     // r || s -> DER ECDSA-Sig-Value, as OpenSSL verifies it.
     ECDSA_SIG* parsed = ECDSA_SIG_new();
     BIGNUM* r = BN_bin2bn(signature.data(), 32, nullptr);

@@ -71,7 +71,12 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
       ASSERT_TRUE(state["available"].get<bool>()) << where << ": " << state.dump();
       ASSERT_FALSE(state["rrsets"].empty()) << where << ": " << state.dump();
       EXPECT_EQ(state["rrsets"][0]["type"], "A") << where;
-      EXPECT_EQ(state["rrsets"][0]["data"][0], "192.0.2.2") << where;
+      // The new address, unless the old record is in its last second: Unbound keeps times in
+      // whole seconds and can answer from a fresh fetch while its rrset cache still holds the
+      // old RRset with 0 s left (seen once in CI); any other old entry is a failure.
+      bool fresh = state["rrsets"][0]["data"][0] == "192.0.2.2";
+      bool last_second = state["rrsets"][0]["data"][0] == "192.0.2.1" && state["rrsets"][0]["ttl"].get<int>() <= 1;
+      EXPECT_TRUE(fresh || last_second) << where << ": " << state.dump();
       EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 20) << where;
       EXPECT_FALSE(state["rrsets"][0]["trust_name"].get<std::string>().empty()) << where;
       EXPECT_FALSE(state["infra"].empty()) << where;

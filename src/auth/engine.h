@@ -38,6 +38,8 @@ struct ServedZone {
   // Unique to this served form in the process (ZoneSet numbers each one it builds, from 1): a
   // fact about this zone's data can be remembered under it (DynamicAnswers::cut_check).
   std::uint64_t generation = 0;
+  // zone->has_cuts(), read here by the pool fast path without following `zone`.
+  bool has_cuts = false;
 };
 
 // The zones served at one moment. Built once, then only read; swapped whole on reload.

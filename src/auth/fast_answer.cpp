@@ -304,7 +304,7 @@ bool answer_signed(std::span<const std::uint8_t> packet, const FastQuery& query,
 // steers, scope 0); the scope goes back in the option.
 template <typename Chooser>
 [[gnu::always_inline]] inline GroupChoice steer(const Chooser& entry, const FastQuery& query, const ClientContext& client) {
-  bool by_subnet = query.has_subnet() && query.subnet_source > 0;
+  bool by_subnet = query.subnet_source > 0;  // only a trusted, settled option sets it
   ClientNetwork network = by_subnet ? ClientNetwork{query.subnet_bytes(), query.subnet_source} : ClientNetwork{client.address};
   GroupChoice choice = entry.choose(network);
   if (by_subnet) query.subnet_scope = std::max(query.subnet_scope, choice.scope);
@@ -399,7 +399,7 @@ bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
 [[gnu::always_inline]] inline bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
                     const DynamicAnswers& dynamic, std::size_t position, const ClientContext* client,
                     std::vector<std::uint8_t>& response) {
-  if (served.zone->has_cuts()) {
+  if (served.has_cuts) {
     std::atomic<std::uint64_t>& check = dynamic.cut_check(position);
     std::uint64_t known = check.load(std::memory_order_relaxed);
     if ((known >> 1) != served.generation) {
@@ -497,7 +497,9 @@ bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, 
   std::size_t position =
       dynamic == nullptr ? DynamicAnswers::kNone : dynamic->find_lower(query.name(), query.hash);
   // An entry not answered in this query's view is not there for it (a pool restricted to views).
-  if (position != DynamicAnswers::kNone && client != nullptr && dynamic->hidden(position, client->view_bit)) [[unlikely]] {
+  // The snapshot's flag first: without restricted entries this costs one test per pool query.
+  if (position != DynamicAnswers::kNone && dynamic->restricted() && client != nullptr &&
+      dynamic->hidden(position, client->view_bit)) [[unlikely]] {
     position = dynamic->next_in_view(position, client->view_bit);
   }
   if (position == DynamicAnswers::kNone) {

@@ -58,6 +58,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   query.question_end = pos + 4;
   query.cookie_size = 0;
   query.subnet_size = 0;
+  query.subnet_source = 0;  // steering by Client Subnet reads it alone (answer_dynamic's steer)
   query.opt_size = 0;
   if (base::load_u16(p + 10) == 1) {
     const std::uint8_t* opt = p + query.question_end;

@@ -51,8 +51,9 @@ struct FastQuery {
   // `subnet_*` and prepares the response's whole OPT, the option echoed, in `subnet_opt`; the
   // answer sets its SCOPE (`subnet_scope`: the answer writers only read the query, so it is
   // mutable).
-  // subnet_size is set by read_fast_query, the rest only with has_subnet(): no initialisers, which every
-  // query would pay for.
+  // subnet_size and subnet_source (0: no trusted option with a prefix, steer by the source
+  // address) are set by read_fast_query, the rest only with has_subnet(): no initialisers,
+  // which every query would pay for.
   std::size_t subnet_at;
   std::size_t subnet_size;
   std::uint8_t subnet_source;                     // SOURCE PREFIX-LENGTH

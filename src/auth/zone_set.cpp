@@ -41,7 +41,7 @@ ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const Zon
     const FastIndex* shared = previous != nullptr && zone->base() != nullptr ? previous->fast_of(zone->base().get()) : nullptr;
     served_.push_back(std::make_shared<const ServedZone>(
         ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone, shared),
-                   SignedZone::prepare(*zone), next_generation()}));
+                   SignedZone::prepare(*zone), next_generation(), zone->has_cuts()}));
   }
 }
 

@@ -135,8 +135,12 @@ SubnetStep read_client_subnet(const dns::Edns& query, std::optional<dns::ClientS
 }  // namespace
 
 dns::CookieCache& cookie_cache() {
-  thread_local dns::CookieCache cache;
-  return cache;
+  // On the heap, made by the first cookie this thread answers: as a thread_local object its
+  // 16 KiB were static TLS that every thread of the process paid for, cookies or not
+  // (docs/performance.md, "Zone memory").
+  thread_local std::unique_ptr<dns::CookieCache> cache;
+  if (cache == nullptr) [[unlikely]] cache = std::make_unique<dns::CookieCache>();
+  return *cache;
 }
 
 QueryOutcome answer_query(const ZoneSet& zones, std::span<const std::uint8_t> query, Transport transport,

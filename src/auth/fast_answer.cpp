@@ -32,8 +32,8 @@ void write_u32(std::uint8_t* p, std::uint32_t v) {
 
 // A response is composed in this thread's buffer and copied into the caller's vector once
 // (std::vector::assign): appending it piece by piece paid insert's bookkeeping per piece, about
-// 50 instructions each. A fast-path response is at most query.max_size <= 65,535 bytes
-// (read_fast_query), the buffer's size; the callers check that before they start.
+// 50 instructions each. A fast-path response is at most query.max_size <= kMaxFastResponse
+// bytes (read_fast_query), the buffer's size; the callers check that before they start.
 struct Draft {
   std::uint8_t* start;
   std::uint8_t* end;
@@ -43,7 +43,6 @@ struct Draft {
   }
 };
 
-constexpr std::size_t kMaxFastResponse = 65535;
 // Room past the largest response for a fixed-size copy's tail (finish_response).
 constexpr std::size_t kComposeSlack = 64;
 

@@ -96,7 +96,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
   }
   query.udp = transport == Transport::kUdp;
   if (transport == Transport::kTcp) {
-    query.max_size = 65535;
+    query.max_size = kMaxFastResponse;  // a longer TCP answer is the general path's
   } else if (query.edns) {
     std::size_t requested = base::load_u16(p + query.question_end + 3);
     query.max_size = std::min<std::size_t>(std::max<std::size_t>(requested, dns::kClassicUdpSize), kMaxUdpPayload);

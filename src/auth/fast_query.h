@@ -19,6 +19,13 @@ constexpr std::size_t kBareOptSize = 11;  // OPT with root owner, type, class, T
 // The same holding our COOKIE option: code, length, client cookie, server cookie.
 constexpr std::size_t kCookieOptSize = kBareOptSize + 4 + dns::kCookieReplySize;
 
+// The largest response the fast path writes (UDP's is at most kMaxUdpPayload): a TCP answer
+// longer than this takes the general path, so each thread's compose buffer stays 4 KiB of
+// static TLS, which every thread of the process pays for, not 64 KiB (docs/performance.md,
+// "Zone memory").
+constexpr std::size_t kMaxFastResponse = 4096;
+static_assert(kMaxUdpPayload <= kMaxFastResponse);
+
 // No member has an initialiser: read_fast_query sets every field it and the answer writers
 // read (the rest only when its option is there), so a batch's array of 32 questions costs
 // nothing to set up, which a batch of one query (a server at a low rate) would pay in full.
@@ -36,7 +43,7 @@ struct FastQuery {
   // The DO bit in place in the high byte of the OPT's flags (0x80 or 0), for the response's
   // OPT (RFC 3225 §3); set only when `edns`.
   std::uint8_t dnssec_ok;
-  std::size_t max_size;
+  std::size_t max_size;  // at most kMaxFastResponse
   bool udp;
   // The OPT's one COOKIE option (RFC 7873 §4), if any: where its data starts in the packet
   // and its length (8: a client cookie alone, 24: with an RFC 9018 server cookie); 0: none.

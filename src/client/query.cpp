@@ -10,10 +10,10 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
-#include <random>
 
 #include <fmt/format.h>
 
+#include "base/random.h"
 #include "net/deadline_io.h"
 #include "net/socket.h"
 
@@ -25,11 +25,6 @@ using base::ErrorCode;
 using base::make_error;
 using base::Result;
 using Clock = std::chrono::steady_clock;
-
-std::uint16_t random_id() {
-  thread_local std::mt19937 generator{std::random_device{}()};
-  return static_cast<std::uint16_t>(generator());
-}
 
 Error io_error(const net::SocketAddress& server, std::string_view what) {
   return make_error(ErrorCode::kIo, fmt::format("{}: {}: {}", net::format_address(server.storage), what,
@@ -175,7 +170,7 @@ Result<net::SocketAddress> parse_server(std::string_view text, std::uint16_t def
 Result<QueryResult> query(const net::SocketAddress& server, const dns::Name& name, dns::RRType type,
                           const QueryOptions& options) {
   dns::Message request;
-  request.header.id = random_id();
+  request.header.id = base::random_message_id();
   request.header.rd = options.recursion_desired;
   request.header.ad = options.authentic_data;
   request.questions.push_back(dns::Question{name, type, dns::RRClass::IN});

@@ -1,10 +1,9 @@
 // SOA queries and transfer requests to the primary, over the stub client.
 #include "replication/secondary/puller.h"
 
-#include <random>
-
 #include <fmt/format.h>
 
+#include "base/random.h"
 #include "client/query.h"
 #include "dns/rdata.h"
 #include "tsig/tsig.h"
@@ -15,11 +14,6 @@ namespace {
 using base::ErrorCode;
 using base::make_error;
 
-std::uint16_t random_id() {
-  thread_local std::mt19937 generator{std::random_device{}()};
-  return static_cast<std::uint16_t>(generator());
-}
-
 // The SOA question over UDP (TCP on truncation), or, with a key, signed over TCP: a signed
 // reply must verify before its serial may start a transfer (RFC 8945 §5.3.1).
 base::Result<client::QueryResult> ask_soa(const net::SocketAddress& primary, const dns::Name& origin,
@@ -29,7 +23,7 @@ base::Result<client::QueryResult> ask_soa(const net::SocketAddress& primary, con
   query_options.tries = 2;
   if (!options.key) return client::query(primary, origin, dns::RRType::SOA, query_options);
   dns::Message request;
-  request.header.id = random_id();
+  request.header.id = base::random_message_id();
   request.questions.push_back({origin, dns::RRType::SOA, dns::RRClass::IN});
   std::vector<std::uint8_t> wire = dns::encode_message(request);
   tsig::ResponseVerifier verifier(*options.key, tsig::sign_request(wire, *options.key, tsig::unix_now()));
@@ -71,7 +65,7 @@ base::Result<Transfer> request_transfer(const net::SocketAddress& primary, const
                                         const PullOptions& options) {
   dns::RRType type = current_soa ? dns::RRType::IXFR : dns::RRType::AXFR;
   dns::Message request;
-  request.header.id = random_id();
+  request.header.id = base::random_message_id();
   request.questions.push_back({origin, type, dns::RRClass::IN});
   if (current_soa) request.authorities.push_back(*current_soa);
   client::QueryOptions query_options;

@@ -2,20 +2,15 @@
 #include "replication/secondary/update_forwarder.h"
 
 #include <algorithm>
-#include <random>
 
 #include <fmt/format.h>
 
 #include "base/bytes.h"
+#include "base/random.h"
 #include "client/query.h"
 
 namespace cutover::replication {
 namespace {
-
-std::uint16_t forward_id() {
-  thread_local std::mt19937 generator{std::random_device{}()};
-  return static_cast<std::uint16_t>(generator());
-}
 
 }  // namespace
 
@@ -78,7 +73,7 @@ std::vector<std::uint8_t> UpdateForwarder::forward(std::span<const std::uint8_t>
   // module reads the zone section as the question: the same wire format, RFC 2136 §2.3).
   dns::Message sent;
   sent.header = *header;
-  sent.header.id = forward_id();
+  sent.header.id = base::random_message_id();
   sent.questions.push_back(*zone_section);
   std::vector<std::uint8_t> wire = with_message_id(request, sent.header.id);
   std::string primary = net::format_address(zone.primary.storage);

@@ -17,7 +17,7 @@ nlohmann::json online_signing_status(std::uint32_t now) {
     auto counters = signer->counters(now);
     nlohmann::json keys = nlohmann::json::array();
     for (const auto& key : signer->keys()) {
-      nlohmann::json item = {{"role", key->revoked() ? "revoked" : key->ksk() ? "KSK" : "ZSK"},
+      nlohmann::json item = {{"role", key->role()},
                              {"key_tag", key->key_tag()},
                              {"algorithm", key->algorithm()},
                              {"flags", key->flags()},

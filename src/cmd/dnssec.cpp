@@ -48,7 +48,7 @@ ExitCode report_online_keys(const DnssecStatusOptions& options, const dns::Name&
   for (const auto& key : *keys) {
     dnssec::KeyState state = key->state(now);
     active = active || (state == dnssec::KeyState::kActive && !key->revoked());
-    nlohmann::json item = {{"role", key->revoked() ? "revoked" : key->ksk() ? "KSK" : "ZSK"},
+    nlohmann::json item = {{"role", key->role()},
                            {"key_tag", key->key_tag()},
                            {"algorithm", key->algorithm()},
                            {"flags", key->flags()},

@@ -54,6 +54,8 @@ class SigningKey {
   std::uint16_t key_tag() const { return key_tag_; }
   bool ksk() const { return (flags_ & 0x0001) != 0; }  // SEP (RFC 4034 §2.1.1)
   bool revoked() const { return (flags_ & 0x0080) != 0; }
+  // "KSK", "ZSK" or "revoked", as dnssec::key_role() names a served DNSKEY.
+  const char* role() const { return revoked() ? "revoked" : ksk() ? "KSK" : "ZSK"; }
   const std::string& label() const { return label_; }  // the key's file stem, for messages
 
   // Timing metadata as unix seconds (absent: not set).

@@ -76,7 +76,9 @@ TEST(Lab, CiSubsetMeasuresEveryCaseConsistently) {
       // old RRset with 0 s left (seen once in CI); any other old entry is a failure.
       bool fresh = state["rrsets"][0]["data"][0] == "192.0.2.2";
       bool last_second = state["rrsets"][0]["data"][0] == "192.0.2.1" && state["rrsets"][0]["ttl"].get<int>() <= 1;
-      EXPECT_TRUE(fresh || last_second) << where << ": " << state.dump();
+      EXPECT_TRUE(fresh || last_second) << where << ": " << state.dump() << "\nfill " << item["details"]["fill"].dump()
+                                        << "\nlast poll "
+                                        << (item["observations"].empty() ? "none" : item["observations"].back().dump());
       EXPECT_LE(state["rrsets"][0]["ttl"].get<int>(), 20) << where;
       EXPECT_FALSE(state["rrsets"][0]["trust_name"].get<std::string>().empty()) << where;
       EXPECT_FALSE(state["infra"].empty()) << where;

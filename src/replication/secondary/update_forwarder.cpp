@@ -10,9 +10,6 @@
 #include "client/query.h"
 
 namespace cutover::replication {
-namespace {
-
-}  // namespace
 
 base::Result<dns::Question> update_zone(std::span<const std::uint8_t> request) {
   auto header = dns::parse_header(request);

@@ -26,15 +26,20 @@ EncodedFamily encode_family(const DynamicFamily& family, std::uint32_t ttl) {
   std::uint64_t weight_total = 0;
   for (std::uint32_t weight : family.weights) weight_total += weight;
   if (family.per_query != 0 && weight_total == 0) return encoded;
+  // A draw among one candidate always answers it: encoded as the fixed answer it is (no
+  // random step per query; a weighted pool left with one live endpoint, a steered group of one).
+  std::size_t per_query = members == 1 ? 0 : family.per_query;
   base::ByteWriter out(encoded.records);
-  std::size_t copies = family.per_query == 0 ? 2 * members - 1 : members;
+  std::size_t copies = per_query == 0 ? 2 * members - 1 : members;
   for (std::size_t i = 0; i < copies; ++i) dns::write_answer_record(out, family.type, ttl, family.member(i % members));
   encoded.view = PlainFamily{encoded.records.data(),
                              family.weights.data(),
                              &family.fixed.rotation,
                              static_cast<std::uint16_t>(dns::kAnswerRecordHeader + rdata_size),
                              static_cast<std::uint16_t>(members),
-                             static_cast<std::uint16_t>(family.per_query),
+                             static_cast<std::uint16_t>(per_query),
+                             std::all_of(family.weights.begin(), family.weights.end(),
+                                         [&](std::uint32_t weight) { return weight == family.weights.front(); }),
                              weight_total};
   return encoded;
 }
@@ -64,7 +69,10 @@ std::uint32_t capped_ttl(std::uint32_t ttl, bool cap, const DynamicFamily& famil
 DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(std::move(answers)) {
   std::sort(answers_.begin(), answers_.end(),
             [](const auto& x, const auto& y) { return x.owner.canonical_compare(y.owner) < 0; });
-  index_ = zone::NameIndex(answers_.size());
+  // Load at most an eighth, not the half a zone's index has: a pool name's lookup is every
+  // query of it, and a probe past the first slot costs it more than the 64 bytes of slots
+  // per pool cost the snapshot (a pool's encoded answers are several hundred).
+  index_ = zone::NameIndex(answers_.size() * 4);
   cut_checks_ = std::make_unique<std::atomic<std::uint64_t>[]>(answers_.size());
   steering_.resize(answers_.size());
   plain_.resize(answers_.size());
@@ -72,8 +80,14 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
     const DynamicAnswer& answer = answers_[i];
     restricted_ = restricted_ || answer.views != kEveryView;
     std::vector<std::uint8_t> lower = answer.owner.lowercased().wire();
-    owners_.push_back(OwnerRef{static_cast<std::uint32_t>(owner_bytes_.size()), static_cast<std::uint32_t>(lower.size())});
-    owner_bytes_.insert(owner_bytes_.end(), lower.begin(), lower.end());
+    // [position, 4 bytes][size][name]: a lookup confirms the name and reads the position in
+    // one place, as the zone's FastIndex entries do.
+    owners_.push_back(OwnerRef{static_cast<std::uint32_t>(owner_arena_.size()), static_cast<std::uint32_t>(lower.size())});
+    auto position = static_cast<std::uint32_t>(i);
+    const auto* position_bytes = reinterpret_cast<const std::uint8_t*>(&position);
+    owner_arena_.insert(owner_arena_.end(), position_bytes, position_bytes + sizeof position);
+    owner_arena_.push_back(static_cast<std::uint8_t>(lower.size()));
+    owner_arena_.insert(owner_arena_.end(), lower.begin(), lower.end());
     EncodedAnswer encoded{encode_family(answer.a, answer.ttl), encode_family(answer.aaaa, answer.ttl), {}};
     for (const auto& group : answer.groups) {
       encoded.groups.push_back(EncodedAnswer{encode_family(group.a, answer.ttl), encode_family(group.aaaa, answer.ttl), {}});
@@ -82,13 +96,14 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
     // One name may have one entry per set of views (pools limited to views): the index holds
     // the first of them, the others follow it in `answers_` (next_in_view).
     if (i == 0 || !same_owner(i - 1, i)) {
-      index_.insert(zone::hash_lower_wire(std::span<const std::uint8_t>(lower)), static_cast<std::uint32_t>(i));
+      index_.insert(zone::hash_lower_wire(std::span<const std::uint8_t>(lower)), owners_.back().at);
     }
   }
   index_view_ = index_.view();
   // After the loop: the pointers are into elements that no longer move.
   for (std::size_t i = 0; i < answers_.size(); ++i) {
     const DynamicAnswer& answer = answers_[i];
+    plain_[i].entry = &answer;
     if (answer.alias) continue;
     auto capped = [&](const DynamicFamily& family) { return answer.suspicion_ttl && family.suspicion_deadline.has_value(); };
     if (answer.steered() &&
@@ -109,7 +124,8 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
 bool DynamicAnswers::same_owner(std::size_t x, std::size_t y) const {
   const OwnerRef& a = owners_[x];
   const OwnerRef& b = owners_[y];
-  return a.size == b.size && std::equal(owner_bytes_.begin() + a.at, owner_bytes_.begin() + a.at + a.size, owner_bytes_.begin() + b.at);
+  const std::uint8_t* x_name = owner_arena_.data() + a.at + kOwnerName;
+  return a.size == b.size && std::equal(x_name, x_name + a.size, owner_arena_.data() + b.at + kOwnerName);
 }
 
 std::size_t DynamicAnswers::next_in_view(std::size_t position, std::uint16_t view_bit) const {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <random>
@@ -137,6 +138,7 @@ struct PlainFamily {
   std::uint16_t record_size = 0;  // 0: not here (empty, not encodable, or not a plain entry)
   std::uint16_t count = 0;        // members (fixed) or candidates (draw)
   std::uint16_t per_query = 0;    // 0: the fixed answer
+  bool uniform = false;           // draws: every weight the same (a draw of one needs no weights)
   std::uint64_t weight_total = 0;  // draws: the sum of the weights
 };
 
@@ -194,6 +196,7 @@ struct PlainAnswer {
   // Steered: a client with a known network is answered from its group's EncodedFamily views
   // (every group is plain too); a and aaaa are the default group's, for one without.
   bool steered = false;
+  const DynamicAnswer* entry = nullptr;  // the entry these families are of (QueryOutcome::dynamic)
 
   const PlainFamily* family(std::uint16_t qtype) const {
     return qtype == static_cast<std::uint16_t>(dns::RRType::A)      ? &a
@@ -217,14 +220,18 @@ class DynamicAnswers {
   // The position in answers() of the entry owning a lowercase wire name whose hash is
   // zone::hash_lower_wire(lower_wire), or kNone; no allocation.
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  // Inline: the answer fast path calls it for every query of a zone with pools. An empty
-  // snapshot's index has no slots, so the lookup itself answers kNone.
+  // Inline: the answer fast path calls it for every query of a zone with pools. The index is
+  // always constructed (an empty snapshot's has 8 empty slots), so it is probed untested.
   std::size_t find_lower(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
-    auto position = index_view_.find(hash, [&](std::uint32_t at) {
-      const OwnerRef& owner = owners_[at];
-      return owner.size == lower_wire.size() && zone::equal_bytes(owner_bytes_.data() + owner.at, lower_wire.data(), owner.size);
+    const std::uint8_t* arena = owner_arena_.data();
+    auto at = index_view_.find_in_slots(hash, [&](std::uint32_t entry) {
+      return arena[entry + kOwnerSize] == lower_wire.size() &&
+             zone::equal_bytes(arena + entry + kOwnerName, lower_wire.data(), lower_wire.size());
     });
-    return position ? *position : kNone;
+    if (!at) return kNone;
+    std::uint32_t position;
+    std::memcpy(&position, arena + *at, sizeof position);
+    return position;
   }
   const EncodedAnswer& encoded(std::size_t position) const { return encoded_[position]; }
   // The entry's families as the fast path answers them when it is plain (no alias or suspicion
@@ -256,12 +263,15 @@ class DynamicAnswers {
  private:
   bool restricted_ = false;
   std::vector<DynamicAnswer> answers_;  // sorted by owner
-  // Each entry's lowercase owner, in one block: a lookup reads one table, no vector per name.
+  // Each entry's lowercase owner, in one block, behind its position and its length: the index
+  // points at an entry, and a lookup reads that alone (no table per name, no second lookup).
+  static constexpr std::size_t kOwnerSize = 4;  // after the position (4 bytes, host order)
+  static constexpr std::size_t kOwnerName = 5;
+  std::vector<std::uint8_t> owner_arena_;
   struct OwnerRef {
-    std::uint32_t at = 0;
+    std::uint32_t at = 0;  // the entry in owner_arena_
     std::uint32_t size = 0;
   };
-  std::vector<std::uint8_t> owner_bytes_;
   std::vector<OwnerRef> owners_;  // parallel to answers_
   bool same_owner(std::size_t x, std::size_t y) const;
   std::vector<EncodedAnswer> encoded_;  // parallel to answers_
@@ -269,7 +279,7 @@ class DynamicAnswers {
   std::unique_ptr<std::atomic<std::uint64_t>[]> cut_checks_;  // parallel to answers_
   std::vector<Steering> steering_;                            // parallel to answers_
   std::vector<PlainAnswer> group_plain_;                      // steered plain entries' groups
-  zone::NameIndex index_;               // lowercase owner -> position in answers_
+  zone::NameIndex index_;               // lowercase owner -> its entry in owner_arena_
   zone::NameIndex::View index_view_;    // index_'s slots (a move keeps them in place)
 };
 

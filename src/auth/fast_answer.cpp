@@ -41,6 +41,20 @@ struct Draft {
     std::memcpy(end, bytes, size);
     end += size;
   }
+  // The same for a pool's pre-encoded records (one or a few of 16 or 28 bytes each): 16 to 64
+  // bytes as two overlapping fixed-size moves the compiler writes inline, not a libc call.
+  [[gnu::always_inline]] void put_records(const std::uint8_t* bytes, std::size_t size) {
+    if (size >= 16 && size <= 32) {
+      std::memcpy(end, bytes, 16);
+      std::memcpy(end + size - 16, bytes + size - 16, 16);
+    } else if (size > 32 && size <= 64) {
+      std::memcpy(end, bytes, 32);
+      std::memcpy(end + size - 32, bytes + size - 32, 32);
+    } else {
+      std::memcpy(end, bytes, size);
+    }
+    end += size;
+  }
 };
 
 // Room past the largest response for a fixed-size copy's tail (finish_response).
@@ -269,16 +283,23 @@ bool answer_signed(std::span<const std::uint8_t> packet, const FastQuery& query,
     if (query.question_end + count * size + query.opt_size > query.max_size) return false;  // TC: general path
     std::size_t first = count < 2 ? 0 : family.rotation->fetch_add(1, std::memory_order_relaxed) % count;
     draft = start_response(packet, query, dns::Rcode::kNoError, static_cast<std::uint16_t>(count), 0);
-    draft.put(family.records + first * size, count * size);
+    draft.put_records(family.records + first * size, count * size);
   } else if (family.per_query == 1) {
     // One roulette-wheel draw, weighted_draw_into's first step written out: no flags to clear.
     count = 1;
     if (query.question_end + size + query.opt_size > query.max_size) return false;
-    std::uint64_t point = draw_generator()() % family.weight_total;
+    std::uint64_t random = draw_generator()();
     std::size_t member = 0;
-    while (member + 1 < family.count && point >= family.weights[member]) point -= family.weights[member++];
+    if (family.uniform) {
+      // Equal weights: the member is the random value scaled to the count (its high bits).
+      __extension__ using Wide = unsigned __int128;  // GCC's, one multiply giving the high half
+      member = static_cast<std::size_t>((static_cast<Wide>(random) * family.count) >> 64);
+    } else {
+      std::uint64_t point = random % family.weight_total;
+      while (member + 1 < family.count && point >= family.weights[member]) point -= family.weights[member++];
+    }
     draft = start_response(packet, query, dns::Rcode::kNoError, 1, 0);
-    draft.put(family.records + member * size, size);
+    draft.put_records(family.records + member * size, size);
   } else {
     std::array<std::uint8_t, kMaxEncodedMembers> taken{};
     std::array<std::size_t, kMaxEncodedMembers> picked;
@@ -397,7 +418,7 @@ bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
 // other types and empty answers, as plan_dynamic_answer decides on the general path.
 [[gnu::always_inline]] inline bool answer_dynamic(std::span<const std::uint8_t> packet, const FastQuery& query, const ServedZone& served,
                     const DynamicAnswers& dynamic, std::size_t position, const ClientContext* client,
-                    std::vector<std::uint8_t>& response) {
+                    std::vector<std::uint8_t>& response, QueryOutcome& outcome) {
   if (served.has_cuts) {
     std::atomic<std::uint64_t>& check = dynamic.cut_check(position);
     std::uint64_t known = check.load(std::memory_order_relaxed);
@@ -411,6 +432,7 @@ bool same_lower(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
   // steered one's from its client's group).
   {
     const PlainAnswer& plain = dynamic.plain(position);
+    outcome.dynamic = plain.entry;
     const PlainFamily* hot = plain.family(query.qtype);
     if (plain.steered && hot != nullptr && client != nullptr && !client->address.empty()) {
       const Steering& steering = dynamic.steering(position);
@@ -504,8 +526,7 @@ bool answer_fast_query(const ServedZone& served, const DynamicAnswers* dynamic, 
   if (position == DynamicAnswers::kNone) {
     if (!answer(packet, query, served, response, rcode)) return false;
   } else {
-    if (!answer_dynamic(packet, query, served, *dynamic, position, client, response)) return false;
-    outcome.dynamic = &dynamic->answers()[position];
+    if (!answer_dynamic(packet, query, served, *dynamic, position, client, response, outcome)) return false;
   }
   fill_outcome(outcome, packet, query, rcode, describe);
   return true;

@@ -126,6 +126,17 @@ class NameIndex {
         if (slot.tag == tag && equal(slot.value)) return slot.value;
       }
     }
+    // find() for a view of a constructed table (never empty: NameIndex(expected) has slots),
+    // without the test for a default one.
+    template <typename Equal>
+    std::optional<std::uint32_t> find_in_slots(std::uint64_t hash, Equal&& equal) const {
+      auto tag = static_cast<std::uint32_t>(hash >> 32);
+      for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+        const Slot& slot = slots_[i];
+        if (slot.value == kEmpty) return std::nullopt;
+        if (slot.tag == tag && equal(slot.value)) return slot.value;
+      }
+    }
     [[gnu::always_inline]] void prefetch(std::uint64_t hash) const {
       if (slots_ != nullptr) __builtin_prefetch(&slots_[hash & mask_]);
     }

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
+#include "auth/dynamic_answers.h"
 #include "auth/engine.h"
 #include "auth/test_support.h"
 #include "pool/answer_builder.h"
 #include "pool/test_support.h"
+#include "zone/name_index.h"
 
 namespace cutover::auth {
 namespace {
@@ -51,12 +54,14 @@ class FastPoolAnswerTest : public ::testing::Test {
     one.max_answers = 1;
     auto skew = pool_spec("skew", "weighted", {endpoint("192.0.2.101", 1, 3), endpoint("192.0.2.102", 1, 1)});
     skew.max_answers = 1;
+    auto single = pool_spec("single", "weighted", {endpoint("192.0.2.111", 1, 4)});
+    single.max_answers = 1;
     auto down = pool_spec("down", "failover", {endpoint("192.0.2.71")});
     down.when_all_down = pool::AllDownPolicy::kNoData;
     auto suspected = pool_spec("suspected", "failover", {endpoint("192.0.2.81")});
     suspected.suspicion_ttl = true;
     auto delegated = pool_spec("p.sub", "failover", {endpoint("192.0.2.91")});
-    std::vector<pool::PoolSpec> specs = {failover, all, every, one, skew, down, suspected, delegated};
+    std::vector<pool::PoolSpec> specs = {failover, all, every, one, skew, single, down, suspected, delegated};
 
     health::HealthSnapshot health;
     for (const auto& spec : specs) {
@@ -103,6 +108,12 @@ class FastPoolAnswerTest : public ::testing::Test {
       }
     }
     return queries;
+  }
+
+  // The position of `name`'s entry in the pools' snapshot (DynamicAnswers::find_lower).
+  std::size_t position_of(const std::string& name) const {
+    std::vector<std::uint8_t> lower = dns::Name::from_text(name)->lowercased().wire();
+    return pools_->dynamic()->find_lower(lower, zone::hash_lower_wire(lower));
   }
 
   void expect_fast_and_same(const Bytes& query, const std::string& label) {
@@ -214,6 +225,45 @@ TEST_F(FastPoolAnswerTest, WeightedDrawOfOneFollowsTheWeights) {
   double share = static_cast<double>(heavier) / kQueries;
   EXPECT_GT(share, 0.70);
   EXPECT_LT(share, 0.80);
+}
+
+// Equal weights (the "one" pool: three members, weight 1 each) take the draw's shortcut,
+// the random value scaled to the count: each member's share of 3,000 answers is 1/3 with a
+// standard deviation below 0.009, so outside 0.28-0.39 is over six deviations away.
+TEST_F(FastPoolAnswerTest, WeightedDrawOfOneAmongEqualWeightsIsUniform) {
+  std::size_t position = position_of("one.example.test.");
+  ASSERT_NE(position, DynamicAnswers::kNone);
+  EXPECT_TRUE(pools_->dynamic()->plain(position).a.uniform);
+  EXPECT_FALSE(pools_->dynamic()->plain(position_of("skew.example.test.")).a.uniform);
+  Bytes query = make_query("one.example.test.", RRType::A, false);
+  std::map<std::uint8_t, int> answers;
+  constexpr int kQueries = 3000;
+  for (int i = 0; i < kQueries; ++i) {
+    Answered answered = fast(query);
+    ASSERT_TRUE(answered.outcome.fast_path);
+    ASSERT_EQ(answered.bytes.size(), query.size() + 16);
+    ++answers[answered.bytes.back()];
+  }
+  ASSERT_EQ(answers.size(), 3u);
+  for (const auto& [last_octet, count] : answers) {
+    double share = static_cast<double>(count) / kQueries;
+    EXPECT_GT(share, 0.28) << "192.0.2." << int{last_octet};
+    EXPECT_LT(share, 0.39) << "192.0.2." << int{last_octet};
+  }
+}
+
+// A weighted draw among one candidate is encoded as the fixed answer it always is (no random
+// step per query) and answers as the general path's draw does.
+TEST_F(FastPoolAnswerTest, WeightedDrawAmongOneCandidateIsAFixedAnswer) {
+  std::size_t position = position_of("single.example.test.");
+  ASSERT_NE(position, DynamicAnswers::kNone);
+  EXPECT_EQ(pools_->dynamic()->answers()[position].a.per_query, 1u);
+  EXPECT_EQ(pools_->dynamic()->plain(position).a.per_query, 0u);
+  for (const auto& query : shapes("single.example.test.")) expect_fast_and_same(query, "single");
+  Answered answered = fast(make_query("single.example.test.", RRType::A));
+  auto parsed = dns::parse_message(answered.bytes);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(testing::texts(parsed->answers), std::vector<std::string>{"single.example.test. 20 A 192.0.2.111"});
 }
 
 TEST_F(FastPoolAnswerTest, PoolBelowACutIsAReferralFromTheGeneralPath) {

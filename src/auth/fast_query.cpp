@@ -20,15 +20,6 @@ bool needs_general_path(std::uint16_t qtype) {
          dns::is_meta_type(type);
 }
 
-// Copies a name into `to` (which has eight bytes of slack) a word at a time: names are short,
-// and a variable-length memcpy here becomes `rep movs`, whose start-up costs more than the copy.
-// Whole words are read only where the packet holds them.
-void copy_name(std::uint8_t* to, const std::uint8_t* from, std::size_t size, std::size_t available) {
-  std::size_t i = 0;
-  for (; i < size && i + 8 <= available; i += 8) std::memcpy(to + i, from + i, 8);
-  for (; i < size; ++i) to[i] = from[i];
-}
-
 }  // namespace
 
 bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, FastQuery& query) {
@@ -48,9 +39,7 @@ bool read_fast_query(std::span<const std::uint8_t> packet, Transport transport, 
     pos = next;
   }
   query.name_size = pos + 1 - dns::kHeaderSize;
-  copy_name(query.lower.data(), p + dns::kHeaderSize, query.name_size, size - dns::kHeaderSize);
-  zone::ascii_lower_in_place(query.lower.data(), query.name_size);
-  query.hash = zone::hash_lower_wire(query.name());
+  query.hash = zone::copy_lower_and_hash(query.lower.data(), p + dns::kHeaderSize, query.name_size, size - dns::kHeaderSize);
   pos += 1;
   if (pos + 4 > size || base::load_u16(p + pos + 2) != static_cast<std::uint16_t>(dns::RRClass::IN)) return false;
   query.qtype = base::load_u16(p + pos);

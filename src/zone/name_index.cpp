@@ -16,6 +16,16 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t word) {
   return h ^ (h >> 29);
 }
 
+// Eight bytes lowercased: per byte, 0x80 where the byte is in 'A'..'Z' (high bit clear,
+// >= 'A', not > 'Z'), which shifted down to 0x20 is the case bit.
+std::uint64_t lower_word(std::uint64_t x) {
+  std::uint64_t low7 = x & (0x7F * kOnes);
+  std::uint64_t at_least_a = low7 + (0x80 - 'A') * kOnes;
+  std::uint64_t above_z = low7 + (0x80 - 'Z' - 1) * kOnes;
+  std::uint64_t upper = at_least_a & ~above_z & ~x & (0x80 * kOnes);
+  return x | upper >> 2;
+}
+
 }  // namespace
 
 std::uint64_t hash_lower_wire(std::span<const std::uint8_t> lower_wire) {
@@ -40,15 +50,43 @@ void ascii_lower_in_place(std::uint8_t* data, std::size_t size) {
   for (std::size_t i = 0; i < size; i += 8) {
     std::uint64_t x;
     std::memcpy(&x, data + i, 8);
-    // Per byte: 0x80 where the byte is in 'A'..'Z' (high bit clear, >= 'A', not > 'Z'),
-    // which shifted down to 0x20 is the case bit.
-    std::uint64_t low7 = x & (0x7F * kOnes);
-    std::uint64_t at_least_a = low7 + (0x80 - 'A') * kOnes;
-    std::uint64_t above_z = low7 + (0x80 - 'Z' - 1) * kOnes;
-    std::uint64_t upper = at_least_a & ~above_z & ~x & (0x80 * kOnes);
-    x |= upper >> 2;
+    x = lower_word(x);
     std::memcpy(data + i, &x, 8);
   }
+}
+
+std::uint64_t copy_lower_and_hash(std::uint8_t* to, const std::uint8_t* from, std::size_t size, std::size_t available) {
+  std::uint64_t h = size * kMultiplier;
+  std::size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, from + i, 8);
+    x = lower_word(x);
+    std::memcpy(to + i, &x, 8);
+    h = mix(h, x);
+  }
+  if (i < size) {
+    // The last bytes, zero-padded as hash_lower_wire pads them (zero stays zero lowercased):
+    // a whole word masked to them where the source has one (little-endian: the first bytes
+    // are the low ones), else copied byte by byte.
+    std::size_t rest = size - i;
+    std::uint64_t x = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+      if (i + 8 <= available) {
+        std::memcpy(&x, from + i, 8);
+        x &= ~std::uint64_t{0} >> (64 - 8 * rest);
+      } else {
+        std::memcpy(&x, from + i, rest);
+      }
+    } else {
+      std::memcpy(&x, from + i, rest);
+    }
+    x = lower_word(x);
+    std::memcpy(to + i, &x, 8);
+    h = mix(h, x);
+  }
+  h *= kMultiplier;
+  return h ^ (h >> 32);
 }
 
 NameIndex::NameIndex(std::size_t expected) : slots_(std::bit_ceil(std::max<std::size_t>(expected * 2, 8))) {}

@@ -23,6 +23,12 @@ std::uint64_t hash_lower_wire(std::span<const std::uint8_t> lower_wire);
 // rounded up to a multiple of eight. Label length bytes (< 64) are left alone.
 void ascii_lower_in_place(std::uint8_t* data, std::size_t size);
 
+// Copies the `size` bytes of a wire name at `from` into `to` lowercased and returns the
+// hash_lower_wire() of the copy, in one pass (the answer fast path reads every query's name
+// with it). `to` must have room for `size` rounded up to a multiple of eight; whole words are
+// read from `from` only where its `available` bytes hold them.
+std::uint64_t copy_lower_and_hash(std::uint8_t* to, const std::uint8_t* from, std::size_t size, std::size_t available);
+
 // memcmp for the short strings names are, without a library call.
 // Eight bytes at a time; from eight bytes up the tail is the last eight, overlapping words
 // already compared, instead of a byte loop.

@@ -77,6 +77,16 @@ class ZoneSet {
   std::vector<std::shared_ptr<const zone::Zone>> zones_;  // longest origin first
   std::vector<std::shared_ptr<const ServedZone>> served_;  // in the same order, shared with views' sets
   std::shared_ptr<const ViewTable> views_;
+  // What find_lower reads per zone, side by side in one array (no pointer to follow before
+  // the compare): set by index_origins() wherever served_ is.
+  struct Origin {
+    const std::uint8_t* lower = nullptr;  // the origin's lowercase wire form (its Zone's)
+    std::uint32_t size = 0;
+    std::uint32_t labels = 0;
+    const ServedZone* served = nullptr;
+  };
+  std::vector<Origin> origins_;
+  void index_origins();
 };
 
 // What happened to one query, for logs and metrics.

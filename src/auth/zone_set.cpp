@@ -43,6 +43,16 @@ ZoneSet::ZoneSet(std::vector<std::shared_ptr<const zone::Zone>> zones, const Zon
         ServedZone{zone.get(), zone->origin().label_count(), NegativeTemplate(*zone), FastIndex(*zone, shared),
                    SignedZone::prepare(*zone), next_generation(), zone->has_cuts()}));
   }
+  index_origins();
+}
+
+void ZoneSet::index_origins() {
+  origins_.clear();
+  for (const auto& served : served_) {
+    const auto& lower = served->zone->origin_lower();
+    origins_.push_back(Origin{lower.data(), static_cast<std::uint32_t>(lower.size()),
+                              static_cast<std::uint32_t>(served->origin_labels), served.get()});
+  }
 }
 
 std::shared_ptr<const ServedZone> ZoneSet::served_of(const zone::Zone* zone) const {
@@ -57,6 +67,7 @@ std::shared_ptr<const ZoneSet> ZoneSet::with_views(const ZoneSet& base, std::sha
   set->zones_ = base.zones_;
   set->served_ = base.served_;
   set->views_ = std::move(views);
+  set->index_origins();
   return set;
 }
 
@@ -86,6 +97,7 @@ std::shared_ptr<const ZoneSet> ZoneSet::overlay(const ZoneSet& own, const ZoneSe
   }
   set->zones_ = std::move(zones);
   set->served_ = std::move(served);
+  set->index_origins();
   return set;
 }
 
@@ -105,17 +117,15 @@ const zone::Zone* ZoneSet::find(const dns::Name& name) const {
 
 const ServedZone* ZoneSet::find_lower(std::span<const std::uint8_t> lower_wire,
                                       std::span<const std::uint8_t> label_starts) const {
-  for (const auto& shared : served_) {
-    const ServedZone& served = *shared;
-    const auto& origin = served.zone->origin_lower();
-    std::size_t origin_labels = served.origin_labels;
+  for (const Origin& origin : origins_) {
+    std::size_t origin_labels = origin.labels;
     if (origin_labels > label_starts.size()) continue;
     // The origin must match whole labels: compare from the label boundary it would start at.
     std::size_t start = origin_labels == label_starts.size() ? 0
                         : origin_labels == 0                  ? lower_wire.size() - 1
                                                               : label_starts[label_starts.size() - origin_labels];
-    if (lower_wire.size() - start == origin.size() && zone::equal_bytes(lower_wire.data() + start, origin.data(), origin.size())) {
-      return &served;
+    if (lower_wire.size() - start == origin.size && zone::equal_bytes(lower_wire.data() + start, origin.lower, origin.size)) {
+      return origin.served;
     }
   }
   return nullptr;

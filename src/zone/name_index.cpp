@@ -46,15 +46,6 @@ std::uint64_t hash_lower_wire(std::span<const std::uint8_t> lower_wire) {
   return h ^ (h >> 32);
 }
 
-void ascii_lower_in_place(std::uint8_t* data, std::size_t size) {
-  for (std::size_t i = 0; i < size; i += 8) {
-    std::uint64_t x;
-    std::memcpy(&x, data + i, 8);
-    x = lower_word(x);
-    std::memcpy(data + i, &x, 8);
-  }
-}
-
 std::uint64_t copy_lower_and_hash(std::uint8_t* to, const std::uint8_t* from, std::size_t size, std::size_t available) {
   std::uint64_t h = size * kMultiplier;
   std::size_t i = 0;

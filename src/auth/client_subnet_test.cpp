@@ -159,6 +159,30 @@ TEST_F(ClientSubnetTest, BothPathsAgreeOnEveryShapeOfOption) {
   ask(query_with({ecs(1, 24, {10, 1, 2, 0})}), {127, 0, 0, 2}, nullptr, false);
   ask(query_with({{dns::kCookieOption, {1, 2, 3, 4, 5, 6, 7, 8}}, ecs(1, 24, {10, 1, 2, 0})}), {127, 0, 0, 2});
   ask(query_with({ecs(2, 128, Bytes(16, 0x20))}), {127, 0, 0, 2});
+  // Every length an IPv4 ADDRESS can have (the fast path reads the option, which ends the
+  // packet, as one word ending there): the same bytes as the general path, echo included.
+  struct Shape {
+    std::uint8_t source;
+    Bytes address;
+    std::uint8_t group_octet;  // v4(1): eu (10.1/16), v4(2): us (10.2/16)
+  };
+  for (const auto& shape : std::vector<Shape>{{7, {10}, 2},  // 10.0.0.0/7 is no region: the default (us)
+                                              {8, {10}, 2},
+                                              {16, {10, 2}, 2},
+                                              {20, {10, 1, 0x30}, 1},
+                                              {25, {10, 1, 2, 0x80}, 1},
+                                              {32, {10, 2, 3, 4}, 2}}) {
+    dns::Message steered = ask(query_with({ecs(1, shape.source, shape.address)}), {127, 0, 0, 2}, &fast);
+    EXPECT_TRUE(fast) << int{shape.source};
+    EXPECT_EQ(last_octet(steered), shape.group_octet) << int{shape.source};
+    const dns::EdnsOption* echo = find_option(steered, dns::kClientSubnetOption);
+    ASSERT_NE(echo, nullptr);
+    EXPECT_EQ(Bytes(echo->data.begin() + 4, echo->data.end()), shape.address) << int{shape.source};
+  }
+  dns::Message source_zero = ask(query_with({ecs(1, 0, {})}), {127, 0, 0, 2}, &fast);
+  EXPECT_TRUE(fast);
+  ASSERT_NE(find_option(source_zero, dns::kClientSubnetOption), nullptr);
+  EXPECT_EQ(find_option(source_zero, dns::kClientSubnetOption)->data.size(), 4u);
   for (const auto& data : std::vector<Bytes>{{}, {0, 1}, {0, 1, 0}, Bytes(21, 0)}) {
     dns::Message odd = ask(query_with({{dns::kClientSubnetOption, data}}), {127, 0, 0, 2});
     EXPECT_EQ(odd.header.rcode, static_cast<std::uint8_t>(dns::Rcode::kFormErr)) << data.size();

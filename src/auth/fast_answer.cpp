@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <cstring>
 
@@ -163,7 +164,6 @@ constexpr std::array<std::uint8_t, kBareOptSize + 4> kSubnetOptHead = [] {
   if ((family != 1 && family != 2) || source > size * 8 || data[3] != 0 || data_size - 4 != octets) return false;
   if (source % 8 != 0 && (data[3 + octets] & (0xFFu >> (source % 8))) != 0) return false;
   query.subnet_source = static_cast<std::uint8_t>(source);
-  query.subnet_address = {};
   query.subnet_address_size = size;
   query.subnet_scope = client->subnet_scope_floor;  // a view's choice; the answer may raise it
   // Our OPT and the option's code from one constant, then the three bytes that vary (every
@@ -175,21 +175,26 @@ constexpr std::array<std::uint8_t, kBareOptSize + 4> kSubnetOptHead = [] {
   opt[kBareOptSize + 3] = static_cast<std::uint8_t>(data_size);
   query.opt_size = kBareOptSize + 4 + data_size;
   // The option echoed as it came: its FAMILY, SOURCE and SCOPE bytes, then ADDRESS, which also
-  // goes into subnet_address. An IPv4 address is copied byte by byte (a copy of a variable
-  // size is a library call; options end packets, so a fixed-size read could run past one).
+  // goes into subnet_address, zero past the ADDRESS bytes.
   std::uint8_t* echo = opt + kBareOptSize + 4;
-  std::memcpy(echo, data, 4);
   const std::uint8_t* address = data + 4;
   std::uint8_t* bytes = query.subnet_address.data();
-  if (family == 1) {
-    switch (octets) {
-      case 4: bytes[3] = echo[7] = address[3]; [[fallthrough]];
-      case 3: bytes[2] = echo[6] = address[2]; [[fallthrough]];
-      case 2: bytes[1] = echo[5] = address[1]; [[fallthrough]];
-      case 1: bytes[0] = echo[4] = address[0]; [[fallthrough]];
-      default: break;
-    }
+  if (family == 1 && std::endian::native == std::endian::little) {
+    // IPv4: the option's data is 4 to 8 bytes and ends the packet (read_fast_query), which
+    // holds at least a header and a question before it. So the word that ends where the
+    // option ends is inside the packet; shifted down, it is the data with zeros past its
+    // end (little-endian), written whole: a copy of a variable size would be a library call,
+    // a byte-by-byte one a branch per length. The echo's bytes past opt_size land in
+    // subnet_opt's slack, unsent.
+    std::uint64_t word;
+    std::memcpy(&word, data + data_size - 8, 8);
+    word >>= 8 * (8 - data_size);
+    std::memcpy(echo, &word, 8);
+    auto v4 = static_cast<std::uint32_t>(word >> 32);
+    std::memcpy(bytes, &v4, 4);
   } else {
+    query.subnet_address = {};
+    std::memcpy(echo, data, 4);
     std::memcpy(bytes, address, octets);
     std::memcpy(echo + 4, address, octets);
   }

@@ -64,7 +64,7 @@ struct FastQuery {
   std::size_t subnet_at;
   std::size_t subnet_size;
   std::uint8_t subnet_source;                     // SOURCE PREFIX-LENGTH
-  std::array<std::uint8_t, 16> subnet_address;    // zero past the option's ADDRESS
+  std::array<std::uint8_t, 16> subnet_address;    // its first subnet_address_size bytes: zero past the option's ADDRESS
   std::size_t subnet_address_size;                // 4 (IPv4) or 16 (IPv6)
   std::array<std::uint8_t, kBareOptSize + 4 + 4 + 16> subnet_opt;  // opt_size bytes of it
   mutable std::uint8_t subnet_scope;

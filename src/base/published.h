@@ -26,17 +26,23 @@ class Published {
   std::shared_ptr<const T> load() const { return current_.load(); }
 
   // The current value as this thread last saw it, refreshed when a newer one was published.
-  // Valid until the calling thread's next read() of a Published<T>. A thread that stops
-  // reading keeps its last value alive until it reads again or exits.
+  // Valid until the calling thread's next read() or forget() of a Published<T>. A thread that
+  // stops reading keeps its last value alive until it reads again, forgets it or exits.
   const T* read() const {
-    thread_local Cache cache;
+    Cache& cache = this_thread_cache();
     std::uint64_t version = version_.load(std::memory_order_acquire);
-    if (cache.owner != id_ || cache.version != version) {
+    if (cache.owner != id_ || cache.version != version) [[unlikely]] {
       cache.value = current_.load();
       cache.owner = id_;
       cache.version = version;
     }
     return cache.value.get();
+  }
+  // Drops the calling thread's copy when it came from this Published, so a thread about to
+  // idle does not keep a replaced value (a whole zone set) alive; its next read() loads again.
+  void forget() const {
+    Cache& cache = this_thread_cache();
+    if (cache.owner == id_) cache = Cache{};
   }
 
  private:
@@ -45,6 +51,10 @@ class Published {
     std::uint64_t version = 0;
     std::shared_ptr<const T> value;
   };
+  static Cache& this_thread_cache() {
+    thread_local Cache cache;
+    return cache;
+  }
   static std::uint64_t next_id() {
     static std::atomic<std::uint64_t> ids{1};
     return ids.fetch_add(1, std::memory_order_relaxed);

@@ -36,7 +36,9 @@ struct Datagram {
 // Optional, UDP only: answers a whole received batch in one call, so work that can be shared
 // or overlapped across the batch (taking the current zone snapshot, prefetching the memory
 // each answer will read) is done once per batch instead of once per datagram. Empty: each
-// datagram goes to the QueryHandler. Called concurrently like the QueryHandler.
+// datagram goes to the QueryHandler. Called concurrently like the QueryHandler. Called with
+// an empty batch when the thread's receive timed out (no datagram for a second): the thread
+// is idle, and the handler may drop what it keeps per thread (base::Published::forget).
 using BatchHandler = std::function<void(std::span<Datagram> batch)>;
 
 // Optional, TCP only: sees each query before the QueryHandler, for answers that take more

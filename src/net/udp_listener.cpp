@@ -152,7 +152,10 @@ void UdpListener::serve(int fd) const {
     received = receive_many(fd, batch->in.data(), kBatch, MSG_WAITFORONE);
     if (received <= 0 || ++busy_batches % kStopCheckInterval == 0) {
       if (raised(stop_)) return;
-      if (received <= 0) continue;  // timeout, EINTR
+      if (received <= 0) {  // timeout, EINTR
+        if (batch_) batch_(std::span<Datagram>());  // idle: see BatchHandler
+        continue;
+      }
     }
     unsigned count = 0;
     for (int i = 0; i < received; ++i) {
@@ -164,6 +167,7 @@ void UdpListener::serve(int fd) const {
                                  &batch->peers[i], &batch->responses[i], false};
       batch->source[count++] = static_cast<unsigned>(i);
     }
+    if (count == 0) continue;  // every datagram was empty or truncated: nothing to answer
     answer(std::span<Datagram>(batch->datagrams.data(), count));
     unsigned replies = 0;
     for (unsigned j = 0; j < count; ++j) {

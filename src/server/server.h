@@ -149,8 +149,10 @@ class Server {
   std::vector<RequestHandler> request_handlers_;
   ZoneLoadHandler zone_load_handler_;
   std::vector<QueryObserver> observers_;
-  std::atomic<std::shared_ptr<const auth::ZoneSet>> zones_;
-  std::atomic<std::shared_ptr<const auth::DynamicAnswers>> dynamic_;
+  // Read per batch by the UDP workers through their own cached copies (Published::read),
+  // which each worker drops when its receive idles (answer_batch with an empty batch).
+  base::Published<auth::ZoneSet> zones_;
+  base::Published<auth::DynamicAnswers> dynamic_;
   std::atomic<bool> query_log_;
   std::unique_ptr<CookieJar> cookies_;
   // client-subnet.trust as a table; empty (no option is trusted) when unset.

@@ -1,6 +1,7 @@
 // Server hooks as ordered lists, through a real Server on 127.0.0.1: request handlers see a
 // query in the order they were added until one decides, interceptors after them, and every
-// observer sees every answered query; a second zone-load handler is refused.
+// observer sees every answered query; a second zone-load handler is refused; a replaced zone
+// set is let go by the UDP workers' cached copies.
 #include "server/server.h"
 
 #include <netinet/in.h>
@@ -132,6 +133,35 @@ TEST_F(ServerHooksTest, HandlersRunInOrderUntilOneDecidesAndEveryObserverSeesThe
   EXPECT_EQ(interceptor_saw.load(), 1);
   EXPECT_EQ(observed_a.load(), 1);
   EXPECT_EQ(observed_b.load(), 1);
+}
+
+// The UDP workers answer from their own cached copy of the zone set (base::Published): a
+// replaced set must still be let go, by the next query's worker at once, and by an idle
+// worker when its receive times out (about a second), not kept until traffic returns.
+TEST_F(ServerHooksTest, AReplacedZoneSetIsReleasedByBusyAndByIdleWorkers) {
+  Server& server = make_server();
+  net::SocketAddress address = start(server);
+  ASSERT_FALSE(udp_exchange(address, query("www.example.test.", 1)).empty());  // the worker holds a copy
+
+  auto wait_until_expired = [](const std::weak_ptr<const auth::ZoneSet>& watch) {
+    for (int i = 0; i < 100 && !watch.expired(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return watch.expired();
+  };
+  // Busy: the next query reads the new set and drops the old one.
+  std::weak_ptr<const auth::ZoneSet> first = server.zones();
+  server.publish(std::make_shared<const auth::ZoneSet>(server.zones()->zones()));
+  Bytes answered = udp_exchange(address, query("www.example.test.", 2));
+  ASSERT_TRUE(dns::parse_message(answered).ok());
+  EXPECT_FALSE(dns::parse_message(answered)->answers.empty());
+  EXPECT_TRUE(wait_until_expired(first));
+
+  // Idle: no query after the publish; the worker's receive timeout drops its copy.
+  std::weak_ptr<const auth::ZoneSet> second = server.zones();
+  server.publish(std::make_shared<const auth::ZoneSet>(server.zones()->zones()));
+  EXPECT_TRUE(wait_until_expired(second)) << "an idle worker kept a replaced zone set alive";
+  answered = udp_exchange(address, query("www.example.test.", 3));
+  ASSERT_TRUE(dns::parse_message(answered).ok());
+  EXPECT_FALSE(dns::parse_message(answered)->answers.empty());
 }
 
 TEST_F(ServerHooksTest, ASecondZoneLoadHandlerIsRefused) {

@@ -58,17 +58,22 @@ std::uint64_t copy_lower_and_hash(std::uint8_t* to, const std::uint8_t* from, st
   }
   if (i < size) {
     // The last bytes, zero-padded as hash_lower_wire pads them (zero stays zero lowercased):
-    // a whole word masked to them where the source has one (little-endian: the first bytes
-    // are the low ones), else copied byte by byte.
+    // a whole word masked to them (little-endian: the first bytes are the low ones). Where
+    // the source ends before that word does (a query without EDNS: its name is followed by
+    // four bytes only), the word that ends where the source ends, shifted down to them. A
+    // memcpy of `rest` bytes instead is a libc call, about 20 instructions per query.
     std::size_t rest = size - i;
     std::uint64_t x = 0;
     if constexpr (std::endian::native == std::endian::little) {
       if (i + 8 <= available) {
         std::memcpy(&x, from + i, 8);
-        x &= ~std::uint64_t{0} >> (64 - 8 * rest);
+      } else if (available >= 8) {
+        std::memcpy(&x, from + available - 8, 8);
+        x >>= 8 * (i + 8 - available);  // i + 8 - available is 1..7: size <= available
       } else {
-        std::memcpy(&x, from + i, rest);
+        for (std::size_t k = 0; k < rest; ++k) x |= std::uint64_t{from[i + k]} << (8 * k);
       }
+      x &= ~std::uint64_t{0} >> (64 - 8 * rest);
     } else {
       std::memcpy(&x, from + i, rest);
     }

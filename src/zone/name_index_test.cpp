@@ -27,7 +27,7 @@ TEST(CopyLowerAndHash, EqualsLoweringThenHashingForEveryLength) {
   std::mt19937 random(20261206);
   std::uniform_int_distribution<int> byte(0, 255);
   for (std::size_t size = 1; size <= 255; ++size) {
-    for (std::size_t extra : {std::size_t{0}, std::size_t{3}, std::size_t{8}}) {
+    for (std::size_t extra : {std::size_t{0}, std::size_t{3}, std::size_t{4}, std::size_t{8}}) {
       std::vector<std::uint8_t> packet(size + extra);
       for (auto& b : packet) b = static_cast<std::uint8_t>(byte(random));
       std::vector<std::uint8_t> expected(packet.begin(), packet.begin() + static_cast<std::ptrdiff_t>(size));

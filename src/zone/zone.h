@@ -27,15 +27,15 @@ struct PatchEntry;
 struct PatchLayer;
 
 // How the members of an RRset are ordered in answers (like BIND's rrset-order).
-enum class RRsetOrder { kFixed, kCyclic, kRandom };
+enum class RRsetOrder : std::uint8_t { kFixed, kCyclic, kRandom };
 
 struct RRset {
   RRset() = default;
   RRset(dns::RRType type, std::uint32_t ttl) : type(type), ttl(ttl) {}
   RRset(const RRset& other)
-      : type(other.type), ttl(other.ttl), rdatas(other.rdatas), order(other.order), plain(other.plain) {}
+      : type(other.type), order(other.order), plain(other.plain), ttl(other.ttl), rdatas(other.rdatas) {}
   RRset(RRset&& other) noexcept
-      : type(other.type), ttl(other.ttl), rdatas(std::move(other.rdatas)), order(other.order), plain(other.plain) {}
+      : type(other.type), order(other.order), plain(other.plain), ttl(other.ttl), rdatas(std::move(other.rdatas)) {}
   RRset& operator=(const RRset& other) {
     type = other.type;
     ttl = other.ttl;
@@ -45,14 +45,18 @@ struct RRset {
     return *this;
   }
 
+  // The members are laid out for size: a zone holds one RRset per owner and type, so each
+  // byte here is a byte per RRset (24 in all, static_assert below; 40 in declaration order
+  // with a plain RdataList member).
   dns::RRType type = dns::RRType::A;
-  std::uint32_t ttl = 0;
-  // Duplicates removed, in file order. In a zone it borrows the zone's rdata arena.
-  RdataList rdatas;
   RRsetOrder order = RRsetOrder::kFixed;
   // Fixed order and rdata that holds no compressible name (A, AAAA, TXT ...): an answer
   // copies the rdata bytes as they are, which the answer fast path relies on.
   bool plain = false;
+  std::uint32_t ttl = 0;
+  // Duplicates removed, in file order. In a zone it borrows the zone's rdata arena.
+  // [[no_unique_address]] lets `rotation` use its tail padding.
+  [[no_unique_address]] RdataList rdatas;
   // Next starting member for kCyclic; incremented by every answer that uses it.
   mutable std::atomic<std::uint32_t> rotation{0};
 };
@@ -63,10 +67,11 @@ struct Node {
   // The owner's wire form as the zone file spelled it, in the zone's name arena.
   std::span<const std::uint8_t> name_wire() const { return {name_at, name_size}; }
 
+  // Laid out for size (one Node per owner): 32 bytes, 40 with name_size after name_at.
   const std::uint8_t* name_at = nullptr;
-  std::uint8_t name_size = 0;
   // Its RRsets, in order of first appearance: a slice of the zone's one RRset array.
   std::span<const RRset> rrsets;
+  std::uint8_t name_size = 0;
   // At or below a zone cut (an NS RRset below the apex): its data is not authoritative.
   bool delegated = false;
   // Some node lies strictly below it.
@@ -75,6 +80,9 @@ struct Node {
   const RRset* find(dns::RRType type) const;
   bool empty() const { return rrsets.empty(); }
 };
+
+static_assert(sizeof(RRset) <= 24 || sizeof(void*) != 8, "RRset grew: a byte here is a byte per RRset of every zone");
+static_assert(sizeof(Node) <= 32 || sizeof(void*) != 8, "Node grew: a byte here is a byte per owner of every zone");
 
 // The node is an NSEC3 record's owner and nothing else (its RRsets are NSEC3 and RRSIG): a hash,
 // not a name the zone serves (RFC 5155 §7.2.8).

@@ -79,8 +79,12 @@ bool is_general(const zone::RRset& rrset, const EncodedAnswer& answer, bool sign
 }
 
 // Bytes add() appends for this name and these RRsets.
-std::size_t entry_size(std::span<const std::uint8_t> wire, std::span<const zone::RRset> rrsets, bool signatures) {
-  std::size_t size = 1 + wire.size() + 2;
+// The bytes of `wire` an entry stores (FastIndex, fast_index.h): all but its last `cut`.
+std::size_t stored_size(std::span<const std::uint8_t> wire, std::size_t cut) { return wire.empty() ? 0 : wire.size() - cut; }
+
+std::size_t entry_size(std::span<const std::uint8_t> wire, std::span<const zone::RRset> rrsets, bool signatures,
+                       std::size_t cut) {
+  std::size_t size = 1 + stored_size(wire, cut) + 2;
   for (const auto& rrset : rrsets) {
     EncodedAnswer answer = answer_of(rrset, rrsets, signatures);
     size += 6 + (is_general(rrset, answer, signatures) ? 0 : answer.size);
@@ -114,26 +118,27 @@ void FastIndex::point_at_table() {
 
 FastIndex::FastIndex(const zone::Zone& zone, const FastIndex* previous, bool signatures) : signatures_(signatures) {
   const zone::Zone& base = zone.base() != nullptr ? *zone.base() : zone;
+  origin_cut_ = base.origin().wire().size() - 1;
   if (previous != nullptr && previous->table_zone_ == &base && previous->signatures_ == signatures) {
     table_ = previous->table_;
   } else {
-    table_ = build(base, signatures);
+    table_ = build(base, signatures, origin_cut_);
   }
   table_zone_ = &base;
   point_at_table();
   if (zone.base() != nullptr) {
-    patch_owner_ = build_patch(zone, 0, signatures);
+    patch_owner_ = build_patch(zone, 0, signatures, origin_cut_);
     patch_ = patch_owner_.get();
     older_layer_ = zone.older_layer();
     bool same_older = previous != nullptr && previous->older_ != nullptr && previous->older_layer_ == older_layer_ &&
                       previous->signatures_ == signatures;
-    older_ = same_older ? previous->older_ : build_patch(zone, 1, signatures);
+    older_ = same_older ? previous->older_ : build_patch(zone, 1, signatures, origin_cut_);
   }
 }
 
 const std::uint8_t* FastIndex::find_patched(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
-  const std::uint8_t* entry = patch_->find(lower_wire, hash);
-  if (entry == nullptr) entry = older_->find(lower_wire, hash);
+  const std::uint8_t* entry = patch_->find(lower_wire, hash, origin_cut_);
+  if (entry == nullptr) entry = older_->find(lower_wire, hash, origin_cut_);
   if (entry != nullptr) return FastEntry(entry).kind() == FastEntry::Kind::kAbsent ? nullptr : entry;
   return find_shared(lower_wire, hash);
 }
@@ -149,7 +154,7 @@ std::size_t FastIndex::memory_bytes() const {
 // (each entry is encoded into a small reused buffer first, as ByteWriter writes a plain
 // vector): fresh memory is costly to touch at load, so no second copy of it is made. The
 // index reuses the zone's table layout with arena offsets as values.
-std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone, bool signatures) {
+std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone, bool signatures, std::size_t cut) {
   auto empty_kind = empty_kind_of(zone);
   auto nodes = zone.built_nodes();
   auto empties = zone.built_empty_non_terminals();
@@ -164,16 +169,16 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
       hidden = true;
       continue;
     }
-    size += entry_size(node.name_wire(), records_of(node), signatures);
+    size += entry_size(node.name_wire(), records_of(node), signatures, cut);
   }
-  for (const auto& name : empties) size += entry_size(name.wire(), {}, signatures);
-  if (hidden) size += entry_size({}, {}, signatures);
+  for (const auto& name : empties) size += entry_size(name.wire(), {}, signatures, cut);
+  if (hidden) size += entry_size({}, {}, signatures, cut);
   auto table = std::make_shared<Table>();
   table->arena.reserve(size);
   std::vector<std::uint8_t> entry;
   auto append = [&](std::span<const std::uint8_t> wire, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
     entry.clear();
-    add(entry, wire, kind, rrsets, signatures);
+    add(entry, wire, kind, rrsets, signatures, cut);
     auto at = static_cast<std::uint32_t>(table->arena.size());
     table->arena.insert(table->arena.end(), entry.begin(), entry.end());
     return at;
@@ -197,7 +202,8 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
 }
 
 // One layer's names alone, a gone one as a kAbsent entry that hides the base's.
-std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone& zone, int layer, bool signatures) {
+std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone& zone, int layer, bool signatures,
+                                                              std::size_t cut) {
   auto empty_kind = empty_kind_of(zone);
   auto table = std::make_shared<Table>();
   std::vector<std::uint8_t> arena;
@@ -208,8 +214,8 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
                                                                    : FastEntry::Kind::kAbsent;
     std::span<const zone::RRset> records;
     if (node != nullptr && kind != FastEntry::Kind::kAbsent) records = records_of(*node);
-    auto offset = add(arena, wire, kind, records, signatures);
-    at.emplace_back(zone::hash_lower_wire({arena.data() + offset + 1, arena[offset]}), offset);
+    auto offset = add(arena, wire, kind, records, signatures, cut);
+    at.emplace_back(zone::hash_lower_wire(zone::LowerName(wire).all()), offset);
   });
   table->arena.assign(arena.begin(), arena.end());
   table->index = zone::NameIndex(at.size());
@@ -218,11 +224,13 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
 }
 
 std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire,
-                             FastEntry::Kind kind, std::span<const zone::RRset> rrsets, bool signatures) {
+                             FastEntry::Kind kind, std::span<const zone::RRset> rrsets, bool signatures,
+                             std::size_t cut) {
   auto at = static_cast<std::uint32_t>(arena.size());
   base::ByteWriter out(arena);
-  arena.push_back(static_cast<std::uint8_t>(wire.size()));
-  for (std::uint8_t byte : wire) arena.push_back(dns::ascii_lower(byte));
+  std::size_t stored = stored_size(wire, cut);
+  arena.push_back(static_cast<std::uint8_t>(stored));
+  for (std::uint8_t byte : wire.first(stored)) arena.push_back(dns::ascii_lower(byte));
   arena.push_back(static_cast<std::uint8_t>(kind));
   arena.push_back(static_cast<std::uint8_t>(rrsets.size()));
   for (const auto& rrset : rrsets) {

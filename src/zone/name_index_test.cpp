@@ -1,6 +1,6 @@
 // The word-at-a-time name helpers: the one-pass copy of a query's name that the answer fast
 // path reads (copy_lower_and_hash: lowercased, hashed) against lowering byte by byte and
-// hash_lower_wire.
+// hash_lower_wire; and equal_bytes, which compares names a word at a time.
 #include "zone/name_index.h"
 
 #include <gtest/gtest.h>
@@ -51,6 +51,21 @@ TEST(CopyLowerAndHash, IgnoresCaseAndWhatFollowsTheName) {
   EXPECT_EQ(hash, hash_lower_wire(lower));
   shouted[13] = 0xFF;  // the qtype after the name
   EXPECT_EQ(copy_lower_and_hash(to.data(), shouted.data(), lower.size(), shouted.size()), hash);
+}
+
+// equal_bytes reads whole words, overlapping at the tail: for every size up to 40, equal
+// strings are equal, and a difference in any one byte is seen.
+TEST(EqualBytes, SeesADifferenceInEveryByteOfEverySize) {
+  for (std::size_t size = 0; size <= 40; ++size) {
+    std::vector<std::uint8_t> a(size), b(size);
+    for (std::size_t i = 0; i < size; ++i) a[i] = b[i] = static_cast<std::uint8_t>(i * 7 + 1);
+    EXPECT_TRUE(equal_bytes(a.data(), b.data(), size)) << size;
+    for (std::size_t i = 0; i < size; ++i) {
+      b[i] ^= 0x20;
+      EXPECT_FALSE(equal_bytes(a.data(), b.data(), size)) << "size " << size << " byte " << i;
+      b[i] ^= 0x20;
+    }
+  }
 }
 
 }  // namespace

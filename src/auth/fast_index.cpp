@@ -78,10 +78,10 @@ bool is_general(const zone::RRset& rrset, const EncodedAnswer& answer, bool sign
          (signatures && rrset.type == dns::RRType::RRSIG);
 }
 
-// Bytes add() appends for this name and these RRsets.
 // The bytes of `wire` an entry stores (FastIndex, fast_index.h): all but its last `cut`.
 std::size_t stored_size(std::span<const std::uint8_t> wire, std::size_t cut) { return wire.empty() ? 0 : wire.size() - cut; }
 
+// Bytes add() appends for this name and these RRsets.
 std::size_t entry_size(std::span<const std::uint8_t> wire, std::span<const zone::RRset> rrsets, bool signatures,
                        std::size_t cut) {
   std::size_t size = 1 + stored_size(wire, cut) + 2;

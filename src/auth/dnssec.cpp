@@ -195,7 +195,7 @@ class ProofWriter {
 
 std::vector<dns::Rdata> signatures_covering(const zone::Node& node, RRType type) {
   std::vector<dns::Rdata> signatures;
-  zone::for_each_signature(node.rrsets, type, [&](auto rdata) { signatures.emplace_back(rdata.begin(), rdata.end()); });
+  zone::for_each_signature(node.rrsets(), type, [&](auto rdata) { signatures.emplace_back(rdata.begin(), rdata.end()); });
   return signatures;
 }
 

@@ -48,21 +48,21 @@ void put_records(base::ByteWriter& out, const zone::RRset& rrset) {
 }
 
 bool has_cname(const zone::Node& node) {
-  for (const auto& rrset : node.rrsets) {
+  for (const auto& rrset : node.rrsets()) {
     if (rrset.type == dns::RRType::CNAME) return true;
   }
   return false;
 }
 
 FastEntry::Kind kind_of(const zone::Node& node) {
-  bool general = has_cname(node) || node.rrsets.size() > std::numeric_limits<std::uint8_t>::max();
+  bool general = has_cname(node) || node.rrsets().size() > std::numeric_limits<std::uint8_t>::max();
   return node.delegated ? FastEntry::Kind::kDelegated : general ? FastEntry::Kind::kGeneral : FastEntry::Kind::kRecords;
 }
 
 // Only a kRecords entry lists its RRsets.
 std::span<const zone::RRset> records_of(const zone::Node& node) {
   if (kind_of(node) != FastEntry::Kind::kRecords) return {};
-  return node.rrsets;
+  return node.rrsets();
 }
 
 // An empty non-terminal may lie below a cut (glue's parent) or a DNAME, where the general
@@ -113,7 +113,8 @@ FastIndex::FastIndex() : table_(std::make_shared<const Table>()) { point_at_tabl
 
 void FastIndex::point_at_table() {
   arena_ = table_->arena.data();
-  index_ = table_->index.view();
+  at_ = table_->at.data();
+  index_ = table_->index;
 }
 
 FastIndex::FastIndex(const zone::Zone& zone, const FastIndex* previous, bool signatures) : signatures_(signatures) {
@@ -144,16 +145,20 @@ const std::uint8_t* FastIndex::find_patched(std::span<const std::uint8_t> lower_
 }
 
 std::size_t FastIndex::memory_bytes() const {
-  std::size_t bytes = table_->arena.capacity() + table_->index.memory_bytes();
-  if (patch_ != nullptr) bytes += patch_->arena.capacity() + patch_->index.memory_bytes();
-  if (older_ != nullptr) bytes += older_->arena.capacity() + older_->index.memory_bytes();
+  auto table_bytes = [](const Table& table) {
+    return table.arena.capacity() + table.at.capacity() * sizeof(std::uint32_t) + table.own.memory_bytes();
+  };
+  std::size_t bytes = table_bytes(*table_);
+  if (patch_ != nullptr) bytes += table_bytes(*patch_);
+  if (older_ != nullptr) bytes += table_bytes(*older_);
   return bytes;
 }
 
 // The arena is sized in a first pass so it is written once, straight into its huge pages
 // (each entry is encoded into a small reused buffer first, as ByteWriter writes a plain
-// vector): fresh memory is costly to touch at load, so no second copy of it is made. The
-// index reuses the zone's table layout with arena offsets as values.
+// vector): fresh memory is costly to touch at load, so no second copy of it is made. Lookups
+// go through the zone's own name index, whose values number nodes then empty non-terminals
+// (zone::Zone::index_view); the table keeps each one's entry offset in that order.
 std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone, bool signatures, std::size_t cut) {
   auto empty_kind = empty_kind_of(zone);
   auto nodes = zone.built_nodes();
@@ -183,21 +188,18 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
     table->arena.insert(table->arena.end(), entry.begin(), entry.end());
     return at;
   };
-  std::vector<std::uint32_t> node_at;
-  node_at.reserve(nodes.size());
+  table->at.reserve(nodes.size() + empties.size());
   std::optional<std::uint32_t> hidden_at;
   for (const auto& node : nodes) {
     if (zone::holds_only_nsec3(node)) {
       if (!hidden_at) hidden_at = append({}, FastEntry::Kind::kAbsent, {});
-      node_at.push_back(*hidden_at);
+      table->at.push_back(*hidden_at);
       continue;
     }
-    node_at.push_back(append(node.name_wire(), kind_of(node), records_of(node)));
+    table->at.push_back(append(node.name_wire(), kind_of(node), records_of(node)));
   }
-  std::vector<std::uint32_t> empty_at;
-  empty_at.reserve(empties.size());
-  for (const auto& name : empties) empty_at.push_back(append(name.wire(), empty_kind, {}));
-  table->index = zone.remapped_index(node_at, empty_at);
+  for (const auto& name : empties) table->at.push_back(append(name.wire(), empty_kind, {}));
+  table->index = zone.index_view();
   return table;
 }
 
@@ -218,8 +220,13 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
     at.emplace_back(zone::hash_lower_wire(zone::LowerName(wire).all()), offset);
   });
   table->arena.assign(arena.begin(), arena.end());
-  table->index = zone::NameIndex(at.size());
-  for (const auto& [hash, offset] : at) table->index.insert(hash, offset);
+  table->own = zone::NameIndex(at.size());
+  table->at.reserve(at.size());
+  for (const auto& [hash, offset] : at) {
+    table->own.insert(hash, static_cast<std::uint32_t>(table->at.size()));
+    table->at.push_back(offset);
+  }
+  table->index = table->own.view();
   return table;
 }
 

@@ -70,7 +70,8 @@ class FastEntry {
 class FastIndex {
  public:
   FastIndex();
-  // Every name of `zone` (for a patched zone: its base's table, then the patch's).
+  // Every name of `zone` (for a patched zone: its base's table, then the patch's). It reads
+  // the (base) zone's name index: valid while that zone lives, as ServedZone::zone is.
   explicit FastIndex(const zone::Zone& zone) : FastIndex(zone, nullptr) {}
   // The same, taking the base's table from `previous` when it was built for the same base
   // zone: a write then costs a table of the patched names alone. With `signatures`, a signed
@@ -85,16 +86,17 @@ class FastIndex {
   }
   // The lookup in the shared table alone.
   const std::uint8_t* find_shared(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const {
-    return find_in(arena_, index_, lower_wire, hash, origin_cut_);
+    return find_in(arena_, at_, index_, lower_wire, hash, origin_cut_);
   }
   // The two halves of warming a lookup of `hash` before doing it: first the index slot, then
   // (once that slot has arrived) the entry it points at, first two cache lines. Inlined for
   // the reason NameIndex::prefetch is. The shared table only: a patch is small and hot.
   [[gnu::always_inline]] void prefetch_slot(std::uint64_t hash) const { index_.prefetch(hash); }
   [[gnu::always_inline]] void prefetch_entry(std::uint64_t hash) const {
-    if (auto at = index_.first_candidate(hash)) {
-      __builtin_prefetch(arena_ + *at);
-      __builtin_prefetch(arena_ + *at + 64);
+    if (auto value = index_.first_candidate(hash)) {
+      const std::uint8_t* entry = arena_ + at_[*value];
+      __builtin_prefetch(entry);
+      __builtin_prefetch(entry + 64);
     }
   }
   // The zone whose names the shared table holds (a patched zone's base).
@@ -102,24 +104,29 @@ class FastIndex {
   std::size_t memory_bytes() const;
 
  private:
-  // The entry for `lower_wire` among those `index` points at in `arena`, whose names are
-  // stored without the last `cut` bytes. A name shorter than that (none is: see find) gets a
-  // huge stored size that no entry's size byte equals.
-  static const std::uint8_t* find_in(const std::uint8_t* arena, zone::NameIndex::View index,
+  // The entry for `lower_wire` among those `index` finds in `arena` (value v: the entry at
+  // at[v]), whose names are stored without the last `cut` bytes. A name shorter than that
+  // (none is: see find) gets a huge stored size that no entry's size byte equals.
+  static const std::uint8_t* find_in(const std::uint8_t* arena, const std::uint32_t* at, zone::NameIndex::View index,
                                      std::span<const std::uint8_t> lower_wire, std::uint64_t hash, std::size_t cut) {
     std::size_t stored = lower_wire.size() - cut;
-    auto offset = index.find(hash, [&](std::uint32_t at) {
-      const std::uint8_t* entry = arena + at;
+    auto value = index.find(hash, [&](std::uint32_t candidate) {
+      const std::uint8_t* entry = arena + at[candidate];
       return entry[0] == stored && equal_stored_name(entry + 1, lower_wire.data(), stored);
     });
-    return offset ? arena + *offset : nullptr;
+    return value ? arena + at[*value] : nullptr;
   }
+  // A base table reads its zone's name index (zone::Zone::index_view: one table of slots per
+  // zone, not two) and keeps only each name's entry offset, by index value; a patch's table
+  // has an index of its own over its few names.
   struct Table {
     const std::uint8_t* find(std::span<const std::uint8_t> lower_wire, std::uint64_t hash, std::size_t cut) const {
-      return find_in(arena.data(), index.view(), lower_wire, hash, cut);
+      return find_in(arena.data(), at.data(), index, lower_wire, hash, cut);
     }
     std::vector<std::uint8_t, base::HugePageAllocator<std::uint8_t>> arena;  // read at random by every lookup
-    zone::NameIndex index;
+    std::vector<std::uint32_t> at;  // index value -> entry offset in arena
+    zone::NameIndex own;            // a patch's index (empty for a base table)
+    zone::NameIndex::View index;    // own's, or the base zone's (valid while that zone lives)
   };
   static std::shared_ptr<const Table> build(const zone::Zone& zone, bool signatures, std::size_t cut);
   static std::shared_ptr<const Table> build_patch(const zone::Zone& zone, int layer, bool signatures, std::size_t cut);
@@ -133,9 +140,10 @@ class FastIndex {
   // Sets arena_ and index_ from table_.
   void point_at_table();
 
-  // The shared table's arena and slots, kept here beside patch_ so a lookup reads them from
-  // the ServedZone's own cache line instead of following table_ first.
+  // The shared table's arena, offsets and slots, kept here beside patch_ so a lookup reads
+  // them from the ServedZone's own cache line instead of following table_ first.
   const std::uint8_t* arena_ = nullptr;
+  const std::uint32_t* at_ = nullptr;
   zone::NameIndex::View index_;
   std::size_t origin_cut_ = 0;  // the origin's wire size less one: what each stored name leaves out
   const Table* patch_ = nullptr;  // a patched zone's newer layer (zone.h): set for every patched zone

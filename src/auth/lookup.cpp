@@ -108,11 +108,11 @@ void plan_rrset(const zone::Node& node, const Name& owner, const zone::RRset& rr
 // Plans the node's answer for qtype; false when it has none (NODATA).
 bool answer_from_node(const zone::Node& node, const Name& owner, RRType qtype, bool minimal_any, AnswerPlan& plan) {
   if (qtype == RRType::ANY) {
-    if (node.rrsets.empty()) return false;
+    if (node.rrsets().empty()) return false;
     if (minimal_any) {
-      plan_rrset(node, owner, node.rrsets.front(), plan);
+      plan_rrset(node, owner, node.rrsets().front(), plan);
     } else {
-      for (const auto& rrset : node.rrsets) plan_rrset(node, owner, rrset, plan);
+      for (const auto& rrset : node.rrsets()) plan_rrset(node, owner, rrset, plan);
     }
     return true;
   }

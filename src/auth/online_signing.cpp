@@ -89,7 +89,7 @@ PlannedRRset compact_nsec(const dns::Name& owner, std::vector<std::uint16_t> typ
 std::vector<std::uint16_t> types_at(const zone::Node* node) {
   std::vector<std::uint16_t> types;
   if (node == nullptr) return types;
-  for (const auto& rrset : node->rrsets) types.push_back(static_cast<std::uint16_t>(rrset.type));
+  for (const auto& rrset : node->rrsets()) types.push_back(static_cast<std::uint16_t>(rrset.type));
   return types;
 }
 

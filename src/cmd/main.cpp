@@ -1,5 +1,8 @@
 // Entry point of the cutover binary: parses the command line and runs one subcommand, with the
 // exit codes and --json rules of docs/cli.md (cmd/output.h).
+#include <openssl/crypto.h>
+#include <openssl/ssl.h>
+
 #include <CLI/CLI.hpp>
 
 #include "cmd/build_info.h"
@@ -7,6 +10,23 @@
 #include "cmd/output.h"
 #include "cluster/cluster_config.h"
 #include "pool/config/pool_config.h"
+
+namespace {
+
+// OpenSSL without its error-string tables. libcpp-httplib's constructor (Debian builds it with
+// CPPHTTPLIB_OPENSSL_SUPPORT) asks OpenSSL to load them into a hash table in every process that
+// links it, `cutover serve` included: about 0.6 MB of touched library pages and heap per server
+// (docs/performance.md, "Memory"). Nothing in cutover prints OpenSSL's error text; its errors
+// name the operation that failed. An entry in .preinit_array runs before any shared library's
+// constructor, and OpenSSL's initialisation steps run once, so the later request to load the
+// strings finds them settled. The configuration file (system crypto policy) still loads.
+void skip_openssl_error_strings() {
+  OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, nullptr);
+  OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_SSL_STRINGS, nullptr);
+}
+[[gnu::used, gnu::section(".preinit_array")]] void (*const skip_strings_early)() = skip_openssl_error_strings;
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Feature sections of the config file (config/section.h), before any config is read.

@@ -91,17 +91,6 @@ class NameIndex {
   // The value of the first slot with this hash's tag, without confirming the name: what a
   // lookup will most likely compare, for prefetching it. Reads the slots prefetch() loaded.
   std::optional<std::uint32_t> first_candidate(std::uint64_t hash) const { return view().first_candidate(hash); }
-  // The same names in the same slots, each value v replaced by map(v): a second table over
-  // the names of this one, built without hashing or probing again.
-  template <typename Map>
-  NameIndex remapped(Map&& map) const {
-    NameIndex out;
-    out.slots_ = slots_;
-    for (Slot& slot : out.slots_) {
-      if (slot.value != kEmpty) slot.value = map(slot.value);
-    }
-    return out;
-  }
   std::size_t slot_count() const { return slots_.size(); }
   std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
 

@@ -61,7 +61,7 @@ namespace {
 std::size_t records_in(const Node* node) {
   std::size_t count = 0;
   if (node != nullptr) {
-    for (const auto& rrset : node->rrsets) count += rrset.rdatas.size();
+    for (const auto& rrset : node->rrsets()) count += rrset.rdatas.size();
   }
   return count;
 }
@@ -69,9 +69,7 @@ std::size_t records_in(const Node* node) {
 bool is_cut(const Node* node, bool apex) { return node != nullptr && !apex && node->find(RRType::NS) != nullptr; }
 bool has_dname(const Node* node) { return node != nullptr && node->find(RRType::DNAME) != nullptr; }
 
-// Index values: the low 31 bits select a node, or an empty non-terminal when kEmptyBit is set.
-constexpr std::uint32_t kEmptyBit = 0x80000000u;
-constexpr std::uint32_t kIndexMask = 0x7FFFFFFFu;
+// Index values: below the node count a node, from it up an empty non-terminal (zone.h, index_view()).
 
 RRsetOrder order_for(const OrderPolicy& policy, const Name& owner) {
   for (const auto& [name, order] : policy.per_name) {
@@ -97,7 +95,7 @@ bool holds_no_name(RRType type) {
 Name Node::name() const { return *Name::from_uncompressed(name_wire()); }
 
 const RRset* Node::find(RRType type) const {
-  for (const auto& rrset : rrsets) {
+  for (const auto& rrset : rrsets()) {
     if (rrset.type == type) return &rrset;
   }
   return nullptr;
@@ -109,7 +107,7 @@ bool is_signed(const Zone& zone) {
 
 bool holds_only_nsec3(const Node& node) {
   bool nsec3 = false;
-  for (const auto& rrset : node.rrsets) {
+  for (const auto& rrset : node.rrsets()) {
     if (rrset.type == RRType::NSEC3) {
       nsec3 = true;
     } else if (rrset.type != RRType::RRSIG) {
@@ -239,7 +237,7 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
       rrset.plain = rrset.order == RRsetOrder::kFixed && holds_no_name(rrset.type);
       zone->has_dnames_ = zone->has_dnames_ || rrset.type == RRType::DNAME;
     }
-    node.rrsets = std::span<const RRset>(zone->rrsets_.data() + first, zone->rrsets_.size() - first);
+    node.set_rrsets(std::span<const RRset>(zone->rrsets_.data() + first, zone->rrsets_.size() - first));
     zone->has_wildcards_ = zone->has_wildcards_ || owners[n].is_wildcard();
   }
   assert(zone->rdata_arena_.size() == arena_bytes && zone->name_arena_.size() == name_bytes);
@@ -313,7 +311,7 @@ void Zone::index_names() {
     }
   }
   for (std::size_t i = 0; i < empty_non_terminals_.size(); ++i) {
-    index_.insert(hash_lower_wire(LowerName(empty_non_terminals_[i]).all()), static_cast<std::uint32_t>(i) | kEmptyBit);
+    index_.insert(hash_lower_wire(LowerName(empty_non_terminals_[i]).all()), static_cast<std::uint32_t>(nodes_.size() + i));
   }
 }
 
@@ -334,27 +332,21 @@ NameLookup Zone::lookup(std::span<const std::uint8_t> lower_wire, std::uint64_t 
     const PatchEntry& entry = **patched;
     return NameLookup{entry.owns ? &entry.node : nullptr, entry.exists, entry.has_descendants};
   }
+  std::size_t nodes = nodes_.size();
   auto found = index_.find(hash, [&](std::uint32_t value) {
-    if ((value & kEmptyBit) != 0) return same_name(empty_non_terminals_[value & kIndexMask], lower_wire);
+    if (value >= nodes) return same_name(empty_non_terminals_[value - nodes], lower_wire);
     return same_name(nodes_[value].name_wire(), lower_wire);
   });
   if (!found) return {};
   NameLookup result;
   result.exists = true;
-  if ((*found & kEmptyBit) != 0) {
+  if (*found >= nodes) {
     result.has_descendants = true;
   } else {
     result.node = &nodes_[*found];
     result.has_descendants = result.node->has_descendants;
   }
   return result;
-}
-
-NameIndex Zone::remapped_index(std::span<const std::uint32_t> node_values,
-                               std::span<const std::uint32_t> empty_values) const {
-  return index_.remapped([&](std::uint32_t value) {
-    return (value & kEmptyBit) != 0 ? empty_values[value & kIndexMask] : node_values[value];
-  });
 }
 
 const Node* Zone::find(const Name& name) const { return lookup(LowerName(name).all()).node; }
@@ -381,7 +373,7 @@ std::vector<dns::ResourceRecord> Zone::records() const {
   out.reserve(record_count_);
   for (const auto& [owner, node] : sorted_nodes) {
     std::vector<const RRset*> sorted;
-    for (const auto& rrset : node->rrsets) sorted.push_back(&rrset);
+    for (const auto& rrset : node->rrsets()) sorted.push_back(&rrset);
     std::sort(sorted.begin(), sorted.end(), [](const RRset* a, const RRset* b) { return a->type < b->type; });
     for (const RRset* rrset : sorted) {
       std::vector<dns::Rdata> rdatas = rrset->rdatas.to_vector();
@@ -531,7 +523,7 @@ base::Result<std::shared_ptr<PatchEntry>> owner_entry(const Zone& zone, const Ow
   entry->owns = !entry->rrsets.empty();
   entry->node.name_at = entry->wire.data();
   entry->node.name_size = static_cast<std::uint8_t>(entry->wire.size());
-  entry->node.rrsets = entry->rrsets;
+  entry->node.set_rrsets(entry->rrsets);
   return entry;
 }
 

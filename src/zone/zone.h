@@ -67,10 +67,17 @@ struct Node {
   // The owner's wire form as the zone file spelled it, in the zone's name arena.
   std::span<const std::uint8_t> name_wire() const { return {name_at, name_size}; }
 
-  // Laid out for size (one Node per owner): 32 bytes, 40 with name_size after name_at.
-  const std::uint8_t* name_at = nullptr;
   // Its RRsets, in order of first appearance: a slice of the zone's one RRset array.
-  std::span<const RRset> rrsets;
+  std::span<const RRset> rrsets() const { return {rrsets_at, rrset_count}; }
+  void set_rrsets(std::span<const RRset> list) {
+    rrsets_at = list.data();
+    rrset_count = static_cast<std::uint32_t>(list.size());
+  }
+
+  // Laid out for size (one Node per owner): 24 bytes; a std::span for the RRsets made it 32.
+  const std::uint8_t* name_at = nullptr;
+  const RRset* rrsets_at = nullptr;
+  std::uint32_t rrset_count = 0;
   std::uint8_t name_size = 0;
   // At or below a zone cut (an NS RRset below the apex): its data is not authoritative.
   bool delegated = false;
@@ -78,11 +85,11 @@ struct Node {
   bool has_descendants = false;
 
   const RRset* find(dns::RRType type) const;
-  bool empty() const { return rrsets.empty(); }
+  bool empty() const { return rrset_count == 0; }
 };
 
 static_assert(sizeof(RRset) <= 24 || sizeof(void*) != 8, "RRset grew: a byte here is a byte per RRset of every zone");
-static_assert(sizeof(Node) <= 32 || sizeof(void*) != 8, "Node grew: a byte here is a byte per owner of every zone");
+static_assert(sizeof(Node) <= 24 || sizeof(void*) != 8, "Node grew: a byte here is a byte per owner of every zone");
 
 // The node is an NSEC3 record's owner and nothing else (its RRsets are NSEC3 and RRSIG): a hash,
 // not a name the zone serves (RFC 5155 §7.2.8).
@@ -212,12 +219,12 @@ class Zone {
   // A built zone's nodes and empty non-terminals, as the index numbers them (not for a patched zone).
   std::span<const Node> built_nodes() const { return nodes_; }
   std::span<const dns::Name> built_empty_non_terminals() const { return empty_non_terminals_; }
-  // The name index with node i's value replaced by node_values[i] and empty non-terminal j's
-  // by empty_values[j]: another table over exactly the zone's names (the answer fast path's),
-  // laid out like this one, so it is built without hashing or probing a name again. A built
-  // zone only.
-  NameIndex remapped_index(std::span<const std::uint32_t> node_values,
-                           std::span<const std::uint32_t> empty_values) const;
+  // The name index over exactly the zone's names, for a reader that keeps its own data per
+  // name (the answer fast path's FastIndex) in a dense array instead of a second table: a
+  // value v below built_nodes().size() is that node, from it up the empty non-terminal
+  // built_empty_non_terminals()[v - built_nodes().size()]. Valid while the zone lives. A
+  // built zone only.
+  NameIndex::View index_view() const { return index_.view(); }
 
  private:
   Zone() = default;
@@ -230,7 +237,7 @@ class Zone {
   std::vector<std::uint8_t> origin_lower_;
   NegativeTtlMode negative_mode_ = NegativeTtlMode::kCapped;
   std::vector<Node> nodes_;
-  // Every node's RRsets, node by node (Node::rrsets are slices), and every record's rdata,
+  // Every node's RRsets, node by node (Node::rrsets() are slices), and every record's rdata,
   // RRset by RRset (RRset::rdatas borrow from it): one block each, sized exactly at build.
   std::vector<RRset> rrsets_;
   std::vector<std::uint8_t> rdata_arena_;

@@ -68,10 +68,10 @@ TEST(ZoneBuild, InterleavedRecordsAreGroupedInFileOrderAndReadInPlace) {
   const Node* node = zone->find(*dns::Name::from_text("mix.example.test."));
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(node->name().to_text(), "Mix.example.test.");
-  ASSERT_EQ(node->rrsets.size(), 2u);
-  EXPECT_EQ(node->rrsets[0].type, dns::RRType::A);
-  EXPECT_EQ(node->rrsets[1].type, dns::RRType::TXT);
-  const RRset& a = node->rrsets[0];
+  ASSERT_EQ(node->rrsets().size(), 2u);
+  EXPECT_EQ(node->rrsets()[0].type, dns::RRType::A);
+  EXPECT_EQ(node->rrsets()[1].type, dns::RRType::TXT);
+  const RRset& a = node->rrsets()[0];
   EXPECT_FALSE(a.rdatas.owned());
   std::vector<std::string> texts;
   for (auto rdata : a.rdatas) texts.push_back(dns::rdata_to_text(dns::RRType::A, rdata));
@@ -157,6 +157,43 @@ TEST(ZoneBuild, IndexFindsNodesAndEmptyNonTerminalsWhetherReusedOrRebuilt) {
     EXPECT_FALSE(zone->has_descendants(*dns::Name::from_text("ns.example.test.")));
     EXPECT_FALSE(zone->lookup(LowerName(*dns::Name::from_text("x.e.example.test.")).all()).exists);
   }
+}
+
+// The answer fast path keeps its data per name in an array indexed by the zone's index values
+// (auth::FastIndex): nodes first, in built_nodes() order, then the empty non-terminals.
+TEST(ZoneBuild, IndexViewNumbersNodesThenEmptyNonTerminals) {
+  auto zone = build("a.b.c A 192.0.2.1\nwww A 192.0.2.2\nx.y A 192.0.2.3\n");
+  ASSERT_NE(zone, nullptr);
+  auto nodes = zone->built_nodes();
+  auto empties = zone->built_empty_non_terminals();
+  ASSERT_EQ(empties.size(), 3u);  // c, b.c, y
+  NameIndex::View view = zone->index_view();
+  auto value_of = [&](std::span<const std::uint8_t> wire) {
+    LowerName lower(wire);
+    return view.find(hash_lower_wire(lower.all()), [&](std::uint32_t value) {
+      if (value < nodes.size()) return same_name(nodes[value].name_wire(), lower.all());
+      return value - nodes.size() < empties.size() && same_name(empties[value - nodes.size()], lower.all());
+    });
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    EXPECT_EQ(value_of(nodes[i].name_wire()), std::optional<std::uint32_t>(i)) << nodes[i].name().to_text();
+  }
+  for (std::size_t j = 0; j < empties.size(); ++j) {
+    EXPECT_EQ(value_of(empties[j].wire()), std::optional<std::uint32_t>(nodes.size() + j)) << empties[j].to_text();
+  }
+  EXPECT_EQ(value_of(LowerName(*dns::Name::from_text("nowhere.example.test.")).all()), std::nullopt);
+}
+
+// One Node per owner: its size is a cost per name of every zone (docs/performance.md).
+TEST(ZoneBuild, NodeReadsItsRRsetsFromTheZonesArray) {
+  auto zone = build("www A 192.0.2.2\nwww TXT \"t\"\n");
+  ASSERT_NE(zone, nullptr);
+  const Node* node = zone->find(*dns::Name::from_text("www.example.test."));
+  ASSERT_NE(node, nullptr);
+  ASSERT_EQ(node->rrsets().size(), 2u);
+  EXPECT_EQ(node->find(dns::RRType::TXT), &node->rrsets()[1]);
+  EXPECT_FALSE(node->empty());
+  EXPECT_LE(sizeof(Node), 24u);
 }
 
 }  // namespace

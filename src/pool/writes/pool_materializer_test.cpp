@@ -79,7 +79,7 @@ class PoolMaterializerTest : public ::testing::Test {
     std::vector<std::string> out;
     const zone::Node* node = published_->zones().front()->find(name("web.example.test."));
     if (node == nullptr) return out;
-    for (const auto& rrset : node->rrsets) {
+    for (const auto& rrset : node->rrsets()) {
       if (rrset.type != type) continue;
       for (const auto& rdata : rrset.rdatas) out.push_back(dns::rdata_to_text(type, rdata));
     }

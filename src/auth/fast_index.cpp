@@ -209,23 +209,19 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
   auto empty_kind = empty_kind_of(zone);
   auto table = std::make_shared<Table>();
   std::vector<std::uint8_t> arena;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> at;
+  std::vector<std::uint64_t> hashes;  // index value k: the name whose entry is at table->at[k]
   zone.for_each_patched(layer, [&](std::span<const std::uint8_t> wire, const zone::Node* node, bool exists) {
     auto kind = node != nullptr && !zone::holds_only_nsec3(*node) ? kind_of(*node)
                 : node == nullptr && exists                        ? empty_kind
                                                                    : FastEntry::Kind::kAbsent;
     std::span<const zone::RRset> records;
     if (node != nullptr && kind != FastEntry::Kind::kAbsent) records = records_of(*node);
-    auto offset = add(arena, wire, kind, records, signatures, cut);
-    at.emplace_back(zone::hash_lower_wire(zone::LowerName(wire).all()), offset);
+    table->at.push_back(add(arena, wire, kind, records, signatures, cut));
+    hashes.push_back(zone::hash_lower_wire(zone::LowerName(wire).all()));
   });
   table->arena.assign(arena.begin(), arena.end());
-  table->own = zone::NameIndex(at.size());
-  table->at.reserve(at.size());
-  for (const auto& [hash, offset] : at) {
-    table->own.insert(hash, static_cast<std::uint32_t>(table->at.size()));
-    table->at.push_back(offset);
-  }
+  table->own = zone::NameIndex(hashes.size());
+  for (std::size_t k = 0; k < hashes.size(); ++k) table->own.insert(hashes[k], static_cast<std::uint32_t>(k));
   table->index = table->own.view();
   return table;
 }

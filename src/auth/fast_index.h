@@ -137,7 +137,7 @@ class FastIndex {
 
   // A patched zone's lookup: the patch first (out of line, so the common lookup stays small).
   const std::uint8_t* find_patched(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const;
-  // Sets arena_ and index_ from table_.
+  // Sets arena_, at_ and index_ from table_.
   void point_at_table();
 
   // The shared table's arena, offsets and slots, kept here beside patch_ so a lookup reads

@@ -46,7 +46,7 @@ base::Status check_pool_placement(const std::vector<PoolSpec>& specs, const auth
       if (zone->find_delegation(spec.owner) != nullptr) return problem("lies at or below a delegation", view);
       const zone::Node* node = zone->find(spec.owner);
       bool own_records_only = materializing && spec.serve == ServeMode::kMaterialize;
-      if (node != nullptr && std::any_of(node->rrsets().begin(), node->rrsets().end(), [&](const zone::RRset& rrset) {
+      if (node != nullptr && std::ranges::any_of(node->rrsets(), [&](const zone::RRset& rrset) {
             return !(own_records_only && is_materialized_type(rrset.type));
           })) {
         return problem("also has static records in zone " + zone->origin().to_text() +

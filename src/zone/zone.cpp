@@ -69,8 +69,6 @@ std::size_t records_in(const Node* node) {
 bool is_cut(const Node* node, bool apex) { return node != nullptr && !apex && node->find(RRType::NS) != nullptr; }
 bool has_dname(const Node* node) { return node != nullptr && node->find(RRType::DNAME) != nullptr; }
 
-// Index values: below the node count a node, from it up an empty non-terminal (zone.h, index_view()).
-
 RRsetOrder order_for(const OrderPolicy& policy, const Name& owner) {
   for (const auto& [name, order] : policy.per_name) {
     if (name == owner) return order;
@@ -275,7 +273,8 @@ base::Status Zone::set_apex(const Node* apex) {
 }
 
 // Marks every node with something below it and adds the empty non-terminals to the index,
-// which already holds every node. Most names sit right below the apex: nothing to look up.
+// which already holds every node. Index values: node i is i, empty non-terminal j is the node
+// count plus j (Zone::index_view(), which the answer fast path's offsets follow). Most names sit right below the apex: nothing to look up.
 void Zone::index_names() {
   std::unordered_map<std::string, std::uint32_t> empty_index;
   std::size_t origin_labels = origin_.label_count();

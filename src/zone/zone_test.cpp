@@ -184,7 +184,7 @@ TEST(ZoneBuild, IndexViewNumbersNodesThenEmptyNonTerminals) {
   EXPECT_EQ(value_of(LowerName(*dns::Name::from_text("nowhere.example.test.")).all()), std::nullopt);
 }
 
-// One Node per owner: its size is a cost per name of every zone (docs/performance.md).
+// A Node keeps a pointer and a count for its RRsets (24 bytes, static_assert in zone.h).
 TEST(ZoneBuild, NodeReadsItsRRsetsFromTheZonesArray) {
   auto zone = build("www A 192.0.2.2\nwww TXT \"t\"\n");
   ASSERT_NE(zone, nullptr);
@@ -193,7 +193,6 @@ TEST(ZoneBuild, NodeReadsItsRRsetsFromTheZonesArray) {
   ASSERT_EQ(node->rrsets().size(), 2u);
   EXPECT_EQ(node->find(dns::RRType::TXT), &node->rrsets()[1]);
   EXPECT_FALSE(node->empty());
-  EXPECT_LE(sizeof(Node), 24u);
 }
 
 }  // namespace

@@ -72,7 +72,10 @@ DynamicAnswers::DynamicAnswers(std::vector<DynamicAnswer> answers) : answers_(st
   // Load at most an eighth, not the half a zone's index has: a pool name's lookup is every
   // query of it, and a probe past the first slot costs it more than the 64 bytes of slots
   // per pool cost the snapshot (a pool's encoded answers are several hundred).
-  index_ = zone::NameIndex(answers_.size() * 4);
+  // Its values are offsets into owner_arena_: each owner takes 5 bytes and its name there.
+  std::size_t arena_limit = 1;
+  for (const auto& answer : answers_) arena_limit += 5 + answer.owner.wire().size();
+  index_ = zone::NameIndex(answers_.size() * 4, arena_limit);
   cut_checks_ = std::make_unique<std::atomic<std::uint64_t>[]>(answers_.size());
   steering_.resize(answers_.size());
   plain_.resize(answers_.size());

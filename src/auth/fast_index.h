@@ -93,7 +93,7 @@ class FastIndex {
   // the reason NameIndex::prefetch is. The shared table only: a patch is small and hot.
   [[gnu::always_inline]] void prefetch_slot(std::uint64_t hash) const { index_.prefetch(hash); }
   [[gnu::always_inline]] void prefetch_entry(std::uint64_t hash) const {
-    if (auto value = index_.first_candidate(hash)) {
+    if (auto value = index_.home_value(hash)) {
       const std::uint8_t* entry = arena_ + at_[*value];
       __builtin_prefetch(entry);
       __builtin_prefetch(entry + 64);

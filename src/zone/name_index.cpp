@@ -1,7 +1,9 @@
-// The NameIndex table: linear probing over a power-of-two array of (hash tag, value).
+// The NameIndex table: linear probing over a power-of-two array of 32-bit (hash tag, value) words.
 #include "zone/name_index.h"
 
+#include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstring>
 
 namespace cutover::zone {
@@ -85,13 +87,21 @@ std::uint64_t copy_lower_and_hash(std::uint8_t* to, const std::uint8_t* from, st
   return h ^ (h >> 32);
 }
 
-NameIndex::NameIndex(std::size_t expected) : slots_(std::bit_ceil(std::max<std::size_t>(expected * 2, 8))) {}
+NameIndex::NameIndex(std::size_t expected, std::size_t value_limit)
+    : slots_(std::bit_ceil(std::max<std::size_t>(expected * 2, 8)), kEmpty) {
+  // Values run up to value_limit - 1, which must differ from the mask: the mask is all ones
+  // in the value's bits, and with an all-ones tag it would be kEmpty.
+  assert(value_limit <= kEmpty && slots_.size() <= (std::size_t{1} << 32));
+  int bits = std::bit_width(std::max<std::size_t>(value_limit, 1));
+  value_mask_ = bits >= 32 ? kEmpty : (std::uint32_t{1} << bits) - 1;
+}
 
 void NameIndex::insert(std::uint64_t hash, std::uint32_t value) {
+  assert(value < value_mask_);
   std::size_t mask = slots_.size() - 1;
   std::size_t i = hash & mask;
-  while (slots_[i].value != kEmpty) i = (i + 1) & mask;
-  slots_[i] = Slot{static_cast<std::uint32_t>(hash >> 32), value};
+  while (slots_[i] != kEmpty) i = (i + 1) & mask;
+  slots_[i] = (static_cast<std::uint32_t>(hash >> 32) & ~value_mask_) | value;
 }
 
 bool same_name(std::span<const std::uint8_t> wire, std::span<const std::uint8_t> lower_wire) {

@@ -74,10 +74,13 @@ struct LowerName {
 class NameIndex {
  public:
   NameIndex() = default;
-  // Room for `expected` names at a load factor of at most one half.
-  explicit NameIndex(std::size_t expected);
+  // Room for `expected` names at a load factor of at most one half, holding values below
+  // `value_limit` (at most 0xFFFFFFFF; by default `expected`). The smaller the limit, the
+  // more of each 4-byte slot is left to the hash tag (see Slot).
+  explicit NameIndex(std::size_t expected) : NameIndex(expected, expected) {}
+  NameIndex(std::size_t expected, std::size_t value_limit);
 
-  // Adds `value` for a name not yet present (caller guarantees uniqueness).
+  // Adds `value` (below value_limit()) for a name not yet present (caller guarantees uniqueness).
   void insert(std::uint64_t hash, std::uint32_t value);
   // The stored value whose name `equal(value)` confirms, among those with this hash.
   template <typename Equal>
@@ -88,18 +91,23 @@ class NameIndex {
   // can overlap their cache misses (prefetch every slot, then look up). Always inlined: GCC
   // takes a function that only prefetches for a pure one and drops the calls to it.
   [[gnu::always_inline]] void prefetch(std::uint64_t hash) const { view().prefetch(hash); }
-  // The value of the first slot with this hash's tag, without confirming the name: what a
-  // lookup will most likely compare, for prefetching it. Reads the slots prefetch() loaded.
-  std::optional<std::uint32_t> first_candidate(std::uint64_t hash) const { return view().first_candidate(hash); }
+  // The value in the slot a lookup of `hash` reads first, whatever name it holds: what a
+  // lookup will most likely compare (at a load of at most one half, most names sit in that
+  // slot), for prefetching it. Reads the slot prefetch() loaded.
+  std::optional<std::uint32_t> home_value(std::uint64_t hash) const { return view().home_value(hash); }
   std::size_t slot_count() const { return slots_.size(); }
+  // Every value inserted is below this.
+  std::size_t value_limit() const { return std::size_t{value_mask_}; }
   std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
 
  private:
-  static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;
-  struct Slot {
-    std::uint32_t tag = 0;  // high half of the hash: most mismatches end here, without touching the name
-    std::uint32_t value = kEmpty;
-  };
+  // A slot is one 32-bit word: the value in its low bits (as many as value_limit needs) and,
+  // above them, as many of the hash's high bits as are left, a tag that ends most mismatches
+  // without touching the name. At a million names that is a 20-bit value and a 12-bit tag
+  // (one false match in 4096 probes) in half the bytes of a separate tag and value. The
+  // value mask itself is never a value, so an all-ones word is never a slot in use.
+  using Slot = std::uint32_t;
+  static constexpr Slot kEmpty = 0xFFFFFFFF;
 
  public:
   // The table's slots seen through two words, for a reader that keeps them beside its other
@@ -113,9 +121,11 @@ class NameIndex {
       if (slots_ == nullptr) return std::nullopt;
       auto tag = static_cast<std::uint32_t>(hash >> 32);
       for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
-        const Slot& slot = slots_[i];
-        if (slot.value == kEmpty) return std::nullopt;
-        if (slot.tag == tag && equal(slot.value)) return slot.value;
+        Slot slot = slots_[i];
+        if (slot == kEmpty) return std::nullopt;
+        // The tag bits (the slot's above the value's) agree exactly when what differs from
+        // the hash's high half lies within the value's bits.
+        if ((slot ^ tag) <= value_mask_ && equal(slot & value_mask_)) return slot & value_mask_;
       }
     }
     // find() for a view of a constructed table (never empty: NameIndex(expected) has slots),
@@ -126,29 +136,36 @@ class NameIndex {
     std::optional<std::uint32_t> find_in_slots(std::uint64_t hash, Equal&& equal) const {
       auto tag = static_cast<std::uint32_t>(hash >> 32);
       for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
-        const Slot& slot = slots_[i];
-        if (slot.value == kEmpty) return std::nullopt;
-        if (slot.tag == tag && equal(slot.value)) return slot.value;
+        Slot slot = slots_[i];
+        if (slot == kEmpty) return std::nullopt;
+        if ((slot ^ tag) <= value_mask_ && equal(slot & value_mask_)) return slot & value_mask_;
       }
     }
     [[gnu::always_inline]] void prefetch(std::uint64_t hash) const {
       if (slots_ != nullptr) __builtin_prefetch(&slots_[hash & mask_]);
     }
-    std::optional<std::uint32_t> first_candidate(std::uint64_t hash) const {
-      return find(hash, [](std::uint32_t) { return true; });
+    std::optional<std::uint32_t> home_value(std::uint64_t hash) const {
+      if (slots_ == nullptr) return std::nullopt;
+      Slot slot = slots_[hash & mask_];
+      if (slot == kEmpty) return std::nullopt;
+      return slot & value_mask_;
     }
 
    private:
     friend class NameIndex;
-    View(const Slot* slots, std::size_t mask) : slots_(slots), mask_(mask) {}
+    View(const Slot* slots, std::uint32_t mask, std::uint32_t value_mask) : slots_(slots), mask_(mask), value_mask_(value_mask) {}
     const Slot* slots_ = nullptr;
-    std::size_t mask_ = 0;
+    std::uint32_t mask_ = 0;
+    std::uint32_t value_mask_ = 0;
   };
   // Valid while this table lives and is not changed.
-  View view() const { return slots_.empty() ? View() : View(slots_.data(), slots_.size() - 1); }
+  View view() const {
+    return slots_.empty() ? View() : View(slots_.data(), static_cast<std::uint32_t>(slots_.size() - 1), value_mask_);
+  }
 
  private:
   std::vector<Slot, base::HugePageAllocator<Slot>> slots_;  // read at random by every lookup
+  std::uint32_t value_mask_ = 0;  // 2^k - 1 for the smallest k with value_limit <= 2^k - 1
 };
 
 // True when `name` (any case) has the lowercase wire form `lower_wire`.

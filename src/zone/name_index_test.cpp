@@ -1,10 +1,12 @@
 // The word-at-a-time name helpers: the one-pass copy of a query's name that the answer fast
 // path reads (copy_lower_and_hash: lowercased, hashed) against lowering byte by byte and
-// hash_lower_wire; and equal_bytes, which compares names a word at a time.
+// hash_lower_wire; equal_bytes, which compares names a word at a time; and the NameIndex
+// table's 4-byte slots (a value in the low bits, a hash tag above it).
 #include "zone/name_index.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -66,6 +68,53 @@ TEST(EqualBytes, SeesADifferenceInEveryByteOfEverySize) {
       b[i] ^= 0x20;
     }
   }
+}
+
+// Every name of a table finds its own value and a missing name finds nothing, whatever share
+// of the slot the value takes: a 3-bit value (29-bit tag), a 17-bit one, and a full 32-bit
+// one that leaves no tag at all (every probe then asks the caller).
+TEST(NameIndex, FindsEveryValueWhateverItsWidth) {
+  for (std::size_t limit : {std::size_t{5}, std::size_t{100000}, std::size_t{0xFFFFFFFF}}) {
+    std::size_t count = std::min<std::size_t>(limit, 3000);
+    NameIndex index(count, limit);
+    EXPECT_GE(index.value_limit(), limit);
+    std::vector<std::uint32_t> values;
+    std::vector<std::uint64_t> hashes;
+    std::mt19937_64 random(limit);
+    for (std::size_t i = 0; i < count; ++i) {
+      // Spread over the allowed range, the top value included.
+      values.push_back(static_cast<std::uint32_t>(i + 1 == count ? limit - 1 : i * (limit / count)));
+      hashes.push_back(random());
+      index.insert(hashes.back(), values.back());
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      auto found = index.find(hashes[i], [&](std::uint32_t value) { return value == values[i]; });
+      EXPECT_EQ(found, std::optional<std::uint32_t>(values[i])) << "limit " << limit << " name " << i;
+    }
+    std::uint64_t missing = random();
+    EXPECT_EQ(index.find(missing, [](std::uint32_t) { return false; }), std::nullopt);
+  }
+}
+
+// Half the bytes of a separate 4-byte tag and 4-byte value: 4 per slot, at most half full.
+TEST(NameIndex, TakesFourBytesASlot) {
+  NameIndex index(1000);
+  EXPECT_EQ(index.slot_count(), 2048u);
+  EXPECT_EQ(index.memory_bytes(), 2048u * 4);
+}
+
+// The tag decides before the caller is asked: with a 20-bit value, names whose hashes share
+// the home slot but differ in the tag bits never reach `equal`.
+TEST(NameIndex, ATagMismatchNeverAsksTheCaller) {
+  NameIndex index(1000, 1u << 19);
+  std::uint64_t stored = 0x1234'5000'0000'0007ULL;
+  index.insert(stored, 42);
+  std::size_t asked = 0;
+  auto count_asks = [&](std::uint32_t) { return ++asked, false; };
+  EXPECT_EQ(index.find(stored ^ (std::uint64_t{1} << 63), count_asks), std::nullopt);
+  EXPECT_EQ(asked, 0u);
+  EXPECT_EQ(index.find(stored, [](std::uint32_t value) { return value == 42; }), std::optional<std::uint32_t>(42));
+  EXPECT_EQ(index.home_value(stored), std::optional<std::uint32_t>(42));
 }
 
 }  // namespace

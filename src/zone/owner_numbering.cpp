@@ -15,7 +15,9 @@ std::size_t index_size_for(std::size_t records) { return records * 2 / 3 + 1; }
 OwnerNumberer::OwnerNumberer(const dns::Name& origin, std::size_t records)
     : origin_(origin), origin_labels_(origin.label_count()) {
   numbering_.owner_of.reserve(records);
-  numbering_.index = NameIndex(index_size_for(records));
+  // Owner numbers stay below `records`; the zone adds its empty non-terminals after them, and
+  // builds its own table when they would not fit below the limit (Zone::index_names).
+  numbering_.index = NameIndex(index_size_for(records), records * 2 + 16);
   first_spelling_.reserve(records);
 }
 

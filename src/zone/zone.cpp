@@ -301,9 +301,9 @@ void Zone::index_names() {
     }
   }
   // The owner numbering sized the table for the records; rebuild it only when the names
-  // would fill more than half of it, or less than an eighth.
+  // would fill more than half of it, or less than an eighth, or number past its value limit.
   std::size_t names = nodes_.size() + empty_non_terminals_.size();
-  if (names * 2 > index_.slot_count() || names * 8 < index_.slot_count()) {
+  if (names * 2 > index_.slot_count() || names * 8 < index_.slot_count() || names > index_.value_limit()) {
     index_ = NameIndex(names);
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
       index_.insert(hash_lower_wire(LowerName(nodes_[i].name_wire()).all()), static_cast<std::uint32_t>(i));

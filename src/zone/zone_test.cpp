@@ -184,6 +184,23 @@ TEST(ZoneBuild, IndexViewNumbersNodesThenEmptyNonTerminals) {
   EXPECT_EQ(value_of(LowerName(*dns::Name::from_text("nowhere.example.test.")).all()), std::nullopt);
 }
 
+// The owner numbering's table is sized, and its values limited, for the records; a zone
+// whose empty non-terminals far outnumber them gets a table of its own (Zone::index_names),
+// and every name is found in it.
+TEST(ZoneBuild, ManyEmptyNonTerminalsOutnumberingTheRecords) {
+  std::string deep;
+  for (char label = 'a'; label <= 'z'; ++label) deep += std::string(1, label) + ".";
+  auto zone = build(deep + "l1.l2.l3.l4.l5.l6 A 192.0.2.1\n");
+  ASSERT_NE(zone, nullptr);
+  EXPECT_GE(zone->built_empty_non_terminals().size(), 31u);
+  auto name = *dns::Name::from_text(deep + "l1.l2.l3.l4.l5.l6.example.test.");
+  EXPECT_NE(zone->find(name), nullptr);
+  for (auto above = name.parent(); above.label_count() > zone->origin().label_count(); above = above.parent()) {
+    EXPECT_TRUE(zone->lookup(LowerName(above).all()).exists) << above.to_text();
+  }
+  EXPECT_FALSE(zone->lookup(LowerName(*dns::Name::from_text("q.example.test.")).all()).exists);
+}
+
 // A Node keeps a pointer and a count for its RRsets (24 bytes, static_assert in zone.h).
 TEST(ZoneBuild, NodeReadsItsRRsetsFromTheZonesArray) {
   auto zone = build("www A 192.0.2.2\nwww TXT \"t\"\n");

@@ -34,9 +34,9 @@ bool in_chain(const zone::Node& node, const Nsec3Params& params) {
 }
 
 // The planned RRset of `type` at `node` (its own name), for the authority section.
-PlannedRRset planned_from(const zone::Node& node, const zone::RRset& rrset) {
+PlannedRRset planned_from(const zone::Zone& zone, const zone::Node& node, const zone::RRset& rrset) {
   PlannedRRset planned;
-  planned.owner = node.name();
+  planned.owner = zone.owner(node);
   planned.type = rrset.type;
   planned.ttl = rrset.ttl;
   planned.source = &rrset;
@@ -68,7 +68,7 @@ class ProofWriter {
     for (const auto& planned : plan_.authority) {
       if (planned.node == node && planned.type == type) return;
     }
-    plan_.authority.push_back(planned_from(*node, *rrset));
+    plan_.authority.push_back(planned_from(zone_, *node, *rrset));
   }
 
   // The nearest ancestor of `name` that exists in the zone (RFC 4592 §3.3.1's closest encloser).
@@ -107,7 +107,7 @@ class ProofWriter {
         break;
       case DenialNeed::Kind::kWildcardNoData:
         put(signed_.nsec_covering(need.name), RRType::NSEC);
-        put(signed_.nsec_matching(need.node->name()), RRType::NSEC);
+        put(signed_.nsec_matching(zone_.owner(*need.node)), RRType::NSEC);
         break;
       case DenialNeed::Kind::kReferral:
         break;
@@ -152,13 +152,13 @@ class ProofWriter {
         break;
       }
       case DenialNeed::Kind::kWildcardAnswer:  // RFC 5155 §7.2.6
-        add_next_closer(need.name, need.node->name().parent());
+        add_next_closer(need.name, zone_.owner(*need.node).parent());
         break;
       case DenialNeed::Kind::kWildcardNoData: {  // RFC 5155 §7.2.5
-        Name encloser = need.node->name().parent();
+        Name encloser = zone_.owner(*need.node).parent();
         put(signed_.nsec3_matching(signed_.hash(encloser)), RRType::NSEC3);
         add_next_closer(need.name, encloser);
-        put(signed_.nsec3_matching(signed_.hash(need.node->name())), RRType::NSEC3);
+        put(signed_.nsec3_matching(signed_.hash(zone_.owner(*need.node))), RRType::NSEC3);
         break;
       }
       case DenialNeed::Kind::kReferral:
@@ -260,9 +260,9 @@ std::shared_ptr<const SignedZone> SignedZone::prepare(const zone::Zone& zone) {
   zone.for_each_node([&](const zone::Node& node) {
     if (prepared->nsec3_) {
       if (!in_chain(node, *params)) return;
-      if (auto hash = nsec3_owner_hash(node.name_wire())) prepared->nsec3_chain_.emplace_back(std::move(*hash), &node);
+      if (auto hash = nsec3_owner_hash(zone.owner_wire(node).all())) prepared->nsec3_chain_.emplace_back(std::move(*hash), &node);
     } else if (node.find(RRType::NSEC) != nullptr) {
-      prepared->nsec_chain_.emplace_back(node.name(), &node);
+      prepared->nsec_chain_.emplace_back(zone.owner(node), &node);
     }
   });
   std::sort(prepared->nsec_chain_.begin(), prepared->nsec_chain_.end(),

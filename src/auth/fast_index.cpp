@@ -174,7 +174,7 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
       hidden = true;
       continue;
     }
-    size += entry_size(node.name_wire(), records_of(node), signatures, cut);
+    size += entry_size(zone.owner_wire(node).all(), records_of(node), signatures, cut);
   }
   for (const auto& name : empties) size += entry_size(name.wire(), {}, signatures, cut);
   if (hidden) size += entry_size({}, {}, signatures, cut);
@@ -196,7 +196,7 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
       table->at.push_back(*hidden_at);
       continue;
     }
-    table->at.push_back(append(node.name_wire(), kind_of(node), records_of(node)));
+    table->at.push_back(append(zone.owner_wire(node).all(), kind_of(node), records_of(node)));
   }
   for (const auto& name : empties) table->at.push_back(append(name.wire(), empty_kind, {}));
   table->index = zone.index_view();

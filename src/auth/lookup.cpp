@@ -50,7 +50,7 @@ void add_addresses(const zone::Zone& zone, const Name& target, bool allow_glue, 
         already_planned(plan.answer, target, type)) {
       continue;
     }
-    plan.additional.push_back(from_zone(node->name(), *node, *rrset, required));
+    plan.additional.push_back(from_zone(zone.owner(*node), *node, *rrset, required));
   }
 }
 
@@ -64,7 +64,7 @@ void add_additional_for(const zone::Zone& zone, const PlannedRRset& planned, Ans
 
 void plan_referral(const zone::Zone& zone, const zone::Node& cut, AnswerPlan& plan) {
   const zone::RRset& ns = *cut.find(RRType::NS);
-  Name cut_name = cut.name();
+  Name cut_name = zone.owner(cut);
   plan.authority.push_back(from_zone(cut_name, cut, ns));
   plan.denials.push_back({DenialNeed::Kind::kReferral, cut_name, &cut});
   for (const auto& rdata : ns.rdatas) {
@@ -209,9 +209,9 @@ AnswerPlan plan_answer(const zone::Zone& zone, const Name& qname, RRType qtype, 
     if (node == nullptr) {
       if (const zone::Node* dname_node = find_dname_above(zone, name)) {
         const zone::RRset& dname = *dname_node->find(RRType::DNAME);
-        plan.answer.push_back(from_zone(dname_node->name(), *dname_node, dname));
+        plan.answer.push_back(from_zone(zone.owner(*dname_node), *dname_node, dname));
         auto target = dns::rdata_target_name(RRType::DNAME, dname.rdatas.front());
-        auto substituted = target ? name.replace_suffix(dname_node->name(), *target)
+        auto substituted = target ? name.replace_suffix(zone.owner(*dname_node), *target)
                                   : base::Result<Name>(base::make_error(base::ErrorCode::kMalformed, "bad DNAME"));
         if (!substituted) {
           plan.rcode = dns::Rcode::kYxDomain;  // RFC 6672 §2.2: the result would be too long

@@ -228,7 +228,7 @@ void OnlineSigner::sign(const zone::Zone& zone, AnswerPlan& plan, std::uint32_t 
         if (ds != nullptr) {
           if (!has(need.name, RRType::DS)) {
             PlannedRRset planned;
-            planned.owner = need.node->name();
+            planned.owner = zone.owner(*need.node);
             planned.type = RRType::DS;
             planned.ttl = ds->ttl;
             planned.source = ds;
@@ -285,7 +285,7 @@ std::vector<dns::ResourceRecord> OnlineSigner::signed_records(const zone::Zone& 
   std::vector<const Owner*> chain;
   for (auto& [name, records] : owners) {
     const zone::Node* cut = zone.find_delegation(name);
-    bool at_cut = cut != nullptr && cut->name() == name;
+    bool at_cut = cut != nullptr && zone.owner(*cut) == name;
     ordered.push_back({&name, &records, cut != nullptr && !at_cut, at_cut});
   }
   for (const auto& owner : ordered) {

@@ -171,7 +171,7 @@ ZoneDnssec describe(const zone::Zone& zone, std::uint32_t now) {
     if (!window.earliest_expiry_in || left < *window.earliest_expiry_in) {
       window.earliest_expiry_in = left;
       window.earliest_expiration = expiration;
-      window.earliest_owner = node.name();
+      window.earliest_owner = zone.owner(node);
       window.earliest_type = static_cast<RRType>(base::load_u16(rdata.data()));
     }
   });

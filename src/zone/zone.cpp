@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 
@@ -90,7 +91,24 @@ bool holds_no_name(RRType type) {
 
 }  // namespace
 
-Name Node::name() const { return *Name::from_uncompressed(name_wire()); }
+OwnerWire Zone::owner_wire(const Node& node) const {
+  OwnerWire out;
+  auto relative = node.relative_wire();
+  const auto& origin = origin_.wire();
+  std::memcpy(out.bytes.data(), relative.data(), relative.size());
+  std::memcpy(out.bytes.data() + relative.size(), origin.data(), origin.size());
+  out.size = relative.size() + origin.size();
+  return out;
+}
+
+Name Zone::owner(const Node& node) const { return *Name::from_uncompressed(owner_wire(node).all()); }
+
+bool Zone::owns_name(const Node& node, std::span<const std::uint8_t> lower_wire) const {
+  auto relative = node.relative_wire();
+  return lower_wire.size() == relative.size() + origin_lower_.size() &&
+         same_name(relative, lower_wire.first(relative.size())) &&
+         equal_bytes(lower_wire.data() + relative.size(), origin_lower_.data(), origin_lower_.size());
+}
 
 const RRset* Node::find(RRType type) const {
   for (const auto& rrset : rrsets()) {
@@ -213,15 +231,18 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
   // sized exactly first, so the slices and borrowed blocks taken below never move.
   zone->rrsets_.reserve(pending.size());
   zone->rdata_arena_.reserve(arena_bytes);
+  // Each owner without the origin that ends it (the numbering put every owner at or below it).
+  std::size_t origin_size = origin.wire().size();
   std::size_t name_bytes = 0;
-  for (const auto& owner : owners) name_bytes += owner.wire().size();
+  for (const auto& owner : owners) name_bytes += owner.wire().size() - origin_size;
   zone->name_arena_.reserve(name_bytes);
   for (std::size_t n = 0; n < zone->nodes_.size(); ++n) {
     Node& node = zone->nodes_[n];
     const auto& wire = owners[n].wire();
+    std::size_t relative = wire.size() - origin_size;
     node.name_at = zone->name_arena_.data() + zone->name_arena_.size();
-    node.name_size = static_cast<std::uint8_t>(wire.size());
-    zone->name_arena_.insert(zone->name_arena_.end(), wire.begin(), wire.end());
+    node.name_size = static_cast<std::uint8_t>(relative);
+    zone->name_arena_.insert(zone->name_arena_.end(), wire.begin(), wire.begin() + static_cast<std::ptrdiff_t>(relative));
     std::size_t first = zone->rrsets_.size();
     for (std::uint32_t at = pending_nodes[n].first; at != kNone; at = pending[at].next) {
       const Pending& source = pending[at];
@@ -245,7 +266,7 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
   zone->index_ = std::move(numbering.index);
   LowerName origin_lower(origin);
   auto apex = zone->index_.find(hash_lower_wire(origin_lower.all()),
-                           [&](std::uint32_t value) { return same_name(zone->nodes_[value].name_wire(), origin_lower.all()); });
+                           [&](std::uint32_t value) { return zone->owns_name(zone->nodes_[value], origin_lower.all()); });
   if (apex) zone->apex_ = *apex;
   zone->node_count_ = zone->nodes_.size();
   if (auto set = zone->set_apex(apex ? &zone->nodes_[*apex] : nullptr); !set) return set.error();
@@ -279,7 +300,7 @@ void Zone::index_names() {
   std::unordered_map<std::string, std::uint32_t> empty_index;
   std::size_t origin_labels = origin_.label_count();
   for (const auto& node : nodes_) {
-    LowerName lower(node.name_wire());
+    LowerName lower(owner_wire(node).all());
     std::size_t node_labels = lower.label_count;
     if (node_labels == origin_labels + 1) nodes_[apex_].has_descendants = true;
     if (node_labels <= origin_labels + 1) continue;
@@ -288,7 +309,7 @@ void Zone::index_names() {
     for (std::size_t labels = lower.label_count - 1; labels + 1 > origin_labels && labels < lower.label_count; --labels) {
       auto ancestor = lower.suffix(labels);
       auto found = index_.find(hash_lower_wire(ancestor),
-                               [&](std::uint32_t value) { return same_name(nodes_[value].name_wire(), ancestor); });
+                               [&](std::uint32_t value) { return owns_name(nodes_[value], ancestor); });
       if (found) {
         if (nodes_[*found].has_descendants) break;
         nodes_[*found].has_descendants = true;
@@ -306,7 +327,7 @@ void Zone::index_names() {
   if (names * 2 > index_.slot_count() || names * 8 < index_.slot_count() || names > index_.value_limit()) {
     index_ = NameIndex(names);
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      index_.insert(hash_lower_wire(LowerName(nodes_[i].name_wire()).all()), static_cast<std::uint32_t>(i));
+      index_.insert(hash_lower_wire(LowerName(owner_wire(nodes_[i]).all()).all()), static_cast<std::uint32_t>(i));
     }
   }
   for (std::size_t i = 0; i < empty_non_terminals_.size(); ++i) {
@@ -316,7 +337,7 @@ void Zone::index_names() {
 
 void Zone::mark_delegations() {
   if (!has_cuts_) return;
-  for (auto& node : nodes_) node.delegated = find_delegation(node.name()) != nullptr;
+  for (auto& node : nodes_) node.delegated = find_delegation(owner(node)) != nullptr;
 }
 
 std::uint32_t Zone::negative_ttl() const {
@@ -334,7 +355,7 @@ NameLookup Zone::lookup(std::span<const std::uint8_t> lower_wire, std::uint64_t 
   std::size_t nodes = nodes_.size();
   auto found = index_.find(hash, [&](std::uint32_t value) {
     if (value >= nodes) return same_name(empty_non_terminals_[value - nodes], lower_wire);
-    return same_name(nodes_[value].name_wire(), lower_wire);
+    return owns_name(nodes_[value], lower_wire);
   });
   if (!found) return {};
   NameLookup result;
@@ -365,7 +386,7 @@ const Node* Zone::find_delegation(const Name& name) const {
 std::vector<dns::ResourceRecord> Zone::records() const {
   std::vector<std::pair<Name, const Node*>> sorted_nodes;
   sorted_nodes.reserve(node_count_);
-  for_each_node([&](const Node& node) { sorted_nodes.emplace_back(node.name(), &node); });
+  for_each_node([&](const Node& node) { sorted_nodes.emplace_back(owner(node), &node); });
   std::sort(sorted_nodes.begin(), sorted_nodes.end(),
             [](const auto& a, const auto& b) { return a.first.canonical_compare(b.first) < 0; });
   std::vector<dns::ResourceRecord> out;
@@ -432,7 +453,7 @@ void Zone::for_each_node(const std::function<void(const Node&)>& visit) const {
     return;
   }
   for (const auto& node : base_->nodes_) {
-    LowerName lower(node.name_wire());
+    LowerName lower(owner_wire(node).all());
     if (patched_entry(lower.all(), hash_lower_wire(lower.all())) == nullptr) visit(node);
   }
   for (const auto& entry : older_->entries) {
@@ -520,8 +541,8 @@ base::Result<std::shared_ptr<PatchEntry>> owner_entry(const Zone& zone, const Ow
     entry->records += group.rdatas.size();
   }
   entry->owns = !entry->rrsets.empty();
-  entry->node.name_at = entry->wire.data();
-  entry->node.name_size = static_cast<std::uint8_t>(entry->wire.size());
+  entry->node.name_at = entry->wire.data();  // the whole name; the node reads the part below the origin
+  entry->node.name_size = static_cast<std::uint8_t>(entry->wire.size() - zone.origin().wire().size());
   entry->node.set_rrsets(entry->rrsets);
   return entry;
 }
@@ -592,7 +613,8 @@ Result<std::shared_ptr<const Zone>> Zone::patch(const std::shared_ptr<const Zone
       entry->has_descendants = below;
       if (before.node != nullptr) {
         entry->node = *before.node;  // the same RRsets, in the base or in the entry that held them
-        entry->wire.assign(before.node->name_wire().begin(), before.node->name_wire().end());
+        auto whole = current->owner_wire(*before.node);
+        entry->wire.assign(whole.all().begin(), whole.all().end());
         entry->node.name_at = entry->wire.data();
         // Keep alive the entry whose blocks hold the RRsets (none: they are the base's). An
         // entry that itself only copied a node holds none, so it is skipped: a name whose

@@ -3,6 +3,7 @@
 // mutable state is each RRset's rotation counter for cyclic order, which is atomic.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -62,10 +63,10 @@ struct RRset {
 };
 
 struct Node {
-  // Its owner name (a copy; name_wire() reads it in place).
-  dns::Name name() const;
-  // The owner's wire form as the zone file spelled it, in the zone's name arena.
-  std::span<const std::uint8_t> name_wire() const { return {name_at, name_size}; }
+  // The labels of its owner name below the zone's origin, in wire form as the zone file
+  // spelled them (empty for the apex), in the zone's name arena: the origin that ends every
+  // owner is stored once, in the zone. Zone::owner() and owner_wire() give the whole name.
+  std::span<const std::uint8_t> relative_wire() const { return {name_at, name_size}; }
 
   // Its RRsets, in order of first appearance: a slice of the zone's one RRset array.
   std::span<const RRset> rrsets() const { return {rrsets_at, rrset_count}; }
@@ -75,7 +76,7 @@ struct Node {
   }
 
   // Laid out for size (one Node per owner): 24 bytes; a std::span for the RRsets made it 32.
-  const std::uint8_t* name_at = nullptr;
+  const std::uint8_t* name_at = nullptr;  // relative_wire()
   const RRset* rrsets_at = nullptr;
   std::uint32_t rrset_count = 0;
   std::uint8_t name_size = 0;
@@ -90,6 +91,13 @@ struct Node {
 
 static_assert(sizeof(RRset) <= 24 || sizeof(void*) != 8, "RRset grew: a byte here is a byte per RRset of every zone");
 static_assert(sizeof(Node) <= 24 || sizeof(void*) != 8, "Node grew: a byte here is a byte per owner of every zone");
+
+// A whole owner name in wire form, on the stack (Zone::owner_wire).
+struct OwnerWire {
+  std::array<std::uint8_t, dns::Name::kMaxWireLength> bytes;
+  std::size_t size = 0;
+  std::span<const std::uint8_t> all() const { return {bytes.data(), size}; }
+};
 
 // The node is an NSEC3 record's owner and nothing else (its RRsets are NSEC3 and RRSIG): a hash,
 // not a name the zone serves (RFC 5155 §7.2.8).
@@ -185,6 +193,12 @@ class Zone {
   // The origin's wire form in lowercase, for matching query names without building a Name.
   const std::vector<std::uint8_t>& origin_lower() const { return origin_lower_; }
   const Node& apex() const { return *apex_node_; }
+  // A node's owner name: its labels below the origin (Node::relative_wire), then the origin.
+  dns::Name owner(const Node& node) const;
+  // The same in wire form, copied to the stack instead of a heap Name.
+  OwnerWire owner_wire(const Node& node) const;
+  // True when `lower_wire` (a lowercase wire name) is the node's owner, in any case.
+  bool owns_name(const Node& node, std::span<const std::uint8_t> lower_wire) const;
   const RRset& soa() const { return *soa_; }
   const dns::SoaFields& soa_fields() const { return soa_fields_; }
   // RFC 2308 §3/§5: the TTL of the SOA in negative answers, min(SOA TTL, MINIMUM) unless kSoaTtl.
@@ -241,7 +255,8 @@ class Zone {
   // RRset by RRset (RRset::rdatas borrow from it): one block each, sized exactly at build.
   std::vector<RRset> rrsets_;
   std::vector<std::uint8_t> rdata_arena_;
-  // Every node's owner name in wire form, node by node (Node::name_wire are slices).
+  // Every node's owner name in wire form without the origin, node by node
+  // (Node::relative_wire are slices): the origin's bytes once per zone, not once per name.
   std::vector<std::uint8_t> name_arena_;
   // Names that exist only because something lies below them.
   std::vector<dns::Name> empty_non_terminals_;

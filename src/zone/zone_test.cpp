@@ -67,7 +67,7 @@ TEST(ZoneBuild, InterleavedRecordsAreGroupedInFileOrderAndReadInPlace) {
   auto zone = build("Mix A 192.0.2.1\nother A 192.0.2.9\nmix TXT \"t\"\nmix A 192.0.2.2\nmIx A 192.0.2.3\n");
   const Node* node = zone->find(*dns::Name::from_text("mix.example.test."));
   ASSERT_NE(node, nullptr);
-  EXPECT_EQ(node->name().to_text(), "Mix.example.test.");
+  EXPECT_EQ(zone->owner(*node).to_text(), "Mix.example.test.");
   ASSERT_EQ(node->rrsets().size(), 2u);
   EXPECT_EQ(node->rrsets()[0].type, dns::RRType::A);
   EXPECT_EQ(node->rrsets()[1].type, dns::RRType::TXT);
@@ -123,7 +123,7 @@ TEST(ZoneBuild, TheChecksOwnerNumberingGivesTheSameZone) {
   ASSERT_TRUE(numbered);
   ASSERT_EQ((*plain)->node_count(), (*numbered)->node_count());
   for (std::size_t i = 0; i < (*plain)->node_count(); ++i) {
-    EXPECT_EQ((*plain)->built_nodes()[i].name(), (*numbered)->built_nodes()[i].name());
+    EXPECT_EQ((*plain)->owner((*plain)->built_nodes()[i]), (*numbered)->owner((*numbered)->built_nodes()[i]));
   }
   auto expected = (*plain)->records();
   auto actual = (*numbered)->records();
@@ -171,12 +171,12 @@ TEST(ZoneBuild, IndexViewNumbersNodesThenEmptyNonTerminals) {
   auto value_of = [&](std::span<const std::uint8_t> wire) {
     LowerName lower(wire);
     return view.find(hash_lower_wire(lower.all()), [&](std::uint32_t value) {
-      if (value < nodes.size()) return same_name(nodes[value].name_wire(), lower.all());
+      if (value < nodes.size()) return zone->owns_name(nodes[value], lower.all());
       return value - nodes.size() < empties.size() && same_name(empties[value - nodes.size()], lower.all());
     });
   };
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    EXPECT_EQ(value_of(nodes[i].name_wire()), std::optional<std::uint32_t>(i)) << nodes[i].name().to_text();
+    EXPECT_EQ(value_of(zone->owner_wire(nodes[i]).all()), std::optional<std::uint32_t>(i)) << zone->owner(nodes[i]).to_text();
   }
   for (std::size_t j = 0; j < empties.size(); ++j) {
     EXPECT_EQ(value_of(empties[j].wire()), std::optional<std::uint32_t>(nodes.size() + j)) << empties[j].to_text();
@@ -199,6 +199,24 @@ TEST(ZoneBuild, ManyEmptyNonTerminalsOutnumberingTheRecords) {
     EXPECT_TRUE(zone->lookup(LowerName(above).all()).exists) << above.to_text();
   }
   EXPECT_FALSE(zone->lookup(LowerName(*dns::Name::from_text("q.example.test.")).all()).exists);
+}
+
+// A node keeps its owner's labels below the origin; the zone gives the whole name back, and
+// matches it in any case against a lowercase wire name.
+TEST(ZoneBuild, NodesKeepTheirOwnersBelowTheOrigin) {
+  auto zone = build("Www.Deep A 192.0.2.2\n");
+  ASSERT_NE(zone, nullptr);
+  const Node* node = zone->find(*dns::Name::from_text("www.deep.example.test."));
+  ASSERT_NE(node, nullptr);
+  auto relative = node->relative_wire();
+  EXPECT_EQ(std::string(relative.begin(), relative.end()), std::string("\3Www\4Deep", 9));
+  EXPECT_TRUE(zone->apex().relative_wire().empty());
+  EXPECT_EQ(zone->owner(*node).to_text(), "Www.Deep.example.test.");
+  EXPECT_EQ(zone->owner(zone->apex()), test::test_origin());
+  LowerName lower(*dns::Name::from_text("WWW.deep.EXAMPLE.test."));
+  EXPECT_TRUE(zone->owns_name(*node, lower.all()));
+  EXPECT_FALSE(zone->owns_name(*node, LowerName(*dns::Name::from_text("www.deep.example.other.")).all()));
+  EXPECT_FALSE(zone->owns_name(*node, LowerName(*dns::Name::from_text("www.example.test.")).all()));
 }
 
 // A Node keeps a pointer and a count for its RRsets (24 bytes, static_assert in zone.h).

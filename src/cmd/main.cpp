@@ -7,6 +7,7 @@
 
 #include "cmd/build_info.h"
 #include "cmd/commands.h"
+#include "cmd/huge_page_heap.h"
 #include "cmd/output.h"
 #include "cluster/cluster_config.h"
 #include "pool/config/pool_config.h"
@@ -29,6 +30,8 @@ void skip_openssl_error_strings() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `serve` with large zones may start itself again with a huge-page heap (huge_page_heap.h).
+  cutover::cmd::note_arguments(argc, argv);
   // Feature sections of the config file (config/section.h), before any config is read.
   cutover::pool::register_config_section();
   cutover::cluster::register_cluster_section();

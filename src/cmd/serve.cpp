@@ -9,14 +9,17 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <system_error>
 
 #include "app/serve.h"
 #include "app/serve_check.h"
 #include "base/log.h"
 #include "base/log_format.h"
 #include "cmd/commands.h"
+#include "cmd/huge_page_heap.h"
 #include "cmd/lab_clients.h"
 #include "cmd/output.h"
 #include "cmd/pid_file.h"
@@ -173,12 +176,37 @@ void run_check(const ServeOptions& options, const ServeFlags& flags, const Outpu
               pool::config_pools(config).size());
 }
 
+// The bytes of the zone files the configuration names (the top-level zones and every
+// view's); 0 when it does not resolve, which serving then reports.
+std::uintmax_t zone_file_bytes(const ServeOptions& options, bool lab) {
+  std::uintmax_t total = 0;
+  try {
+    config::Config config = config_source(options, lab)();
+    auto add = [&](const std::vector<config::ZoneConfig>& zones) {
+      for (const auto& zone : zones) {
+        std::error_code error;
+        if (zone.text) continue;
+        auto size = std::filesystem::file_size(zone.file, error);
+        if (!error) total += size;
+      }
+    };
+    add(config.zones);
+    for (const auto& view : config.views) add(view.zones);
+  } catch (const config::ConfigError&) {
+    return 0;
+  }
+  return total;
+}
+
 void run_serve(const ServeOptions& options, const ServeFlags& flags, const Output& output) {
   if (output.json()) base::set_log_format(base::LogFormat::kJson);
   if (flags.check) {
     run_check(options, flags, output);
     return;
   }
+  // Large zones load from a huge-page heap: serve may start itself once more for it, before
+  // any thread or signal mask exists (huge_page_heap.h).
+  restart_with_huge_page_heap(zone_file_bytes(options, flags.lab));
   // Blocked before any thread starts, so every thread inherits the mask and only
   // sigwaitinfo in the main thread ever sees these signals.
   pool::LabRun lab_run = lab_run_of(flags.lab_results, output);

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -85,6 +86,66 @@ TEST(Serve, SigtermExitsZero) {
   CutoverServer server(zone_spec(zone));
   EXPECT_EQ(server.stop(), 0) << server.log();
   EXPECT_THAT(server.log(), HasSubstr("serve.stop"));
+}
+
+// `serve` with zone files of 8 MiB or more starts itself once more with glibc's huge-page
+// heap (src/cmd/huge_page_heap.h, docs/performance.md "Load time and the heap's pages"): the
+// process that answers, under the PID the harness started, began with the tunable in its
+// environment, and glibc advised its heap for huge pages ("hg" among the [heap] mapping's
+// VmFlags). With a small zone it does not. A sanitizer replaces malloc, so a sanitized build
+// never restarts itself.
+bool sanitized() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+  return true;
+#endif
+#endif
+  return false;
+}
+
+struct HeapOf {
+  bool tunable = false;     // the process started with GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+  bool huge_pages = false;  // its [heap] is advised for huge pages
+};
+
+HeapOf heap_of(pid_t pid) {
+  std::string proc = "/proc/" + std::to_string(pid);
+  HeapOf out;
+  out.tunable = read_file(proc + "/environ").find(std::string("GLIBC_TUNABLES=glibc.malloc.hugetlb=1\0", 38)) != std::string::npos;
+  std::istringstream maps(read_file(proc + "/smaps"));
+  bool in_heap = false;
+  for (std::string line; std::getline(maps, line);) {
+    if (!line.empty() && std::isxdigit(static_cast<unsigned char>(line[0])) && line.find('-') < 17) in_heap = line.ends_with("[heap]");
+    if (in_heap && line.starts_with("VmFlags:") && (line + " ").find(" hg ") != std::string::npos) out.huge_pages = true;
+  }
+  return out;
+}
+
+TEST(Serve, LargeZoneFilesLoadFromAHugePageHeap) {
+  if (sanitized()) GTEST_SKIP() << "sanitized build: malloc is the sanitizer's";
+  ZoneDir zone;
+  // The zone of the other tests, then comments up to the 8 MiB threshold (the size of the
+  // files counts, not their records).
+  std::string padding = "; " + std::string(1022, 'x') + "\n";
+  std::string text = small_zone("serve.test.", 1, "192.0.2.1");
+  while (text.size() < (std::size_t{8} << 20) + 4096) text += padding;
+  write_file(zone.zone_path, text);
+  CutoverServer server(zone_spec(zone));
+  EXPECT_EQ(DigResult::rdatas(dig(server.port(), "www.serve.test", "A").answer, "A"), std::vector<std::string>{"192.0.2.1"});
+  HeapOf heap = heap_of(server.pid());
+  EXPECT_TRUE(heap.tunable) << "not restarted with the tunable";
+  EXPECT_TRUE(heap.huge_pages) << "no [heap] mapping advised for huge pages";
+  EXPECT_EQ(server.stop(), 0) << server.log();
+}
+
+TEST(Serve, SmallZoneFilesKeepTheOrdinaryHeap) {
+  ZoneDir zone;
+  CutoverServer server(zone_spec(zone));
+  HeapOf heap = heap_of(server.pid());
+  EXPECT_FALSE(heap.tunable);
+  EXPECT_FALSE(heap.huge_pages);
 }
 
 TEST(Serve, ConfigFileWithPidFileAndQueryLog) {

@@ -95,7 +95,8 @@ OwnerWire Zone::owner_wire(const Node& node) const {
   OwnerWire out;
   auto relative = node.relative_wire();
   const auto& origin = origin_.wire();
-  std::memcpy(out.bytes.data(), relative.data(), relative.size());
+  // The apex's part is empty, and its pointer null when no other owner is in the arena.
+  if (!relative.empty()) std::memcpy(out.bytes.data(), relative.data(), relative.size());
   std::memcpy(out.bytes.data() + relative.size(), origin.data(), origin.size());
   out.size = relative.size() + origin.size();
   return out;

@@ -1,7 +1,8 @@
 // Huge pages for the heap of `cutover serve` with large zones. Loading a zone allocates its
 // records in many small heap blocks before the zone's compact arrays replace them; on a
 // virtual machine the page fault per 4 KiB of that heap is a large share of the load
-// (docs/performance.md, "Load time and the heap's pages"). glibc's malloc can back its heap
+// (docs/operations.md, "Large zones and the heap"; docs/performance.md, "Four-byte slots,
+// names without the origin, a huge-page heap"). glibc's malloc can back its heap
 // with transparent huge pages (the glibc.malloc.hugetlb=1 tunable, glibc 2.35 and later), but
 // reads tunables only from the environment when a process starts, so `serve` starts itself
 // once more with it set when its zone files are large.

@@ -103,8 +103,8 @@ class NameIndex {
  private:
   // A slot is one 32-bit word: the value in its low bits (as many as value_limit needs) and,
   // above them, as many of the hash's high bits as are left, a tag that ends most mismatches
-  // without touching the name. At a million names that is a 20-bit value and a 12-bit tag
-  // (one false match in 4096 probes) in half the bytes of a separate tag and value. The
+  // without touching the name. Values below a million take 20 bits and leave a 12-bit tag
+  // (one false match in 4096 probes), in half the bytes of a separate tag and value. The
   // value mask itself is never a value, so an all-ones word is never a slot in use.
   using Slot = std::uint32_t;
   static constexpr Slot kEmpty = 0xFFFFFFFF;

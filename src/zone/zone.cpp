@@ -296,7 +296,8 @@ base::Status Zone::set_apex(const Node* apex) {
 
 // Marks every node with something below it and adds the empty non-terminals to the index,
 // which already holds every node. Index values: node i is i, empty non-terminal j is the node
-// count plus j (Zone::index_view(), which the answer fast path's offsets follow). Most names sit right below the apex: nothing to look up.
+// count plus j (Zone::index_view(), which the answer fast path's offsets follow). Most names
+// sit right below the apex: nothing to look up.
 void Zone::index_names() {
   std::unordered_map<std::string, std::uint32_t> empty_index;
   std::size_t origin_labels = origin_.label_count();

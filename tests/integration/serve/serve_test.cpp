@@ -89,7 +89,7 @@ TEST(Serve, SigtermExitsZero) {
 }
 
 // `serve` with zone files of 8 MiB or more starts itself once more with glibc's huge-page
-// heap (src/cmd/huge_page_heap.h, docs/performance.md "Load time and the heap's pages"): the
+// heap (src/cmd/huge_page_heap.h, docs/operations.md "Large zones and the heap"): the
 // process that answers, under the PID the harness started, began with the tunable in its
 // environment, and glibc advised its heap for huge pages ("hg" among the [heap] mapping's
 // VmFlags). With a small zone it does not. A sanitizer replaces malloc, so a sanitized build

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/sanitized.h"
+
 namespace cutover::cmd {
 
 namespace {
@@ -22,19 +24,6 @@ bool under_valgrind() {
   return preload != nullptr && std::strstr(preload, "vgpreload") != nullptr;
 }
 
-constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-    true;
-#else
-    false;
-#endif
-#else
-    false;
-#endif
-
 }  // namespace
 
 void note_arguments(int argc, char** argv) {
@@ -49,7 +38,7 @@ void note_arguments(int argc, char** argv) {
 
 void restart_with_huge_page_heap(std::uintmax_t zone_bytes) {
   if (zone_bytes < kHugePageHeapZoneBytes || restarted || noted_argv == nullptr) return;
-  if (std::getenv("GLIBC_TUNABLES") != nullptr || kSanitized || under_valgrind()) return;
+  if (std::getenv("GLIBC_TUNABLES") != nullptr || base::kSanitized || under_valgrind()) return;
   if (setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1) != 0 || setenv(kMarker, "1", 1) != 0) return;
   execv("/proc/self/exe", noted_argv);
   // Not re-executed (no /proc, say): serve with the ordinary heap, environment unchanged.

@@ -176,25 +176,20 @@ void run_check(const ServeOptions& options, const ServeFlags& flags, const Outpu
               pool::config_pools(config).size());
 }
 
-// The bytes of the zone files the configuration names (the top-level zones and every
-// view's); 0 when it does not resolve, which serving then reports.
-std::uintmax_t zone_file_bytes(const ServeOptions& options, bool lab) {
+// The bytes of the zone files the configuration names (the top-level zones and every view's;
+// zones given as text in the configuration count nothing).
+std::uintmax_t zone_file_bytes(const config::Config& config) {
   std::uintmax_t total = 0;
-  try {
-    config::Config config = config_source(options, lab)();
-    auto add = [&](const std::vector<config::ZoneConfig>& zones) {
-      for (const auto& zone : zones) {
-        std::error_code error;
-        if (zone.text) continue;
-        auto size = std::filesystem::file_size(zone.file, error);
-        if (!error) total += size;
-      }
-    };
-    add(config.zones);
-    for (const auto& view : config.views) add(view.zones);
-  } catch (const config::ConfigError&) {
-    return 0;
-  }
+  auto add = [&](const std::vector<config::ZoneConfig>& zones) {
+    for (const auto& zone : zones) {
+      std::error_code error;
+      if (zone.text) continue;
+      auto size = std::filesystem::file_size(zone.file, error);
+      if (!error) total += size;
+    }
+  };
+  add(config.zones);
+  for (const auto& view : config.views) add(view.zones);
   return total;
 }
 
@@ -204,9 +199,17 @@ void run_serve(const ServeOptions& options, const ServeFlags& flags, const Outpu
     run_check(options, flags, output);
     return;
   }
+  // Resolved once, here: the zone files' size decides the heap before anything else runs.
+  auto resolve = config_source(options, flags.lab);
+  config::Config config;
+  try {
+    config = resolve();
+  } catch (const config::ConfigError& e) {
+    output.fail(ExitCode::kCouldNotRun, e.what());
+  }
   // Large zones load from a huge-page heap: serve may start itself once more for it, before
   // any thread or signal mask exists (huge_page_heap.h).
-  restart_with_huge_page_heap(zone_file_bytes(options, flags.lab));
+  restart_with_huge_page_heap(zone_file_bytes(config));
   // Blocked before any thread starts, so every thread inherits the mask and only
   // sigwaitinfo in the main thread ever sees these signals.
   pool::LabRun lab_run = lab_run_of(flags.lab_results, output);
@@ -214,8 +217,6 @@ void run_serve(const ServeOptions& options, const ServeFlags& flags, const Outpu
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   int status = 0;
   try {
-    auto resolve = config_source(options, flags.lab);
-    config::Config config = resolve();
     LogSink sink(config.log.file);
     base::Logger logger(sink.file(), config.log.level);
     bool embedded = serves_embedded_default(options);

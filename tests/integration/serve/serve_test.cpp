@@ -14,6 +14,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/sanitized.h"
 #include "serve/serve_fixture.h"
 #include "support/dig.h"
 #include "support/server.h"
@@ -94,17 +95,6 @@ TEST(Serve, SigtermExitsZero) {
 // environment, and glibc advised its heap for huge pages ("hg" among the [heap] mapping's
 // VmFlags). With a small zone it does not. A sanitizer replaces malloc, so a sanitized build
 // never restarts itself.
-bool sanitized() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-  return true;
-#endif
-#endif
-  return false;
-}
-
 struct HeapOf {
   bool tunable = false;     // the process started with GLIBC_TUNABLES=glibc.malloc.hugetlb=1
   bool huge_pages = false;  // its [heap] is advised for huge pages
@@ -124,7 +114,7 @@ HeapOf heap_of(pid_t pid) {
 }
 
 TEST(Serve, LargeZoneFilesLoadFromAHugePageHeap) {
-  if (sanitized()) GTEST_SKIP() << "sanitized build: malloc is the sanitizer's";
+  if (base::kSanitized) GTEST_SKIP() << "sanitized build: malloc is the sanitizer's";
   ZoneDir zone;
   // The zone of the other tests, then comments up to the 8 MiB threshold (the size of the
   // files counts, not their records).

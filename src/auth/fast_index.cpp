@@ -6,6 +6,7 @@
 // as the general pipeline writes them (auth/dnssec.h), and sends RRSIG queries to the general path.
 #include "auth/fast_index.h"
 
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -185,7 +186,10 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
     entry.clear();
     add(entry, wire, kind, rrsets, signatures, cut);
     auto at = static_cast<std::uint32_t>(table->arena.size());
-    table->arena.insert(table->arena.end(), entry.begin(), entry.end());
+    // resize and memcpy: a range insert into a vector with its own allocator copied byte by
+    // byte (a fifth of this build's instructions).
+    table->arena.resize(at + entry.size());
+    std::memcpy(table->arena.data() + at, entry.data(), entry.size());
     return at;
   };
   table->at.reserve(nodes.size() + empties.size());

@@ -27,7 +27,7 @@ struct Checker {
   void report(Severity severity, const SourceLocation& location, std::string message) {
     out.push_back(Diagnostic{severity, location, std::move(message)});
   }
-  std::string ref(const ParsedRecord* record) const { return line_reference(record->location, file); }
+  std::string ref(const ParsedRecord* record) const { return line_reference(record->location(), file); }
 };
 
 bool same_rdata(const ParsedRecord* a, const ParsedRecord* b) {
@@ -48,11 +48,11 @@ void check_apex(Checker& c) {
     c.report(Severity::kError, SourceLocation{c.file, 0, 0},
              fmt::format("no SOA record at the zone apex '{}'", c.origin.to_text()));
   } else if (const auto* extra = second_distinct(c.index.records_of(c.origin), RRType::SOA, soa)) {
-    c.report(Severity::kError, extra->location,
+    c.report(Severity::kError, extra->location(),
              fmt::format("more than one SOA record at the apex (the first is at {})", c.ref(soa)));
   }
   if (!c.index.has(c.origin, RRType::NS)) {
-    c.report(Severity::kError, soa != nullptr ? soa->location : SourceLocation{c.file, 0, 0},
+    c.report(Severity::kError, soa != nullptr ? soa->location() : SourceLocation{c.file, 0, 0},
              fmt::format("no NS records at the zone apex '{}'", c.origin.to_text()));
   }
 }
@@ -68,7 +68,7 @@ void check_cname(Checker& c, const dns::Name& owner, const RecordIndex::Records&
   if (found == records.end()) return;
   const ParsedRecord* cname = *found;
   if (const auto* extra = second_distinct(records, RRType::CNAME, cname)) {
-    c.report(Severity::kError, extra->location,
+    c.report(Severity::kError, extra->location(),
              fmt::format("more than one CNAME at '{}' (the first is at {})", owner.to_text(), c.ref(cname)));
   }
   auto other = std::find_if(records.begin(), records.end(),
@@ -77,7 +77,7 @@ void check_cname(Checker& c, const dns::Name& owner, const RecordIndex::Records&
   // Blame whichever of the two came second in the file.
   const ParsedRecord* later = std::max(cname, *other);
   const ParsedRecord* earlier = std::min(cname, *other);
-  c.report(Severity::kError, later->location,
+  c.report(Severity::kError, later->location(),
            fmt::format("CNAME and other data at '{}': {} here and {} at {}", owner.to_text(),
                        dns::type_to_text(later->record.type), dns::type_to_text(earlier->record.type),
                        c.ref(earlier)));
@@ -99,7 +99,7 @@ void check_ttls(Checker& c, const RecordIndex::Records& records) {
     for (const ParsedRecord* member : records) {
       if (member->record.type == type) lowest = std::min(lowest, member->record.ttl);
     }
-    c.report(Severity::kWarning, record->location,
+    c.report(Severity::kWarning, record->location(),
              fmt::format("TTL {} differs from TTL {} of the same {} RRset at {}; the lowest, {}, is used "
                          "(RFC 2181 §5.2)",
                          record->record.ttl, first->record.ttl, dns::type_to_text(type), c.ref(first), lowest));
@@ -120,10 +120,10 @@ std::vector<Diagnostic> check_zone_records(const dns::Name& origin, std::span<co
     const ParsedRecord& record = records[i];
     const dns::Name& owner = record.record.owner;
     if (!index.in_zone(i)) {
-      out.push_back(Diagnostic{Severity::kError, record.location,
+      out.push_back(Diagnostic{Severity::kError, record.location(),
                                fmt::format("'{}' is outside the zone '{}'", owner.to_text(), origin.to_text())});
     } else if (record.record.type == RRType::SOA && !(owner == origin)) {
-      out.push_back(Diagnostic{Severity::kError, record.location,
+      out.push_back(Diagnostic{Severity::kError, record.location(),
                                fmt::format("SOA record at '{}' is not at the zone apex '{}'", owner.to_text(),
                                            origin.to_text())});
     }

@@ -41,7 +41,7 @@ void check_glue(const dns::Name& origin, const RecordIndex& index, const ParsedR
   if (!target || !target->is_subdomain_of(origin)) return;
   // Addresses under a sibling delegation count too (sibling glue), as in BIND.
   if (index.has(*target, RRType::A) || index.has(*target, RRType::AAAA)) return;
-  out.push_back(Diagnostic{Severity::kWarning, ns.location,
+  out.push_back(Diagnostic{Severity::kWarning, ns.location(),
                            fmt::format("missing glue: the NS target '{}' of '{}' is inside the zone but has no A "
                                        "or AAAA record",
                                        target->to_text(), ns.record.owner.to_text())});
@@ -55,10 +55,10 @@ void check_delegations(const dns::Name& origin, const RecordIndex& index, const 
     const dns::Name& owner = *owner_name;
     const ParsedRecord* dname = index.has_cuts() ? cut_above(index, origin, owner, RRType::DNAME) : nullptr;
     if (dname != nullptr) {
-      out.push_back(Diagnostic{Severity::kError, records.front()->location,
+      out.push_back(Diagnostic{Severity::kError, records.front()->location(),
                                fmt::format("'{}' is below the DNAME at '{}' ({}) and can never be answered",
                                            owner.to_text(), dname->record.owner.to_text(),
-                                           line_reference(dname->location, file))});
+                                           line_reference(dname->location(), file))});
       continue;
     }
     const ParsedRecord* cut = index.has_cuts() ? cut_above(index, origin, owner, RRType::NS) : nullptr;
@@ -67,12 +67,12 @@ void check_delegations(const dns::Name& origin, const RecordIndex& index, const 
       RRType type = record->record.type;
       if (type == RRType::NS && cut == nullptr) check_glue(origin, index, *record, out);
       if (cut != nullptr && !is_address(type)) {
-        out.push_back(Diagnostic{Severity::kWarning, record->location,
+        out.push_back(Diagnostic{Severity::kWarning, record->location(),
                                  fmt::format("occluded: the {} record at '{}' is below the delegation at '{}' ({})",
                                              dns::type_to_text(type), owner.to_text(), cut->record.owner.to_text(),
-                                             line_reference(cut->location, file))});
+                                             line_reference(cut->location(), file))});
       } else if (cut == nullptr && at_cut && !allowed_at_cut(type)) {
-        out.push_back(Diagnostic{Severity::kWarning, record->location,
+        out.push_back(Diagnostic{Severity::kWarning, record->location(),
                                  fmt::format("occluded: the {} record at '{}' sits at a delegation point",
                                              dns::type_to_text(type), owner.to_text())});
       }

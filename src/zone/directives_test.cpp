@@ -132,6 +132,26 @@ TEST(Directives, NestedIncludePathsAreRelativeToTheIncludingFile) {
               ElementsAre("mid.example.test. 60 A 192.0.2.1", "leaf.example.test. 60 A 192.0.2.2"));
 }
 
+TEST(Directives, RecordsKnowTheirFileAndShareItsName) {
+  TempDir dir;
+  std::string inc = dir.write("hosts.inc", "a A 192.0.2.1\n\n  A 192.0.2.2\n");
+  std::string top = dir.write("top.zone", "$TTL 60\n$INCLUDE hosts.inc\nc A 192.0.2.3\nd A 192.0.2.4\n");
+  auto result = parse_master_file(test::test_origin(), top);
+  EXPECT_THAT(diagnostic_lines(result.diagnostics), IsEmpty());
+  ASSERT_EQ(result.records.size(), 4u);
+  const auto& records = result.records;
+  EXPECT_EQ(records[0].location().file, inc);
+  EXPECT_EQ(records[0].location().line, 1u);
+  EXPECT_EQ(records[1].location().line, 3u);
+  EXPECT_EQ(records[1].location().column, 3u);
+  EXPECT_EQ(records[2].location().file, top);
+  EXPECT_EQ(records[3].location().line, 4u);
+  // One string per file, not a copy per record.
+  EXPECT_EQ(records[0].file.get(), records[1].file.get());
+  EXPECT_EQ(records[2].file.get(), records[3].file.get());
+  EXPECT_NE(records[0].file.get(), records[2].file.get());
+}
+
 TEST(Directives, IncludedFileErrorsNameThatFile) {
   TempDir dir;
   std::string inc = dir.write("bad.inc", "\nx bogus A 192.0.2.1\n");

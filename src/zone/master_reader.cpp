@@ -126,7 +126,7 @@ void MasterReader::read_file(const std::filesystem::path& path, const std::optio
 }
 
 void MasterReader::read_text(std::string_view text, const std::string& file, const std::filesystem::path& directory) {
-  Source source{file, directory};
+  Source source{file, directory, std::make_shared<const std::string>(file)};
   if (include_depth_ == 0) {
     // A record per line is the common shape, so the line count sizes the result once
     // instead of through repeated doubling (the moves and the peak memory of 1M-record
@@ -247,7 +247,7 @@ void MasterReader::read_record(const LogicalLine& line, const Source& source) {
   }
   out_.records.push_back(
       ParsedRecord{dns::ResourceRecord{std::move(*owner), *type, dns::RRClass::IN, *ttl, std::move(rdata).value()},
-                   std::move(location)});
+                   source.shared_file, location.line, location.column});
 }
 
 std::optional<std::uint32_t> MasterReader::implicit_ttl(dns::RRType type, const dns::Rdata& rdata,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,7 @@ class MasterReader {
   struct Source {
     std::string file;
     std::filesystem::path directory;
+    std::shared_ptr<const std::string> shared_file;  // `file` once for all its records
   };
 
   void read_entry(const LogicalLine& line, const Source& source);

@@ -174,6 +174,7 @@ Result<std::shared_ptr<const Zone>> Zone::build(const Name& origin, std::vector<
   std::vector<PendingNode> pending_nodes;
   std::vector<Name> owners;  // per node, until the name arena holds them
   std::vector<std::uint32_t> next_record(records.size(), kNone);
+  pending.reserve(records.size());  // at most an RRset per record: no regrowth, no moves
   pending_nodes.reserve(numbering.owners);
   owners.reserve(numbering.owners);
   zone->nodes_.reserve(numbering.owners);
@@ -302,6 +303,14 @@ void Zone::index_names() {
   std::unordered_map<std::string, std::uint32_t> empty_index;
   std::size_t origin_labels = origin_.label_count();
   for (const auto& node : nodes_) {
+    // The apex, and the names one label below it (a zone's usual names: their only ancestor
+    // is the apex), need neither their whole name lowercased nor a walk.
+    auto relative = node.relative_wire();
+    if (relative.empty()) continue;
+    if (relative[0] + 1u == relative.size()) {
+      nodes_[apex_].has_descendants = true;
+      continue;
+    }
     LowerName lower(owner_wire(node).all());
     std::size_t node_labels = lower.label_count;
     if (node_labels == origin_labels + 1) nodes_[apex_].has_descendants = true;

@@ -71,8 +71,8 @@ class Linter {
                                 line == 0 ? 1 : line, column == 0 ? 1 : column});
   }
   void add_at(std::string_view rule, const zone::ParsedRecord& record, std::string message) {
-    add(rule, std::move(message), record.location.file.empty() ? file_ : record.location.file, record.location.line,
-        record.location.column, std::nullopt, subject_of(record));
+    add(rule, std::move(message), record.file == nullptr || record.file->empty() ? file_ : *record.file, record.line,
+        record.column, std::nullopt, subject_of(record));
   }
   static std::string subject_of(const zone::ParsedRecord& record) {
     return fmt::format("{} {}", record.record.owner.to_text(), dns::type_to_text(record.record.type));

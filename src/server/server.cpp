@@ -1,7 +1,6 @@
 // Server lifecycle: load zones, start services and listeners, answer, reload, stop.
 #include "server/server.h"
 
-#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include "auth/answer_batch.h"
 #include "auth/views.h"
 #include "base/lazy_array.h"
+#include "base/load_heap.h"
 #include "dnssec/zone_keys.h"
 #include "net/server.h"
 #include "server/zone_loading.h"
@@ -207,10 +207,12 @@ bool Server::load_initial_zones() {
 
 int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
   logger_.info("serve.start", {{"config", config_.source}, {"zones", std::to_string(config_.zones.size())}});
-  if (!load_initial_zones()) return 1;
-  // The parser's temporary records are freed by now; hand their pages back to the system
-  // instead of carrying them for the life of the server.
-  ::malloc_trim(0);
+  {
+    // Ends with malloc_trim: the parser's temporary records are freed by now, and their
+    // pages go back to the system instead of staying with the server for its life.
+    base::LoadHeap heap;
+    if (!load_initial_zones()) return 1;
+  }
 
   for (std::size_t i = 0; i < services_.size(); ++i) {
     auto started = services_[i]->start();
@@ -355,6 +357,7 @@ void Server::reload() {
     logger_.error("reload.failed", {{"reason", e.what()}});
     return;
   }
+  base::LoadHeap heap;  // as at start; its end trims the heap whichever way this returns
   std::vector<LoadedView> views;
   if (!load_views(next, views)) {
     logger_.error("reload.failed", {{"reason", "a view's zone did not load; still serving the previous zones"}});
@@ -391,7 +394,6 @@ void Server::reload() {
   }
   logger_.info("reload.ok", {{"zones", std::to_string(load.loaded.size())}});
   load = {};
-  ::malloc_trim(0);  // as at start: the parser's temporary records
 }
 
 bool Server::same_listeners(const config::Config& next) const {

@@ -10,11 +10,10 @@ RecordIndex::RecordIndex(const dns::Name& origin, std::span<const ParsedRecord> 
   OwnerNumberer numberer(origin, records.size());
   for (const ParsedRecord& parsed : records) numberer.add(parsed.record.owner);
   numbering_ = std::move(numberer).finish();
-  // Owners are numbered by first appearance: a number not seen yet is the next one.
-  std::vector<std::uint32_t> counts;
-  counts.reserve(numbering_.owners);
-  std::vector<const dns::Name*> names;
-  names.reserve(numbering_.owners);
+  // Owners are numbered by first appearance: a number not seen yet is the next one. First
+  // starts_[k + 1] counts owner k's records, then it becomes where they start.
+  starts_.reserve(numbering_.owners + 1);
+  starts_.push_back(0);
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (!in_zone(i)) continue;
     const dns::ResourceRecord& record = records[i].record;
@@ -22,24 +21,14 @@ RecordIndex::RecordIndex(const dns::Name& origin, std::span<const ParsedRecord> 
       has_cuts_ = true;
     }
     std::uint32_t owner = numbering_.owner_of[i];
-    if (owner == counts.size()) {
-      counts.push_back(0);
-      names.push_back(&record.owner);
-    }
-    ++counts[owner];
+    if (owner + 1 == starts_.size()) starts_.push_back(0);
+    ++starts_[owner + 1];
   }
-  // Each owner's slice starts where the previous one ends; filling in file order keeps it.
-  std::vector<std::uint32_t> next(counts.size(), 0);
-  std::uint32_t total = 0;
-  for (std::size_t owner = 0; owner < counts.size(); ++owner) {
-    next[owner] = total;
-    total += counts[owner];
-  }
-  grouped_.resize(total);
-  owners_.reserve(counts.size());
-  for (std::size_t owner = 0; owner < counts.size(); ++owner) {
-    owners_.push_back(Owner{names[owner], Records(grouped_.data() + next[owner], counts[owner])});
-  }
+  // Each owner's slice starts where the previous one ends; filling in file order keeps it,
+  // and puts each owner's first record (whose spelling names it) first.
+  for (std::size_t k = 1; k < starts_.size(); ++k) starts_[k] += starts_[k - 1];
+  std::vector<std::uint32_t> next(starts_.begin(), starts_.end() - 1);
+  grouped_.resize(starts_.back());
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (in_zone(i)) grouped_[next[numbering_.owner_of[i]]++] = &records[i];
   }
@@ -47,9 +36,10 @@ RecordIndex::RecordIndex(const dns::Name& origin, std::span<const ParsedRecord> 
 
 RecordIndex::Records RecordIndex::records_of(const dns::Name& owner) const {
   LowerName lower(owner);
-  auto found = numbering_.index.find(hash_lower_wire(lower.all()),
-                                     [&](std::uint32_t value) { return same_name(*owners_[value].name, lower.all()); });
-  return found ? owners_[*found].records : Records();
+  auto found = numbering_.index.find(hash_lower_wire(lower.all()), [&](std::uint32_t value) {
+    return same_name(grouped_[starts_[value]]->record.owner, lower.all());
+  });
+  return found ? owner_at(*found).records : Records();
 }
 
 const ParsedRecord* RecordIndex::first(const dns::Name& owner, dns::RRType type) const {

@@ -24,6 +24,7 @@
 #include "cmd/output.h"
 #include "cmd/pid_file.h"
 #include "cmd/serve_config.h"
+#include "config/zone_files.h"
 #include "pool/config/pool_config.h"
 
 namespace cutover::cmd {
@@ -176,23 +177,6 @@ void run_check(const ServeOptions& options, const ServeFlags& flags, const Outpu
               pool::config_pools(config).size());
 }
 
-// The bytes of the zone files the configuration names (the top-level zones and every view's;
-// zones given as text in the configuration count nothing).
-std::uintmax_t zone_file_bytes(const config::Config& config) {
-  std::uintmax_t total = 0;
-  auto add = [&](const std::vector<config::ZoneConfig>& zones) {
-    for (const auto& zone : zones) {
-      std::error_code error;
-      if (zone.text) continue;
-      auto size = std::filesystem::file_size(zone.file, error);
-      if (!error) total += size;
-    }
-  };
-  add(config.zones);
-  for (const auto& view : config.views) add(view.zones);
-  return total;
-}
-
 void run_serve(const ServeOptions& options, const ServeFlags& flags, const Output& output) {
   if (output.json()) base::set_log_format(base::LogFormat::kJson);
   if (flags.check) {
@@ -209,7 +193,7 @@ void run_serve(const ServeOptions& options, const ServeFlags& flags, const Outpu
   }
   // Large zones load from a huge-page heap: serve may start itself once more for it, before
   // any thread or signal mask exists (huge_page_heap.h).
-  restart_with_huge_page_heap(zone_file_bytes(config));
+  restart_with_huge_page_heap(config::zone_file_bytes(config));
   // Blocked before any thread starts, so every thread inherits the mask and only
   // sigwaitinfo in the main thread ever sees these signals.
   pool::LabRun lab_run = lab_run_of(flags.lab_results, output);

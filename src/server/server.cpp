@@ -12,12 +12,22 @@
 #include "auth/views.h"
 #include "base/lazy_array.h"
 #include "base/load_heap.h"
+#include "config/zone_files.h"
 #include "dnssec/zone_keys.h"
 #include "net/server.h"
 #include "server/zone_loading.h"
 
 namespace cutover::server {
 namespace {
+
+// The heap a load of `config`'s zones will grow by, to make resident up front (base::LoadHeap):
+// about nine bytes per byte of zone file for the bench zone (a record per 25-byte line; the
+// parsed records, their names and rdata, and the zone built from them), so eight stays
+// below it for zones of longer records. docs/performance.md, "Loading without page faults".
+std::size_t load_heap_bytes(const config::Config& config) {
+  constexpr std::uintmax_t kHeapPerZoneFileByte = 8;
+  return static_cast<std::size_t>(config::zone_file_bytes(config) * kHeapPerZoneFileByte);
+}
 
 // A signed zone whose first signature expires sooner than this is a warning at load (7 days,
 // the refresh period signers commonly leave before expiry).
@@ -210,7 +220,7 @@ int Server::run(const sigset_t& signals, const ReadyCallback& on_ready) {
   {
     // Ends with malloc_trim: the parser's temporary records are freed by now, and their
     // pages go back to the system instead of staying with the server for its life.
-    base::LoadHeap heap;
+    base::LoadHeap heap(load_heap_bytes(config_));
     if (!load_initial_zones()) return 1;
   }
 
@@ -357,7 +367,7 @@ void Server::reload() {
     logger_.error("reload.failed", {{"reason", e.what()}});
     return;
   }
-  base::LoadHeap heap;  // as at start; its end trims the heap whichever way this returns
+  base::LoadHeap heap(load_heap_bytes(next));  // as at start; ends trimming the heap, whichever way this returns
   std::vector<LoadedView> views;
   if (!load_views(next, views)) {
     logger_.error("reload.failed", {{"reason", "a view's zone did not load; still serving the previous zones"}});

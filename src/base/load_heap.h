@@ -60,8 +60,8 @@ class LoadHeap {
   static constexpr std::size_t kPage = 4096;
   static constexpr int kLoadMmapThreshold = 32 << 20;  // glibc's HEAP_MAX_SIZE / 2 on 64-bit
   static constexpr int kLoadTrimThreshold = 1 << 30;
-  static constexpr int kMmapThreshold = 128 << 10;  // glibc's defaults
-  static constexpr int kTrimThreshold = 256 << 10;
+  static constexpr int kMmapThreshold = 128 << 10;  // glibc's default
+  static constexpr int kTrimThreshold = 256 << 10;  // twice it, as glibc keeps the pair when it moves them
 
   static void prefault(std::size_t bytes) {
     if (bytes < 16 * kPage) return;

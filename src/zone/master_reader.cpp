@@ -177,12 +177,14 @@ std::optional<dns::Name> MasterReader::name_value(const dns::TextToken& token, c
 
 void MasterReader::read_record(const LogicalLine& line, const Source& source) {
   const auto& tokens = line.tokens;
-  SourceLocation location = at(source, tokens.front());
+  // Where the entry starts, made into a SourceLocation (a copy of the file name) only for a
+  // diagnostic: the record itself keeps the shared name.
+  const dns::TextToken& first = tokens.front();
   std::size_t i = 0;
   std::optional<dns::Name> owner;
   if (line.blank_owner) {
     if (!previous_owner_) {
-      error(location, "the first record has no owner name (the line starts with a blank)");
+      error(at(source, first), "the first record has no owner name (the line starts with a blank)");
       return;
     }
     owner = previous_owner_;
@@ -242,16 +244,16 @@ void MasterReader::read_record(const LogicalLine& line, const Source& source) {
   if (ttl) {
     last_ttl_ = ttl;
   } else {
-    ttl = implicit_ttl(*type, *rdata, location);
+    ttl = implicit_ttl(*type, *rdata, source, first);
     if (!ttl) return;
   }
   out_.records.push_back(
       ParsedRecord{dns::ResourceRecord{std::move(*owner), *type, dns::RRClass::IN, *ttl, std::move(rdata).value()},
-                   source.shared_file, location.line, location.column});
+                   source.shared_file, first.line, first.column});
 }
 
 std::optional<std::uint32_t> MasterReader::implicit_ttl(dns::RRType type, const dns::Rdata& rdata,
-                                                        const SourceLocation& location) {
+                                                        const Source& source, const dns::TextToken& first) {
   // BIND's order (lib/dns/master.c): $TTL, else the last explicit TTL, else for a SOA
   // its MINIMUM, which then serves as the default for the rest of the zone.
   if (default_ttl_) return default_ttl_;
@@ -260,11 +262,12 @@ std::optional<std::uint32_t> MasterReader::implicit_ttl(dns::RRType type, const 
     auto soa = dns::parse_soa(rdata);
     if (soa) {
       default_ttl_ = std::min(soa->minimum, kMaxTtl);
-      warning(location, fmt::format("no TTL and no $TTL: using the SOA MINIMUM {} as the default", *default_ttl_));
+      warning(at(source, first),
+              fmt::format("no TTL and no $TTL: using the SOA MINIMUM {} as the default", *default_ttl_));
       return default_ttl_;
     }
   }
-  error(location, "no TTL: the record has none and no $TTL or earlier TTL applies");
+  error(at(source, first), "no TTL: the record has none and no $TTL or earlier TTL applies");
   return std::nullopt;
 }
 

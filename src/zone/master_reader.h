@@ -38,7 +38,8 @@ class MasterReader {
   void read_entry(const LogicalLine& line, const Source& source);
   void read_record(const LogicalLine& line, const Source& source);
   // Decides the TTL of a record written without one; nullopt after reporting an error.
-  std::optional<std::uint32_t> implicit_ttl(dns::RRType type, const dns::Rdata& rdata, const SourceLocation& at);
+  std::optional<std::uint32_t> implicit_ttl(dns::RRType type, const dns::Rdata& rdata, const Source& source,
+                                            const dns::TextToken& first);
   // $ORIGIN, $TTL, $INCLUDE (directives.cpp).
   void read_directive(const LogicalLine& line, const Source& source);
   void read_include(const LogicalLine& line, const Source& source);

@@ -37,7 +37,7 @@ RecordIndex::RecordIndex(const dns::Name& origin, std::span<const ParsedRecord> 
 RecordIndex::Records RecordIndex::records_of(const dns::Name& owner) const {
   LowerName lower(owner);
   auto found = numbering_.index.find(hash_lower_wire(lower.all()), [&](std::uint32_t value) {
-    return same_name(grouped_[starts_[value]]->record.owner, lower.all());
+    return same_name(*owner_at(value).name, lower.all());
   });
   return found ? owner_at(*found).records : Records();
 }

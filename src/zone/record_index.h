@@ -41,11 +41,6 @@ class RecordIndex {
         ++at_;
         return *this;
       }
-      iterator operator++(int) {
-        iterator before = *this;
-        ++at_;
-        return before;
-      }
       bool operator==(const iterator& other) const { return at_ == other.at_; }
 
      private:
@@ -55,7 +50,6 @@ class RecordIndex {
     explicit Owners(const RecordIndex* index) : index_(index) {}
     iterator begin() const { return {index_, 0}; }
     iterator end() const { return {index_, index_->owner_count()}; }
-    std::size_t size() const { return index_->owner_count(); }
 
    private:
     const RecordIndex* index_;
@@ -65,7 +59,7 @@ class RecordIndex {
   RecordIndex(const dns::Name& origin, std::span<const ParsedRecord> records);
 
   Owners by_owner() const { return Owners(this); }
-  std::size_t owner_count() const { return starts_.empty() ? 0 : starts_.size() - 1; }
+  std::size_t owner_count() const { return starts_.size() - 1; }
   // Owner number k (in order of first appearance).
   Owner owner_at(std::size_t k) const {
     Records records(grouped_.data() + starts_[k], starts_[k + 1] - starts_[k]);

@@ -311,12 +311,9 @@ void Zone::index_names() {
       nodes_[apex_].has_descendants = true;
       continue;
     }
+    // Two labels or more below the origin: walk up to the apex; stop at the first ancestor
+    // already marked, as its own ancestors were marked when it was.
     LowerName lower(owner_wire(node).all());
-    std::size_t node_labels = lower.label_count;
-    if (node_labels == origin_labels + 1) nodes_[apex_].has_descendants = true;
-    if (node_labels <= origin_labels + 1) continue;
-    // Walk up to the apex; stop at the first ancestor already marked, as its own
-    // ancestors were marked when it was.
     for (std::size_t labels = lower.label_count - 1; labels + 1 > origin_labels && labels < lower.label_count; --labels) {
       auto ancestor = lower.suffix(labels);
       auto found = index_.find(hash_lower_wire(ancestor),

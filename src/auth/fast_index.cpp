@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "base/bytes.h"
 #include "base/load.h"
@@ -44,7 +45,7 @@ EncodedAnswer answer_of(const zone::RRset& rrset, std::span<const zone::RRset> r
 
 // The RRset's answer records, exactly as the general encoder writes them after a question
 // for the owner: every owner a pointer to the question name.
-void put_records(base::ByteWriter& out, const zone::RRset& rrset) {
+void put_records(base::SpanWriter& out, const zone::RRset& rrset) {
   for (const auto& rdata : rrset.rdatas) dns::write_answer_record(out, rrset.type, rrset.ttl, rdata);
 }
 
@@ -168,41 +169,49 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
   // one entry with an empty name, which no query name matches, so the fast path finds nothing
   // there (NXDOMAIN without DO; the general pipeline's proofs with it) and a signed zone's
   // hashes cost its index no room.
-  std::size_t size = 0;
-  bool hidden = false;
-  for (const auto& node : nodes) {
-    if (zone::holds_only_nsec3(node)) {
-      hidden = true;
-      continue;
-    }
-    size += entry_size(zone.owner_wire(node).all(), records_of(node), signatures, cut);
-  }
-  for (const auto& name : empties) size += entry_size(name.wire(), {}, signatures, cut);
-  if (hidden) size += entry_size({}, {}, signatures, cut);
+  // Two passes: the first sets every entry's offset from its size, the second writes the
+  // entries in the same order straight into the arena, sized once (a vector grown per byte
+  // cost more than encoding the answers).
   auto table = std::make_shared<Table>();
-  table->arena.reserve(size);
-  std::vector<std::uint8_t> entry;
-  auto append = [&](std::span<const std::uint8_t> wire, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
-    entry.clear();
-    add(entry, wire, kind, rrsets, signatures, cut);
-    auto at = static_cast<std::uint32_t>(table->arena.size());
-    // resize and memcpy: a range insert into a vector with its own allocator copied byte by
-    // byte (a fifth of this build's instructions).
-    table->arena.resize(at + entry.size());
-    std::memcpy(table->arena.data() + at, entry.data(), entry.size());
+  table->at.reserve(nodes.size() + empties.size());
+  std::size_t size = 0;
+  std::optional<std::uint32_t> hidden_at;
+  auto place = [&](std::size_t bytes) {
+    auto at = static_cast<std::uint32_t>(size);
+    size += bytes;
     return at;
   };
-  table->at.reserve(nodes.size() + empties.size());
-  std::optional<std::uint32_t> hidden_at;
   for (const auto& node : nodes) {
     if (zone::holds_only_nsec3(node)) {
-      if (!hidden_at) hidden_at = append({}, FastEntry::Kind::kAbsent, {});
+      if (!hidden_at) hidden_at = place(entry_size({}, {}, signatures, cut));
       table->at.push_back(*hidden_at);
       continue;
     }
-    table->at.push_back(append(zone.owner_wire(node).all(), kind_of(node), records_of(node)));
+    table->at.push_back(place(entry_size(zone.owner_wire(node).all(), records_of(node), signatures, cut)));
   }
-  for (const auto& name : empties) table->at.push_back(append(name.wire(), empty_kind, {}));
+  for (const auto& name : empties) table->at.push_back(place(entry_size(name.wire(), {}, signatures, cut)));
+  table->arena.resize(size);
+  base::SpanWriter out(std::span<std::uint8_t>(table->arena.data(), table->arena.size()));
+  std::size_t k = 0;
+  auto write = [&](std::span<const std::uint8_t> wire, FastEntry::Kind kind, std::span<const zone::RRset> rrsets) {
+    if (size - out.remaining() != table->at[k++]) throw std::logic_error("FastIndex::build: an entry's size differs from its encoding");
+    add(out, wire, kind, rrsets, signatures, cut);
+  };
+  bool hidden_written = false;
+  for (const auto& node : nodes) {
+    if (zone::holds_only_nsec3(node)) {
+      if (!hidden_written) {
+        write({}, FastEntry::Kind::kAbsent, {});
+        hidden_written = true;
+      } else {
+        ++k;
+      }
+      continue;
+    }
+    write(zone.owner_wire(node).all(), kind_of(node), records_of(node));
+  }
+  for (const auto& name : empties) write(name.wire(), empty_kind, {});
+  if (out.remaining() != 0) throw std::logic_error("FastIndex::build: the entries fill less than their sizes");
   table->index = zone.index_view();
   return table;
 }
@@ -220,7 +229,12 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
                                                                    : FastEntry::Kind::kAbsent;
     std::span<const zone::RRset> records;
     if (node != nullptr && kind != FastEntry::Kind::kAbsent) records = records_of(*node);
-    table->at.push_back(add(arena, wire, kind, records, signatures, cut));
+    auto at = arena.size();
+    arena.resize(at + entry_size(wire, records, signatures, cut));
+    base::SpanWriter out(std::span<std::uint8_t>(arena).subspan(at));
+    add(out, wire, kind, records, signatures, cut);
+    if (out.remaining() != 0) throw std::logic_error("FastIndex::build_patch: an entry's size differs from its encoding");
+    table->at.push_back(static_cast<std::uint32_t>(at));
     hashes.push_back(zone::hash_lower_wire(zone::LowerName(wire).all()));
   });
   table->arena.assign(arena.begin(), arena.end());
@@ -230,16 +244,15 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build_patch(const zone::Zone&
   return table;
 }
 
-std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire,
-                             FastEntry::Kind kind, std::span<const zone::RRset> rrsets, bool signatures,
-                             std::size_t cut) {
-  auto at = static_cast<std::uint32_t>(arena.size());
-  base::ByteWriter out(arena);
+void FastIndex::add(base::SpanWriter& out, std::span<const std::uint8_t> wire, FastEntry::Kind kind,
+                    std::span<const zone::RRset> rrsets, bool signatures, std::size_t cut) {
   std::size_t stored = stored_size(wire, cut);
-  arena.push_back(static_cast<std::uint8_t>(stored));
-  for (std::uint8_t byte : wire.first(stored)) arena.push_back(dns::ascii_lower(byte));
-  arena.push_back(static_cast<std::uint8_t>(kind));
-  arena.push_back(static_cast<std::uint8_t>(rrsets.size()));
+  out.write_u8(static_cast<std::uint8_t>(stored));
+  std::uint8_t lower[dns::Name::kMaxWireLength];
+  for (std::size_t i = 0; i < stored; ++i) lower[i] = dns::ascii_lower(wire[i]);
+  out.write_bytes(std::span<const std::uint8_t>(lower, stored));
+  out.write_u8(static_cast<std::uint8_t>(kind));
+  out.write_u8(static_cast<std::uint8_t>(rrsets.size()));
   for (const auto& rrset : rrsets) {
     EncodedAnswer answer = answer_of(rrset, rrsets, signatures);
     bool general = is_general(rrset, answer, signatures);
@@ -254,7 +267,6 @@ std::uint32_t FastIndex::add(std::vector<std::uint8_t>& arena, std::span<const s
       });
     }
   }
-  return at;
 }
 
 }  // namespace cutover::auth

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "base/bytes.h"
 #include "base/huge_pages.h"
 #include "zone/name_index.h"
 #include "zone/zone.h"
@@ -130,10 +131,10 @@ class FastIndex {
   };
   static std::shared_ptr<const Table> build(const zone::Zone& zone, bool signatures, std::size_t cut);
   static std::shared_ptr<const Table> build_patch(const zone::Zone& zone, int layer, bool signatures, std::size_t cut);
-  // Appends the entry for `wire` (empty: the NSEC3 owners' shared entry) to `arena`, its name
-  // stored without its last `cut` bytes; returns its offset.
-  static std::uint32_t add(std::vector<std::uint8_t>& arena, std::span<const std::uint8_t> wire, FastEntry::Kind kind,
-                           std::span<const zone::RRset> rrsets, bool signatures, std::size_t cut);
+  // Writes the entry for `wire` (empty: the NSEC3 owners' shared entry), its name stored
+  // without its last `cut` bytes: entry_size() bytes, into a writer that has room for them.
+  static void add(base::SpanWriter& out, std::span<const std::uint8_t> wire, FastEntry::Kind kind,
+                  std::span<const zone::RRset> rrsets, bool signatures, std::size_t cut);
 
   // A patched zone's lookup: the patch first (out of line, so the common lookup stays small).
   const std::uint8_t* find_patched(std::span<const std::uint8_t> lower_wire, std::uint64_t hash) const;

@@ -1,10 +1,13 @@
-// Bounds-checked big-endian reader and appending writer over byte buffers.
-// Neither owns the data it reads; a ByteReader must not outlive its span. Not thread-safe.
+// Bounds-checked big-endian reader, appending writer and fixed-span writer over byte buffers.
+// None owns the data it reads or writes; a ByteReader and a SpanWriter must not outlive their
+// spans. Not thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 namespace cutover::base {
@@ -84,6 +87,49 @@ class ByteWriter {
 
  private:
   std::vector<std::uint8_t>& out_;
+};
+
+// The writes of ByteWriter into a span sized beforehand: a store per value instead of a
+// vector's capacity check per byte. Writing past the span's end throws std::length_error
+// (a size computed wrongly is a bug; nothing is written outside the span).
+class SpanWriter {
+ public:
+  explicit SpanWriter(std::span<std::uint8_t> out) : at_(out.data()), end_(out.data() + out.size()) {}
+
+  void write_u8(std::uint8_t v) {
+    room(1);
+    *at_++ = v;
+  }
+  void write_u16(std::uint16_t v) {
+    room(2);
+    at_[0] = static_cast<std::uint8_t>(v >> 8);
+    at_[1] = static_cast<std::uint8_t>(v);
+    at_ += 2;
+  }
+  void write_u32(std::uint32_t v) {
+    room(4);
+    at_[0] = static_cast<std::uint8_t>(v >> 24);
+    at_[1] = static_cast<std::uint8_t>(v >> 16);
+    at_[2] = static_cast<std::uint8_t>(v >> 8);
+    at_[3] = static_cast<std::uint8_t>(v);
+    at_ += 4;
+  }
+  void write_bytes(std::span<const std::uint8_t> bytes) {
+    room(bytes.size());
+    if (!bytes.empty()) std::memcpy(at_, bytes.data(), bytes.size());
+    at_ += bytes.size();
+  }
+  // Bytes still free.
+  std::size_t remaining() const { return static_cast<std::size_t>(end_ - at_); }
+
+ private:
+  void room(std::size_t count) const {
+    if (count > remaining()) [[unlikely]] overflow();
+  }
+  [[noreturn]] static void overflow() { throw std::length_error("SpanWriter: write past the end of its span"); }
+
+  std::uint8_t* at_;
+  std::uint8_t* end_;
 };
 
 }  // namespace cutover::base

@@ -18,8 +18,9 @@ constexpr std::size_t kAnswerRecordHeader = 12;
 // Where the TTL sits inside such a record, for patching it per query.
 constexpr std::size_t kAnswerRecordTtlOffset = 6;
 
-inline void write_answer_record(base::ByteWriter& out, RRType type, std::uint32_t ttl,
-                                std::span<const std::uint8_t> rdata) {
+// `Writer`: base::ByteWriter or base::SpanWriter.
+template <class Writer>
+void write_answer_record(Writer& out, RRType type, std::uint32_t ttl, std::span<const std::uint8_t> rdata) {
   out.write_u16(static_cast<std::uint16_t>(0xC000 | kHeaderSize));
   out.write_u16(static_cast<std::uint16_t>(type));
   out.write_u16(static_cast<std::uint16_t>(RRClass::IN));

@@ -67,6 +67,51 @@ TEST(NameText, RejectsMalformedNames) {
   }
 }
 
+// A text whose wire form outgrows 255 octets is still read to its end: an error in a label
+// after that point is the one reported, and a long text without one gets the length error.
+TEST(NameText, ReportsTheFirstErrorOfATextLongerThanAName) {
+  std::string many_labels;
+  for (int i = 0; i < 200; ++i) many_labels += "a.";  // 400 octets of wire form
+  struct Case {
+    std::string text;
+    std::string_view message;
+  };
+  const Case cases[] = {
+      {many_labels, "name longer than 255 octets"},
+      {many_labels + "b.", "name longer than 255 octets"},
+      {many_labels + ".", "empty label"},
+      {many_labels + "b..", "empty label"},
+      {many_labels + std::string(64, 'c') + ".", "label longer than 63 octets"},
+      {many_labels + std::string(64, 'c'), "label longer than 63 octets"},
+      {many_labels + "b\\", "dangling '\\'"},
+      {many_labels + "b\\300.", "escape above 255"},
+  };
+  for (const Case& c : cases) {
+    auto parsed = Name::from_text(c.text);
+    ASSERT_FALSE(parsed.ok()) << c.text;
+    EXPECT_NE(parsed.error().message.find(c.message), std::string::npos) << c.message << ": " << parsed.error().message;
+  }
+}
+
+TEST(NameText, ARelativeNameFitsWithItsOriginOrNotAtAll) {
+  Name origin = name("example.org.");  // 13 octets
+  // 241 + 1 length octet = 242 octets, + 13 = 255: the longest name.
+  std::string fits = std::string(63, 'a') + "." + std::string(63, 'b') + "." + std::string(63, 'c') + "." + std::string(49, 'd');
+  auto longest = Name::from_text(fits, &origin);
+  ASSERT_TRUE(longest.ok()) << longest.error().message;
+  EXPECT_EQ(longest->wire().size(), 255u);
+  EXPECT_EQ(longest->label_count(), 6u);
+  EXPECT_EQ(longest->to_text(), fits + ".example.org.");
+  auto over = Name::from_text(fits + "d", &origin);
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.error().message.find("longer than 255"), std::string::npos) << over.error().message;
+  // Absolute, the same labels end in the root label alone.
+  auto absolute = Name::from_text(fits + ".");
+  ASSERT_TRUE(absolute.ok());
+  EXPECT_EQ(absolute->wire().size(), 243u);
+  EXPECT_EQ(absolute->wire().back(), 0);
+}
+
 TEST(NameWire, LabelOffsetsOfWireBytes) {
   std::array<std::uint8_t, 128> offsets{};
   auto name = Name::from_text("lb.Example.net.");

@@ -156,11 +156,12 @@ std::size_t FastIndex::memory_bytes() const {
   return bytes;
 }
 
-// The arena is sized in a first pass so it is written once, straight into its huge pages
-// (each entry is encoded into a small reused buffer first, as ByteWriter writes a plain
-// vector): fresh memory is costly to touch at load, so no second copy of it is made. Lookups
-// go through the zone's own name index, whose values number nodes then empty non-terminals
-// (zone::Zone::index_view); the table keeps each one's entry offset in that order.
+// Two passes: the first sets every entry's offset from its size, the second encodes the
+// entries in the same order straight into the arena (its huge pages), sized once and written
+// once: fresh memory is costly to touch at load, and a vector grown per byte cost more than
+// encoding the answers. Lookups go through the zone's own name index, whose values number
+// nodes then empty non-terminals (zone::Zone::index_view); the table keeps each one's entry
+// offset in that order.
 std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone, bool signatures, std::size_t cut) {
   auto empty_kind = empty_kind_of(zone);
   auto nodes = zone.built_nodes();
@@ -169,9 +170,6 @@ std::shared_ptr<const FastIndex::Table> FastIndex::build(const zone::Zone& zone,
   // one entry with an empty name, which no query name matches, so the fast path finds nothing
   // there (NXDOMAIN without DO; the general pipeline's proofs with it) and a signed zone's
   // hashes cost its index no room.
-  // Two passes: the first sets every entry's offset from its size, the second writes the
-  // entries in the same order straight into the arena, sized once (a vector grown per byte
-  // cost more than encoding the answers).
   auto table = std::make_shared<Table>();
   table->at.reserve(nodes.size() + empties.size());
   std::size_t size = 0;

@@ -6,7 +6,6 @@
 // as the general pipeline writes them (auth/dnssec.h), and sends RRSIG queries to the general path.
 #include "auth/fast_index.h"
 
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <stdexcept>

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "auth/fast_query.h"
 #include "auth/test_support.h"
 
 namespace cutover::auth {
@@ -135,6 +136,14 @@ TEST_F(FastAnswerTest, OddPacketsTakeTheGeneralPath) {
   with("opcode status", [](auto& p) { p[2] |= 0x10; });
   with("two questions", [](auto& p) { p[5] = 2; });
   with("an answer", [](auto& p) { p[7] = 1; });
+  // The four counts are read as one word (read_fast_query): each byte of it must count.
+  with("no question", [](auto& p) { p[5] = 0; });
+  with("257 questions", [](auto& p) { p[4] = 1; });
+  with("256 answers", [](auto& p) { p[6] = 1; });
+  with("an authority record", [](auto& p) { p[9] = 1; });
+  with("256 authority records", [](auto& p) { p[8] = 1; });
+  with("two additional records", [](auto& p) { p[11] = 2; });
+  with("256 additional records", [](auto& p) { p[10] = 1; });
   with("class CH", [](auto& p) { p[p.size() - 1] = 3; });
   with("compressed name", [](auto& p) { p.insert(p.begin() + 12, {0xC0, 0x0C}); p.resize(12 + 2 + 4); });
   with("header only", [](auto& p) { p.resize(12); });
@@ -144,6 +153,13 @@ TEST_F(FastAnswerTest, OddPacketsTakeTheGeneralPath) {
   auto version = edns;
   version[version.size() - 5] = 1;
   cases.emplace_back("edns version 1", version);
+  // The OPT's owner, TYPE and VERSION are read as one word: each byte of them must count.
+  auto not_opt = edns;
+  not_opt[not_opt.size() - 11 + 2] = 16;  // TYPE TXT
+  cases.emplace_back("an additional TXT record", not_opt);
+  auto type_297 = edns;
+  type_297[type_297.size() - 11 + 1] = 1;  // TYPE 297
+  cases.emplace_back("an additional record of type 297", type_297);
   auto dnssec_ok = edns;
   dnssec_ok[dnssec_ok.size() - 4] = 0x80;
   cases.emplace_back("edns with DO", dnssec_ok);
@@ -157,6 +173,22 @@ TEST_F(FastAnswerTest, OddPacketsTakeTheGeneralPath) {
   for (std::uint8_t byte : {0, 10, 0, 0}) option.push_back(byte);
   cases.emplace_back("edns with an option", option);
   for (const auto& [label, packet] : cases) expect_same(packet, Transport::kUdp, label);
+}
+
+// read_fast_query leaves to the general path exactly the types it treats specially (a bit
+// table there, for speed): DS, NS, MX, SRV and the meta types, ANY and transfers among them.
+TEST(FastQueryTest, LeavesEveryTypeTheGeneralPathOwnsToIt) {
+  int general = 0;
+  for (unsigned value = 0; value <= 0xFFFF; ++value) {
+    auto type = static_cast<RRType>(value);
+    auto packet = make_query("www.flat.test.", type);
+    FastQuery question;
+    bool owned = type == RRType::DS || type == RRType::NS || type == RRType::MX || type == RRType::SRV ||
+                 dns::is_meta_type(type);
+    ASSERT_EQ(read_fast_query(packet, Transport::kUdp, question), !owned) << "qtype " << value;
+    if (owned) ++general;
+  }
+  EXPECT_EQ(general, 4 + 2 + 128);  // the four, type 0 and OPT, 128 to 255
 }
 
 }  // namespace
